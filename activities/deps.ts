@@ -1,0 +1,8 @@
+import type { Catalog } from '../src/catalog/index.js';
+import type { Config } from '../src/config.js';
+import type { Db } from '../src/db/pool.js';
+import type { Logger } from '../src/logger.js';
+import type { Storage } from '../src/storage/index.js';
+
+/** What every activity factory receives from the worker (src/worker/main.ts). */
+export type ActivityDeps = { config: Config; db: Db; catalog: Catalog; storage: Storage; logger: Logger };

@@ -1,0 +1,79 @@
+// Composition activities (task queue `video-io`): plan the provider route, call one provider once
+// (expansion, composition or repair), validate a composition with its engine. The workflow
+// (workflows/compose.ts) strings them together; every provider call is its own activity.
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { getEngine } from '../src/engines/index.js';
+import type { Finding } from '../src/engines/types.js';
+import {
+  expandPrompt,
+  FINAL_PROVIDER_FAILURES,
+  ProviderError,
+  registryOf,
+  writeComposition,
+  type CompositionCall,
+  type CompositionDraft,
+  type ExpansionCall,
+  type PlannedAttempt,
+} from '../src/providers/index.js';
+import type { ProviderReply } from '../src/providers/types.js';
+import type { EngineId, GenerationRequest } from '../src/shared.js';
+import { metrics } from '../src/metrics.js';
+import type { ActivityDeps } from './deps.js';
+
+export type { CompositionCall, CompositionDraft, ExpansionCall, PlannedAttempt, ProviderReply };
+
+export type RoutePlan = { attempts: PlannedAttempt[]; repairRounds: number };
+export type ValidationInput = { engine: EngineId; source: string; width: number; height: number };
+
+/** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
+const HEARTBEAT_INTERVAL_MS = 5000;
+
+export function createProviderActivities({ config, logger }: ActivityDeps) {
+  const { secret, repairRounds } = config.providers;
+  // Read now: a broken registry file stops the worker at start-up rather than failing generations.
+  const registry = registryOf(config);
+  const env = (signal: AbortSignal) => ({ registry, secret, signal });
+
+  /** Runs one provider call; a ProviderError becomes a final ApplicationFailure carrying the tokens it used. */
+  async function providerCall<T>(provider: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ctx = Context.current();
+    const beat = setInterval(() => ctx.heartbeat(), HEARTBEAT_INTERVAL_MS);
+    try {
+      const result = await run(ctx.cancellationSignal);
+      metrics.providerAttempts.inc({ provider, outcome: 'ok' });
+      return result;
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      metrics.providerAttempts.inc({ provider, outcome: FINAL_PROVIDER_FAILURES.includes(err.type) ? 'error' : 'retryable_error' });
+      logger.warn({ generation_id: ctx.info.workflowExecution?.workflowId, provider, type: err.type, reason: err.message }, 'provider call failed');
+      throw ApplicationFailure.create({ type: err.type, message: err.message, nonRetryable: true, details: [{ usage: err.usage }] });
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  return {
+    async planRoute(request: GenerationRequest): Promise<RoutePlan> {
+      const attempts = registry.plan(request.provider_order, request.model, secret);
+      const skipped = attempts.filter((a) => a.skipped);
+      if (skipped.length) logger.info({ generation_id: Context.current().info.workflowExecution?.workflowId, skipped }, 'providers skipped');
+      return { attempts, repairRounds };
+    },
+
+    async expandPrompt(call: ExpansionCall): Promise<ProviderReply> {
+      return providerCall(call.provider, (signal) => expandPrompt(env(signal), call));
+    },
+
+    async writeComposition(call: CompositionCall): Promise<CompositionDraft> {
+      return providerCall(call.provider, (signal) => writeComposition(env(signal), call));
+    },
+
+    /** The engine's error findings (warnings do not block a render). */
+    async validateComposition(input: ValidationInput): Promise<Finding[]> {
+      const findings = await getEngine(input.engine).validate(input.source, { width: input.width, height: input.height });
+      return findings.filter((f) => f.severity === 'error');
+    },
+  };
+}
+
+export type ProviderActivities = ReturnType<typeof createProviderActivities>;

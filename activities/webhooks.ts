@@ -1,0 +1,110 @@
+// Webhook delivery activities (task queue `video-io`), driven by workflows/webhooks.ts: build and
+// record an event once, then one activity per delivery attempt (signed at send time), each recorded.
+import fs from 'node:fs';
+import tls from 'node:tls';
+import { ApplicationFailure } from '@temporalio/activity';
+import { getGeneration } from '../src/db/generations.js';
+import {
+  activeSigningSecrets,
+  getWebhookEvent,
+  getWebhookSettings,
+  insertWebhookEvent,
+  recordWebhookAttempt,
+  type WebhookEventStatus,
+} from '../src/db/webhooks.js';
+import { buildWebhookEvent, type WebhookDeliveryInput } from '../src/webhooks/events.js';
+import { sendWebhook, type SendOptions, type SendOutcome } from '../src/webhooks/send.js';
+import { signatureHeaders } from '../src/webhooks/signing.js';
+import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
+import { metrics } from '../src/metrics.js';
+import type { ActivityDeps } from './deps.js';
+
+/** What the delivery workflow needs once the event is recorded. */
+export type WebhookDeliveryPlan = { retryScheduleMs: number[] };
+
+export type WebhookAttemptResult = SendOutcome & { eventId: string; attempt: number; attemptedAtMs: number };
+
+/** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
+export function createWebhookActivities({ config, db, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver) {
+  const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
+  if (unsafeAllowLoopback || unsafeCaFile) {
+    logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE webhook settings are on: for local testing only');
+  }
+  const sendOptions: SendOptions = {
+    ...urlPolicyFromConfig(config, resolve),
+    // Extra trust is added to the system CAs, never instead of them.
+    ca: unsafeCaFile ? [...tls.rootCertificates, fs.readFileSync(unsafeCaFile, 'utf8')] : undefined,
+  };
+
+  return {
+    /**
+     * Checks the organization's toggles and records the event with its body, built once so every
+     * attempt sends the same bytes. Null when the organization does not want this event type.
+     */
+    async prepareWebhookEvent(input: WebhookDeliveryInput): Promise<WebhookDeliveryPlan | null> {
+      const settings = await getWebhookSettings(db, input.organizationId);
+      if (!settings?.enabled_events.includes(input.facts.type)) return null;
+      if (!(await getWebhookEvent(db, input.eventId))) {
+        const outputUrl = input.facts.status === 'completed' ? await videoUrl(input) : null;
+        const createdAt = new Date();
+        const event = buildWebhookEvent(input, createdAt.getTime(), outputUrl);
+        await insertWebhookEvent(db, {
+          id: input.eventId,
+          organizationId: input.organizationId,
+          generationId: input.generationId,
+          type: input.facts.type,
+          url: input.webhookUrl,
+          body: JSON.stringify(event),
+          createdAt,
+        });
+      }
+      return { retryScheduleMs: config.webhooks.retryScheduleMs };
+    },
+
+    /** One signed POST. Never throws for the receiver's sake: every outcome is a result to record. */
+    async attemptWebhookDelivery(req: { eventId: string; attempt: number }): Promise<WebhookAttemptResult> {
+      const event = await getWebhookEvent(db, req.eventId);
+      const settings = event && (await getWebhookSettings(db, event.organization_id));
+      if (!event || !settings) throw ApplicationFailure.nonRetryable(`webhook event ${req.eventId} is gone`, 'webhook_event_missing');
+      const sentAt = new Date();
+      const headers = signatureHeaders(activeSigningSecrets(settings, sentAt), event.id, sentAt, event.body);
+      const outcome = await sendWebhook({ url: event.url, body: event.body, headers }, sendOptions);
+      const log = { event_id: event.id, generation_id: event.generation_id, attempt: req.attempt, status_code: outcome.statusCode };
+      if (outcome.error) logger.warn({ ...log, error: outcome.error }, 'webhook attempt failed');
+      else logger.info({ ...log, duration_ms: outcome.durationMs }, 'webhook attempt answered');
+      return { ...outcome, eventId: event.id, attempt: req.attempt, attemptedAtMs: sentAt.getTime() };
+    },
+
+    async recordWebhookAttempt(result: WebhookAttemptResult, eventStatus: WebhookEventStatus): Promise<void> {
+      metrics.webhookAttempts.inc({ outcome: attemptOutcome(result.statusCode) });
+      await recordWebhookAttempt(
+        db,
+        {
+          event_id: result.eventId,
+          attempt: result.attempt,
+          attempted_at: new Date(result.attemptedAtMs),
+          status_code: result.statusCode,
+          duration_ms: result.durationMs,
+          error: result.error,
+          response_excerpt: result.responseExcerpt,
+        },
+        eventStatus,
+      );
+    },
+  };
+
+  /** The signed download URL of the generation's video (the record is written before the event). */
+  async function videoUrl(input: WebhookDeliveryInput): Promise<string | null> {
+    const row = await getGeneration(db, input.organizationId, input.generationId);
+    return row?.video_key ? (await storage.url(row.video_key)).url : null;
+  }
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+
+/** Metric label of one attempt: no_response (policy, DNS, TLS, timeout), delivered (2xx), gone (410), rejected. */
+function attemptOutcome(statusCode: number | null): string {
+  if (statusCode === null) return 'no_response';
+  if (statusCode >= 200 && statusCode < 300) return 'delivered';
+  return statusCode === 410 ? 'gone' : 'rejected';
+}

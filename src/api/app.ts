@@ -1,0 +1,45 @@
+// Where every HTTP request enters: middleware order and the route table.
+import { bodyParser } from '@koa/bodyparser';
+import Koa from 'koa';
+import { dashboard } from '../dashboard/index.js';
+import type { AppDeps, AppState } from './context.js';
+import { enginesRoutes } from './engines/routes.js';
+import { generationsRoutes } from './generations/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { mediaRoutes } from './media/routes.js';
+import { authMiddleware } from './middleware/auth.js';
+import { errorMiddleware } from './middleware/errors.js';
+import { rateLimitMiddleware } from './middleware/rateLimit.js';
+import { requestLogMiddleware } from './middleware/requestLog.js';
+import { openApiRoutes } from './openapi/routes.js';
+import { usageRoutes } from './usage/routes.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp(deps: AppDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = deps.config.trustProxy;
+  app.silent = true; // errors are logged by the request logger, not Koa's stderr printer
+
+  app.use(requestLogMiddleware(deps.logger));
+  app.use(errorMiddleware());
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY_BYTES, encoding: 'utf-8' }));
+
+  // Public routes.
+  for (const router of [healthRoutes(deps), enginesRoutes(deps), mediaRoutes(deps), openApiRoutes(deps)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  // The dashboard (HTML pages under /dashboard): its own member sessions, not API keys.
+  app.use(dashboard(deps));
+
+  // Everything below needs a key.
+  const keyed = authMiddleware(deps.db);
+  // Routes match case-insensitively, so the gate must too (/V1/usage is /v1/usage).
+  app.use(async (ctx, next) => (ctx.path.toLowerCase().startsWith('/v1/') ? keyed(ctx, next) : next()));
+  // Per-key sliding window on the endpoints of interface section 8 only.
+  app.use(rateLimitMiddleware(deps));
+  for (const router of [generationsRoutes(deps), usageRoutes(deps)]) {
+    app.use(router.routes()).use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,83 @@
+// Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
+// chosen here and documented in the README.
+import { z } from 'zod';
+
+export const LIMITS = {
+  /** Messages in `input` / `messages`. */
+  maxMessages: 64,
+  /** Content parts in one message. */
+  maxPartsPerMessage: 16,
+  /** Characters of one text part, of `instructions`, and of all text together. */
+  maxTextChars: 20_000,
+  maxTotalTextChars: 40_000,
+  maxUrlChars: 2048,
+  /** Image and video parts in the whole request (vision models cap images per call; each costs tokens). */
+  maxMediaParts: 16,
+  /** Provider slugs in provider.order. */
+  maxProviders: 8,
+} as const;
+
+/** Text stored as-is in PostgreSQL (jsonb), which cannot hold NUL or unpaired surrogates. */
+const storable = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+const storableMessage = 'must not contain NUL characters or unpaired surrogates';
+const text = z.string().max(LIMITS.maxTextChars).refine(storable, storableMessage);
+const url = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
+/** Interface shape `{url}`; a bare string is accepted too (what OpenAI clients send for Responses images). */
+const urlRef = z.union([url, z.object({ url })]).transform((v) => (typeof v === 'string' ? v : v.url));
+
+const role = z.enum(['system', 'developer', 'user', 'assistant']);
+
+const engine = z.enum(['hyperframes', 'lottie', 'auto']).default('hyperframes');
+const dimension = z.number().int().positive();
+const aspectRatio = z.string().regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"');
+const provider = z
+  .object({ order: z.array(z.string().min(1).max(64)).min(1).max(LIMITS.maxProviders).optional() })
+  .loose();
+const webhookUrl = z.string().max(LIMITS.maxUrlChars);
+
+const common = {
+  model: z.string().min(1).max(100).refine(storable, storableMessage),
+  engine,
+  expand_prompt: z.boolean().default(false),
+  width: dimension.optional(),
+  height: dimension.optional(),
+  provider: provider.optional(),
+  webhook_url: webhookUrl.optional(),
+};
+
+// Responses shape
+const responsesPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('input_text'), text }),
+  z.object({ type: z.literal('input_image'), image_url: urlRef }),
+  z.object({ type: z.literal('input_video'), video_url: urlRef }),
+]);
+const responsesMessage = z.object({
+  type: z.literal('message').optional(),
+  role,
+  content: z.union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)]),
+});
+export const responsesRequest = z.object({
+  ...common,
+  input: z.union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)]),
+  instructions: text.optional(),
+  aspect_ratio: aspectRatio.optional(),
+});
+
+// Chat shape
+const chatPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text }),
+  z.object({ type: z.literal('image_url'), image_url: urlRef }),
+  z.object({ type: z.literal('video_url'), video_url: urlRef }),
+]);
+export const chatRequest = z.object({
+  ...common,
+  messages: z
+    .array(z.object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]) }))
+    .min(1)
+    .max(LIMITS.maxMessages),
+  instructions: text.optional(),
+  aspectRatio: aspectRatio.optional(),
+});
+
+export type ResponsesRequest = z.infer<typeof responsesRequest>;
+export type ChatRequest = z.infer<typeof chatRequest>;

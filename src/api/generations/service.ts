@@ -1,0 +1,145 @@
+// Generations on Temporal: create = start a workflow (id = generation id), read = the PostgreSQL
+// record merged with the workflow's live state while in flight, cancel = workflow cancellation.
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { ApiError, conflict, notFound } from '../../errors.js';
+import {
+  deleteGeneration,
+  getGeneration,
+  insertGeneration,
+  type AppInfo,
+  type GenerationRow,
+} from '../../db/generations.js';
+import { newId } from '../../ids.js';
+import { metrics } from '../../metrics.js';
+import {
+  SEARCH_ATTRIBUTES,
+  TASK_QUEUES,
+  TERMINAL_STATUSES,
+  type GenerationLiveState,
+  type GenerationRequest,
+  type GenerationWorkflowInput,
+} from '../../shared.js';
+import type { KeyPrincipal } from '../../db/apiKeys.js';
+import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
+import type { AppDeps } from '../context.js';
+import type { GenerationSnapshot } from './translate.js';
+
+const QUERY_DEADLINE_MS = 2000;
+const CANCEL_WAIT_MS = 10_000;
+
+export async function createGeneration(
+  deps: AppDeps,
+  principal: KeyPrincipal,
+  request: GenerationRequest,
+  app: AppInfo,
+): Promise<GenerationSnapshot> {
+  if (request.webhook_url) await assertPublicWebhookUrl(request.webhook_url, deps.config);
+  const id = newId('gen');
+  // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
+  const row = await insertGeneration(deps.db, { id, organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, request, app });
+  if (!row) throw new ApiError(402, 'insufficient_credits', 'The organization has no credit left; add credits to continue');
+  try {
+    await deps.temporal.workflow.start(
+      'generationWorkflow',
+      generationStartOptions({ generationId: id, organizationId: principal.organizationId, request, createdAtMs: row.created_at.getTime() }, app),
+    );
+  } catch (err) {
+    // Nothing half-created: without a workflow there is no generation.
+    await deleteGeneration(deps.db, id);
+    deps.logger.error({ err, generation_id: id }, 'workflow start failed');
+    throw new ApiError(503, 'temporarily_unavailable', 'The generation could not be started; retry shortly');
+  }
+  metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
+  return snapshot(deps, row, null);
+}
+
+/** How a generation's workflow is started: id = generation id, search attributes and memo for operators. */
+export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo) {
+  const { generationId, organizationId, request } = input;
+  return {
+    workflowId: generationId,
+    taskQueue: TASK_QUEUES.io,
+    args: [input] as [GenerationWorkflowInput],
+    typedSearchAttributes: [
+      { key: SEARCH_ATTRIBUTES.organization, value: organizationId },
+      { key: SEARCH_ATTRIBUTES.engine, value: request.engine },
+      { key: SEARCH_ATTRIBUTES.model, value: request.model },
+      { key: SEARCH_ATTRIBUTES.status, value: 'queued' },
+    ],
+    memo: { organization_id: organizationId, model: request.model, engine: request.engine, app_name: app.name },
+  };
+}
+
+export async function readGeneration(deps: AppDeps, organizationId: string, id: string): Promise<GenerationSnapshot> {
+  const row = await findOwned(deps, organizationId, id);
+  if (TERMINAL_STATUSES.includes(row.status)) return snapshot(deps, row, null);
+  const live = await queryLiveState(deps, id);
+  // A terminal live state means the record was just written (the workflow writes it first): re-read it.
+  if (!live || TERMINAL_STATUSES.includes(live.status)) return snapshot(deps, await findOwned(deps, organizationId, id), null);
+  return snapshot(deps, row, live);
+}
+
+/** Cancels an in-flight generation and waits (bounded) until the workflow has recorded it. */
+export async function cancelGeneration(deps: AppDeps, organizationId: string, id: string): Promise<void> {
+  const row = await findOwned(deps, organizationId, id);
+  const finished = () => conflict(`Generation ${id} already finished with status ${row.status}`, 'generation_finished');
+  if (TERMINAL_STATUSES.includes(row.status)) throw finished();
+  const handle = deps.temporal.workflow.getHandle(id);
+  try {
+    await handle.cancel();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw finished();
+    throw err;
+  }
+  const status = await Promise.race([
+    handle.result().catch(() => null),
+    new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref()),
+  ]);
+  if (status === 'completed' || status === 'failed') {
+    throw conflict(`Generation ${id} finished with status ${status} before it could be cancelled`, 'generation_finished');
+  }
+}
+
+async function findOwned(deps: AppDeps, organizationId: string, id: string): Promise<GenerationRow> {
+  // Another organization's id answers exactly like an unknown one.
+  const row = id.length <= 64 ? await getGeneration(deps.db, organizationId, id) : null;
+  if (!row) throw notFound(`No generation with id ${id}`);
+  return row;
+}
+
+async function queryLiveState(deps: AppDeps, id: string): Promise<GenerationLiveState | null> {
+  try {
+    return await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
+      deps.temporal.workflow.getHandle(id).query<GenerationLiveState>('state'),
+    );
+  } catch (err) {
+    deps.logger.warn({ err: String(err), generation_id: id }, 'state query failed; answering from the record');
+    return null;
+  }
+}
+
+async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveState | null): Promise<GenerationSnapshot> {
+  const completed = row.status === 'completed';
+  const [video, artifact] = await Promise.all([
+    completed && row.video_key ? deps.storage.url(row.video_key) : null,
+    row.artifact_key ? deps.storage.url(row.artifact_key) : null,
+  ]);
+  return {
+    id: row.id,
+    status: live?.status ?? row.status,
+    model: row.model,
+    engine: row.engine,
+    provider: live?.provider ?? row.provider,
+    createdAtMs: row.created_at.getTime(),
+    completedAtMs: row.completed_at?.getTime() ?? null,
+    video,
+    artifact,
+    artifactType: row.artifact_key ? row.artifact_type : null,
+    usage:
+      row.input_tokens !== null && row.output_tokens !== null
+        ? { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_micros: row.cost_micros ?? 0 }
+        : null,
+    latencyMs: row.latency_ms,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  };
+}

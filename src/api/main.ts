@@ -1,0 +1,35 @@
+// API process entry point: `npm run api` (or spawned by `npm start`).
+import http from 'node:http';
+import { Catalog } from '../catalog/index.js';
+import { loadConfigOrExit } from '../config.js';
+import { createPool } from '../db/pool.js';
+import { migrate } from '../db/migrate.js';
+import { logger } from '../logger.js';
+import { createStorage } from '../storage/index.js';
+import { createTemporalClient } from '../temporal/client.js';
+import { createApp } from './app.js';
+
+const config = loadConfigOrExit();
+const db = createPool(config.databaseUrl, config.databasePoolSize);
+await migrate(db);
+const temporal = createTemporalClient(config);
+const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: createStorage(config), logger });
+const server = http.createServer(app.callback());
+server.listen(config.port, config.host, () => logger.info({ port: config.port }, 'API listening'));
+
+// SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most
+// SHUTDOWN_GRACE_SECONDS), then close the pools.
+async function shutdown(signal: string) {
+  logger.info({ signal }, 'API shutting down');
+  const drained = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+  await drained;
+  clearTimeout(grace);
+  await db.end().catch(() => {});
+  await temporal.connection.close().catch(() => {});
+  logger.info('API stopped');
+  process.exit(0);
+}
+process.once('SIGTERM', () => void shutdown('SIGTERM'));
+process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,24 @@
+// HTTP Range (RFC 9110 §14) for one byte range; multi-range requests are answered whole.
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * The range a `Range` header asks for within `size` bytes: undefined to send the whole body
+ * (no header, another unit, several ranges, or syntax we ignore), 'unsatisfiable' for a 416.
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    // Suffix range: the last N bytes.
+    const n = Number(m[2]);
+    if (n === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return undefined; // invalid: ignore the header
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}

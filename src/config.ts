@@ -1,0 +1,207 @@
+// The one place that reads process.env. Every variable is validated with zod at start-up;
+// a bad value stops the process with a message naming the variable.
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retryPolicy.js';
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** HTTP port of the API. */
+  PORT: port.default(8080),
+  /** Interface the API binds to. */
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Trust X-Forwarded-For/-Proto (set true only behind a reverse proxy that sets them). */
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Base URL clients use to reach the API (used in signed media URLs). Defaults to http://localhost:PORT. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** Directory for embedded PostgreSQL, the Temporal SQLite file and stored media. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** PostgreSQL server. Unset: `npm start` and `npm test` run an embedded PostgreSQL under DATA_DIR. */
+  DATABASE_URL: z.url().optional(),
+  /** Port of the embedded PostgreSQL started by `npm start` when DATABASE_URL is unset. */
+  EMBEDDED_PG_PORT: port.default(5488),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Temporal frontend (host:port). `npm start` runs a dev server here. */
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  /** Web UI port of the dev server started by `npm start`. */
+  TEMPORAL_UI_PORT: port.default(8233),
+  /** Temporal CLI binary to use instead of the one found on PATH or built into the cache. */
+  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+  /** Where downloaded or built tools are cached (outside the checkout); read by src/dev/install.mjs. */
+  TOOLS_CACHE_DIR: z.string().min(1).optional(),
+  /** Task queues this worker process serves: `io`, `render` or both (comma-separated). */
+  WORKER_QUEUES: z
+    .string()
+    .default('io,render')
+    .transform((v) => v.split(',').map((q) => q.trim()))
+    .pipe(z.array(z.enum(['io', 'render'])).min(1)),
+  /** Renders one worker runs at once (rendering is CPU-bound). */
+  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
+  /** Port of a worker's own /metrics (prom-client); 0 picks a free port. */
+  WORKER_METRICS_PORT: port.default(9464),
+  /** host:port for the Temporal SDK's Prometheus exporter in workers (unset: off; `npm start` sets it). */
+  TEMPORAL_METRICS_BIND: z.string().regex(/^[\w.:\[\]-]+:\d+$/, 'must be host:port').optional(),
+  /** How long a stopping API or worker waits for in-flight requests and activities. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  /** Chrome used by the HyperFrames engine (Debian chromium-headless-shell's real binary). */
+  CHROME_PATH: z.string().min(1).default('/usr/lib/chromium/chromium-headless-shell'),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  /** Wall-clock limit of one render; the render's child process is killed past it. */
+  RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
+  /** Where videos and artifacts are stored: `local` (under DATA_DIR/media, served by the API) or `s3`. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** HMAC key of signed media URLs (local storage). Unset: generated once into DATA_DIR/media-url-secret. */
+  MEDIA_URL_SECRET: z.string().min(32).optional(),
+  /** Lifetime of a video or artifact URL, in seconds. */
+  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** S3-compatible endpoint (MinIO, Ceph, R2…); unset: AWS. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Orchestration provider registry (JSON, format of src/providers/providers.json). Unset: that built-in file. */
+  PROVIDERS_FILE: z.string().min(1).optional(),
+  /** Rounds in which an invalid composition's findings go back to the LLM for a fix before the generation fails. */
+  PROVIDER_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(2),
+  /** Waits before each webhook delivery attempt, comma-separated (bare numbers are seconds); ≈ 24 h by default. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((v, ctx) => {
+      try {
+        return parseRetrySchedule(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(z.number().int().min(0).max(7 * 24 * 3600_000)).min(1).max(50)),
+  /** After a webhook secret rotation, how long the previous secret keeps signing next to the new one. */
+  WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 24 * 3600).default(24 * 3600),
+  /** UNSAFE, local testing only: lets webhooks go to loopback addresses (127.0.0.0/8, ::1, localhost). */
+  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** UNSAFE, local testing only: PEM file of a CA or self-signed certificate trusted for webhook TLS, besides the system CAs. */
+  WEBHOOK_UNSAFE_CA_FILE: z.string().min(1).optional(),
+  /** Per-key request limit (interface section 8): requests per sliding window, shared by every API process. */
+  RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().max(24 * 3600).default(60),
+  /** `false` turns the limiter off (benchmarks). */
+  RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Temporal Web UI base URL for the dashboard's per-generation workflow links. Unset: http://localhost:TEMPORAL_UI_PORT when `npm start` runs the dev server, else no links. */
+  TEMPORAL_UI_URL: z.url().optional(),
+  /** Secure flag of the dashboard session cookie: `auto` sets it when the request came over HTTPS (X-Forwarded-Proto counts). */
+  DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** A dashboard session ends after this long without a request… */
+  DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(30 * 24 * 60).default(120),
+  /** …and this long after sign-in, however active. */
+  DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(90 * 24).default(12),
+}).superRefine((e, ctx) => {
+  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
+    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE_DRIVER=s3' });
+  }
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export const EMBEDDED_DB_NAME = 'video';
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL,
+    port: e.PORT,
+    host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    /** DATABASE_URL, else the embedded server that `npm start` runs on EMBEDDED_PG_PORT. */
+    databaseUrl: e.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${e.EMBEDDED_PG_PORT}/${EMBEDDED_DB_NAME}`,
+    embeddedDatabase: e.DATABASE_URL === undefined,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    temporal: {
+      address: e.TEMPORAL_ADDRESS,
+      namespace: e.TEMPORAL_NAMESPACE,
+      uiPort: e.TEMPORAL_UI_PORT,
+      cliPath: e.TEMPORAL_CLI_PATH,
+    },
+    workerQueues: e.WORKER_QUEUES,
+    renderConcurrency: e.RENDER_CONCURRENCY,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
+    temporalMetricsBind: e.TEMPORAL_METRICS_BIND,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    render: {
+      chromePath: e.CHROME_PATH,
+      ffmpegPath: e.FFMPEG_PATH,
+      timeoutMs: e.RENDER_TIMEOUT_SECONDS * 1000,
+    },
+    storage: {
+      driver: e.STORAGE_DRIVER,
+      mediaUrlSecret: e.MEDIA_URL_SECRET,
+      urlTtlSeconds: e.MEDIA_URL_TTL_SECONDS,
+      s3: {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+      },
+    },
+    webhooks: {
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+      secretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
+      unsafeAllowLoopback: e.WEBHOOK_UNSAFE_ALLOW_LOOPBACK,
+      unsafeCaFile: e.WEBHOOK_UNSAFE_CA_FILE,
+    },
+    dashboard: {
+      cookieSecure: e.DASHBOARD_COOKIE_SECURE,
+      sessionIdleSeconds: e.DASHBOARD_SESSION_IDLE_MINUTES * 60,
+      sessionMaxSeconds: e.DASHBOARD_SESSION_MAX_HOURS * 3600,
+      /** Base URL of the Temporal Web UI, or null (no workflow links). */
+      temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
+    },
+    rateLimit: {
+      enabled: e.RATE_LIMIT_ENABLED,
+      perWindow: e.RATE_LIMIT_PER_WINDOW,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    },
+    providers: {
+      file: e.PROVIDERS_FILE ? path.resolve(e.PROVIDERS_FILE) : undefined,
+      repairRounds: e.PROVIDER_REPAIR_ROUNDS,
+      /** Reads the API key variables the registry file names (chosen there, so not listed here). */
+      secret: (name: string): string | undefined => env[name] || undefined,
+    },
+    /** True when TEMPORAL_ADDRESS was not given: `npm start` runs its own dev server there. */
+    embeddedTemporal: env.TEMPORAL_ADDRESS === undefined,
+  };
+}
+
+/** For process entry points: load the config or exit with the message naming the bad variable. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+}
+

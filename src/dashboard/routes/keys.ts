@@ -1,0 +1,78 @@
+// API keys of the member's organization: create (the full key is shown in this one response only),
+// revoke, delete. A key id of another organization is answered 404, like an unknown one.
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { AppDeps } from '../../api/context.js';
+import { validate } from '../../api/middleware/validate.js';
+import { createApiKey, deleteApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../db/apiKeys.js';
+import { notFound } from '../../errors.js';
+import type { DashboardContext, DashboardState } from '../context.js';
+import { sendPage, seeOther } from '../respond.js';
+import { form, member, requireMember } from '../session.js';
+import { confirmPage } from '../views/layout.js';
+import { KEY_ACTION_LABELS, keyActionQuestion, keysPage, type KeyAction } from '../views/keys.js';
+
+const keyName = z.string().trim().min(1, 'Give the key a name').max(200, 'Names have at most 200 characters');
+const keyParams = validate({ params: z.object({ id: z.string().min(1).max(100) }) });
+
+const NOTICES: Record<string, string> = { revoked: 'The key was revoked.', deleted: 'The key was deleted.' };
+
+export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
+  const router = new Router<DashboardState>();
+
+  router.get('/dashboard/keys', requireMember(), async (ctx) => {
+    const session = member(ctx);
+    const text = NOTICES[String(ctx.query.notice)];
+    sendPage(ctx, keysPage({ session, keys: await listApiKeys(db, session.organizationId), message: text ? { kind: 'ok', text } : undefined }));
+  });
+
+  router.post('/dashboard/keys', requireMember(), async (ctx) => {
+    const session = member(ctx);
+    const name = keyName.safeParse(form(ctx).get('name') ?? '');
+    if (!name.success) {
+      const keys = await listApiKeys(db, session.organizationId);
+      return sendPage(ctx, keysPage({ session, keys, message: { kind: 'error', text: name.error.issues[0]!.message } }), 400);
+    }
+    const created = await createApiKey(db, session.organizationId, name.data);
+    ctx.state.log.info({ api_key_id: created.id }, 'dashboard: key created');
+    const keys = await listApiKeys(db, session.organizationId);
+    sendPage(ctx, keysPage({ session, keys, created, message: { kind: 'ok', text: 'Key created.' } }), 201);
+  });
+
+  /** The organization's key named in the path, else 404. */
+  const ownKey = async (ctx: DashboardContext): Promise<ApiKeyInfo> => {
+    const { id } = ctx.state.params as { id: string };
+    const key = (await listApiKeys(db, member(ctx).organizationId)).find((k) => k.id === id);
+    if (!key) throw notFound('No such API key in your organization');
+    return key;
+  };
+
+  const apply: Record<KeyAction, (id: string) => Promise<unknown>> = {
+    revoke: (id) => revokeApiKey(db, id),
+    delete: (id) => deleteApiKey(db, id),
+  };
+  for (const action of ['revoke', 'delete'] as const) {
+    router.post(`/dashboard/keys/:id/${action}`, requireMember(), keyParams, async (ctx) => {
+      const key = await ownKey(ctx);
+      if (form(ctx).get('confirm') !== 'yes') {
+        const label = KEY_ACTION_LABELS[action];
+        return sendPage(
+          ctx,
+          confirmPage({
+            session: member(ctx),
+            section: 'keys',
+            title: `${label} key`,
+            question: keyActionQuestion(action, key),
+            action: ctx.path,
+            label,
+            back: '/dashboard/keys',
+          }),
+        );
+      }
+      await apply[action](key.id);
+      ctx.state.log.info({ api_key_id: key.id }, `dashboard: key ${action}d`);
+      seeOther(ctx, `/dashboard/keys?notice=${action}d`);
+    });
+  }
+  return router;
+}

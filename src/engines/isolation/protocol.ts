@@ -1,0 +1,32 @@
+// Messages between an engine (parent) and its render process (child), over Node's IPC channel.
+import type { EngineId } from '../../shared.js';
+import type { Logger } from '../../logger.js';
+import type { Finding, RenderErrorCode } from '../types.js';
+
+/** Everything a render process needs; it reads no config or environment of its own. */
+export type IsolatedJob = {
+  renderId: string;
+  engine: EngineId;
+  source: string;
+  width: number;
+  height: number;
+  fps?: number;
+  /** Inside the render's work directory; the parent moves it to the caller's path on success. */
+  outputPath: string;
+  workDir: string;
+  chromePath: string;
+  ffmpegPath: string;
+};
+
+export type ParentMessage = { type: 'render'; job: IsolatedJob };
+
+export type ChildMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'done' }
+  | { type: 'failed'; code: RenderErrorCode; message: string; findings?: Finding[] };
+
+/** What each engine implements on the child side. */
+export type ChildRenderer = (
+  job: IsolatedJob,
+  ctx: { onProgress: (fraction: number) => void; log: Logger },
+) => Promise<void>;

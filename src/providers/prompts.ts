@@ -1,0 +1,86 @@
+// The conversations sent to chat LLMs: expansion (prompting guide) and composition (contract, canvas,
+// duration, the requester's media, and on repair the validator's findings).
+import { MAX_DURATION_SECONDS } from '../engines/limits.js';
+import type { Finding } from '../engines/types.js';
+import type { EngineId } from '../shared.js';
+import { compositionContract, promptingGuide } from './guides/index.js';
+import type { MediaKind } from './registry.js';
+import type { Brief, CompositionTask, ExpansionTask } from './types.js';
+
+/** Length asked for when the prompt names none: long enough to say something, quick to render. */
+export const DEFAULT_DURATION_SECONDS = 5;
+/** Findings sent back in one repair round; the first ones are the most useful. */
+const MAX_REPAIR_FINDINGS = 20;
+
+export type ChatPart = { type: 'text'; text: string } | { type: 'image' | 'video'; url: string };
+export type ChatMessage = { role: 'user' | 'assistant'; content: ChatPart[] };
+/** A protocol-neutral chat: each adapter turns it into its own wire format. */
+export type ChatRequest = { system: string; messages: ChatMessage[] };
+
+const FORMAT: Record<EngineId, { fence: string; what: string }> = {
+  hyperframes: { fence: 'html', what: 'a HyperFrames HTML composition' },
+  lottie: { fence: 'json', what: 'a Lottie JSON animation' },
+};
+
+const text = (t: string): ChatPart => ({ type: 'text', text: t });
+
+/** The prompt and its media; media the model cannot look at are listed as URLs, for context only. */
+function briefContent(brief: Brief, accepts: MediaKind[], prompt = brief.text): ChatPart[] {
+  const seen = brief.media.filter((m) => accepts.includes(m.kind));
+  const described = brief.media.filter((m) => !accepts.includes(m.kind));
+  const listed = described.length
+    ? `\n\nReference ${described.map((m) => `${m.kind} ${m.url}`).join(', ')} (for context only: the render cannot load remote media).`
+    : '';
+  return [text(prompt + listed), ...seen.map((m): ChatPart => ({ type: m.kind, url: m.url }))];
+}
+
+export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRequest {
+  const { what } = FORMAT[task.engine];
+  const system = [
+    `You improve prompts for an AI that writes ${what}, which is rendered into a ${task.width}x${task.height} pixel video.`,
+    'Rewrite the request below into one detailed, self-contained creative brief following the guide: scenes and their timing in seconds, ' +
+      'layout for the canvas, colors, typography, motion and easing. Keep every requirement of the request, and its language. ' +
+      'Describe; do not write code. No audio, no remote media. Reply with the brief only, without preamble.',
+    promptingGuide(task.engine),
+  ].join('\n\n');
+  const media = task.brief.media.length ? '\n\n(The request comes with the media attached or listed below.)' : '';
+  return { system, messages: [{ role: 'user', content: briefContent(task.brief, accepts, `Request:\n${task.brief.text}${media}`) }] };
+}
+
+export function compositionChat(task: CompositionTask, accepts: MediaKind[]): ChatRequest {
+  const { fence, what } = FORMAT[task.engine];
+  const system = [
+    `You write ${what}. The service renders it into an MP4 video, offline.`,
+    compositionContract(task.engine),
+    [
+      '## This video',
+      `- Canvas: ${task.width}x${task.height} pixels (width x height). Lay everything out for exactly this size.`,
+      `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length (at most ${MAX_DURATION_SECONDS} seconds).`,
+    ].join('\n'),
+    task.brief.instructions ? `## Instructions from the requester\n${task.brief.instructions}` : '',
+    `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, without explanation.`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const messages: ChatMessage[] = [{ role: 'user', content: briefContent(task.brief, accepts) }];
+  if (task.repair) {
+    messages.push(
+      { role: 'assistant', content: [text(`\`\`\`${fence}\n${task.repair.previous}\n\`\`\``)] },
+      { role: 'user', content: [text(repairRequest(task.repair.findings, fence))] },
+    );
+  }
+  return { system, messages };
+}
+
+export function repairRequest(findings: Finding[], fence: string): string {
+  const lines = findings.slice(0, MAX_REPAIR_FINDINGS).map((f) => {
+    const where = f.location ? ` at ${f.location}` : '';
+    const fix = f.fix_hint ? ` Fix: ${f.fix_hint}` : '';
+    return `- [${f.code}]${where}: ${f.message}${fix}`;
+  });
+  const more = findings.length > MAX_REPAIR_FINDINGS ? `\n- … and ${findings.length - MAX_REPAIR_FINDINGS} more` : '';
+  return (
+    `The validator rejected this composition:\n${lines.join('\n')}${more}\n\n` +
+    `Fix every problem and reply with the complete corrected composition only, in one \`\`\`${fence} fenced code block.`
+  );
+}

@@ -1,0 +1,170 @@
+// The orchestration provider registry: which providers exist, how to reach them and which of our
+// catalog models each serves under which of its own model ids. Read from a JSON file (the built-in
+// providers.json, or PROVIDERS_FILE), validated with zod; API keys come from the environment
+// variables the file names, so the file itself holds no secret.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { badRequest } from '../errors.js';
+
+export const DEFAULT_PROVIDERS_FILE = fileURLToPath(new URL('./providers.json', import.meta.url));
+
+const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+const SLUG_RULE = 'provider slugs are 1-64 lowercase letters, digits, "-" and "_"';
+const slug = z.string().regex(SLUG, SLUG_RULE);
+
+/** Media a model can look at; other media of a request are described to it as URLs in the text. */
+const mediaKind = z.enum(['image', 'video']);
+export type MediaKind = z.infer<typeof mediaKind>;
+
+/** A served model: the provider's model id, or `{id, input}` when the model also accepts images/videos. */
+const servedModel = z
+  .union([z.string().min(1), z.object({ id: z.string().min(1), input: z.array(mediaKind).default([]) }).strict()])
+  .transform((m) => (typeof m === 'string' ? { id: m, input: [] as MediaKind[] } : m));
+export type ServedModel = z.infer<typeof servedModel>;
+
+const httpProvider = {
+  base_url: z.url({ protocol: /^https?$/ }),
+  /** Environment variable holding the API key; omitted for servers that need none (a private vLLM). */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  timeout_seconds: z.number().positive().max(900).default(120),
+  max_output_tokens: z.number().int().min(256).max(200_000).default(8192),
+  models: z.record(z.string().min(1).max(100), servedModel).refine((m) => Object.keys(m).length > 0, 'serves no model'),
+};
+
+const providerEntry = z.discriminatedUnion('protocol', [
+  z.object({ protocol: z.literal('openai'), ...httpProvider }).strict(),
+  z.object({ protocol: z.literal('anthropic'), ...httpProvider }).strict(),
+  // The embedded offline composer serves every catalog model (it is the stand-in for all of them).
+  z.object({ protocol: z.literal('local'), models: z.literal('*').default('*'), timeout_seconds: z.number().positive().max(900).default(30) }).strict(),
+]);
+export type ProviderEntry = z.infer<typeof providerEntry>;
+export type HttpProviderEntry = Exclude<ProviderEntry, { protocol: 'local' }>;
+
+const providersFileSchema = z
+  .object({
+    $comment: z.string().optional(),
+    /** Order tried when a request names none; default: the file's order with `local` providers last. */
+    default_order: z.array(slug).min(1).optional(),
+    providers: z.record(z.string(), providerEntry).refine((p) => Object.keys(p).length > 0, 'no provider configured'),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    for (const s of Object.keys(f.providers)) {
+      if (!SLUG.test(s)) ctx.addIssue({ code: 'custom', path: ['providers', s], message: `"${s}": ${SLUG_RULE}` });
+    }
+    for (const s of f.default_order ?? []) {
+      if (!(s in f.providers)) ctx.addIssue({ code: 'custom', path: ['default_order'], message: `unknown provider "${s}"` });
+    }
+  });
+export type ProvidersFile = z.infer<typeof providersFileSchema>;
+
+/** Reads an environment variable by the name the registry gives (config.providers.secret). */
+export type SecretReader = (name: string) => string | undefined;
+
+/** One provider of a route: tried, or skipped for the recorded reason. */
+export type PlannedAttempt = { provider: string; skipped: string | null; timeoutMs: number };
+
+/** A provider ready to be called: its entry, the model id to send and the API key (if it needs one). */
+export type ProviderConnection = { slug: string; entry: ProviderEntry; model: ServedModel; apiKey: string | null };
+
+export class ProviderRegistry {
+  constructor(readonly file: ProvidersFile) {}
+
+  static parse(raw: unknown, source = 'providers file'): ProviderRegistry {
+    const parsed = providersFileSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`invalid ${source}: ${z.prettifyError(parsed.error)}`);
+    return new ProviderRegistry(parsed.data);
+  }
+
+  slugs(): string[] {
+    return Object.keys(this.file.providers);
+  }
+
+  get(slug: string): ProviderEntry | undefined {
+    return Object.hasOwn(this.file.providers, slug) ? this.file.providers[slug] : undefined;
+  }
+
+  defaultOrder(): string[] {
+    if (this.file.default_order) return this.file.default_order;
+    const slugs = this.slugs();
+    const isLocal = (s: string) => this.file.providers[s]!.protocol === 'local';
+    return [...slugs.filter((s) => !isLocal(s)), ...slugs.filter(isLocal)];
+  }
+
+  /** How the provider serves one of our models, or undefined when it does not. */
+  servedModel(slug: string, model: string): ServedModel | undefined {
+    const entry = this.get(slug);
+    if (!entry) return undefined;
+    if (entry.protocol === 'local') return { id: model, input: [] };
+    return Object.hasOwn(entry.models, model) ? entry.models[model] : undefined;
+  }
+
+  /** Why the provider cannot serve this model now, or null when it can. */
+  unusableReason(slug: string, model: string, secret: SecretReader): string | null {
+    const entry = this.get(slug);
+    if (!entry) return 'not configured';
+    if (!this.servedModel(slug, model)) return `does not serve model ${model}`;
+    if (entry.protocol !== 'local' && entry.api_key_env && !secret(entry.api_key_env)) return `${entry.api_key_env} is not set`;
+    return null;
+  }
+
+  /**
+   * The providers to try, in order: the request's `provider.order`, else the default order. Every
+   * provider stays in the plan; one that cannot serve the request carries the reason it is skipped.
+   */
+  plan(order: string[] | null, model: string, secret: SecretReader): PlannedAttempt[] {
+    return [...new Set(order ?? this.defaultOrder())].map((slug) => ({
+      provider: slug,
+      skipped: this.unusableReason(slug, model, secret),
+      timeoutMs: Math.round((this.get(slug)?.timeout_seconds ?? 0) * 1000),
+    }));
+  }
+
+  connect(slug: string, model: string, secret: SecretReader): ProviderConnection {
+    const reason = this.unusableReason(slug, model, secret);
+    if (reason) throw new Error(`provider ${slug} cannot be used: ${reason}`);
+    const entry = this.get(slug)!;
+    const apiKey = entry.protocol !== 'local' && entry.api_key_env ? secret(entry.api_key_env)! : null;
+    return { slug, entry, model: this.servedModel(slug, model)!, apiKey };
+  }
+}
+
+const loaded = new Map<string, ProviderRegistry>();
+
+/** The registry of a file, read and validated once per process. */
+export function loadProviderRegistry(file = DEFAULT_PROVIDERS_FILE): ProviderRegistry {
+  let registry = loaded.get(file);
+  if (!registry) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`cannot read providers file ${file}: ${(err as Error).message}`);
+    }
+    registry = ProviderRegistry.parse(raw, `providers file ${file}`);
+    loaded.set(file, registry);
+  }
+  return registry;
+}
+
+export const registryOf = (config: Config) => loadProviderRegistry(config.providers.file);
+
+/**
+ * Request-time check of `provider.order` (called by the API's request translation): every slug is
+ * configured, and at least one of them serves the model. Whether a provider's key is set is the
+ * workers' business (their environment holds the secrets), so that is checked when routing.
+ */
+export function assertProviderOrder(registry: ProviderRegistry, order: string[], model: string): void {
+  const unknown = order.filter((s) => !registry.get(s));
+  if (unknown.length > 0) {
+    throw badRequest(
+      `provider.order: unknown provider ${unknown.map((s) => `"${s}"`).join(', ')}; configured providers: ${registry.slugs().join(', ')}`,
+      'provider.order',
+    );
+  }
+  if (!order.some((s) => registry.servedModel(s, model))) {
+    throw badRequest(`provider.order: none of ${order.join(', ')} serves model ${model}`, 'provider.order');
+  }
+}

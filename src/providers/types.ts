@@ -1,0 +1,28 @@
+// What flows between the composition activities and the provider adapters.
+import type { Finding } from '../engines/types.js';
+import type { EngineId, TokenUsage } from '../shared.js';
+import type { MediaKind } from './registry.js';
+
+export type MediaRef = { kind: MediaKind; url: string };
+
+/** The request as the LLM sees it: the prompt (possibly expanded), its images/videos, the requester's instructions. */
+export type Brief = { text: string; media: MediaRef[]; instructions: string | null };
+
+export type Canvas = { engine: EngineId; width: number; height: number };
+
+export type ExpansionTask = Canvas & { brief: Brief };
+
+/** The composition that failed validation and why, sent back to the LLM for a fix. */
+export type Repair = { previous: string; findings: Finding[] };
+
+export type CompositionTask = Canvas & { brief: Brief; repair: Repair | null };
+
+export type ProviderReply = { text: string; usage: TokenUsage };
+
+/** One per protocol (src/providers/<protocol>/adapter.ts). Failures throw ProviderError. */
+export interface ProviderAdapter {
+  /** Rewrites the brief's prompt with the engine's prompting guide. */
+  expand(task: ExpansionTask): Promise<ProviderReply>;
+  /** Writes (or, with `repair`, fixes) the composition; the reply text may wrap it in prose or a code fence. */
+  compose(task: CompositionTask): Promise<ProviderReply>;
+}

@@ -1,0 +1,74 @@
+// Lifecycle events (interface section 6): types, envelope and payload. Pure data, no I/O: the
+// workflows import this module inside Temporal's deterministic sandbox.
+import type { EngineId } from '../shared.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'video.generation.queued',
+  'video.generation.started',
+  'video.generation.completed',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Toggles of an organization that never changed them: only completions are delivered. */
+export const DEFAULT_ENABLED_EVENTS: readonly WebhookEventType[] = ['video.generation.completed'];
+
+export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
+
+/** What the generation workflow knows when it emits an event. */
+export type GenerationEventFacts = {
+  type: WebhookEventType;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  provider: string | null;
+  errorMessage: string | null;
+};
+
+/** Input of one delivery workflow: everything needed to build its event once. */
+export type WebhookDeliveryInput = {
+  /** `evt_…`; also the delivery workflow id and the `service-webhook-id` header of every attempt. */
+  eventId: string;
+  generationId: string;
+  organizationId: string;
+  webhookUrl: string;
+  engine: EngineId;
+  model: string;
+  facts: GenerationEventFacts;
+};
+
+/** `data.object` (interface 6.3). engine/model/provider only on queued and started events. */
+export type GenerationEventObject = {
+  id: string;
+  object: 'video.generation';
+  status: GenerationEventFacts['status'];
+  engine?: string;
+  model?: string;
+  provider?: string | null;
+  output_url: string | null;
+  error_message: string | null;
+};
+
+/** The envelope (interface 6.2). */
+export type WebhookEvent = {
+  id: string;
+  object: 'event';
+  created: number;
+  type: WebhookEventType;
+  data: { object: GenerationEventObject };
+};
+
+export function buildWebhookEvent(
+  input: WebhookDeliveryInput,
+  createdAtMs: number,
+  outputUrl: string | null,
+): WebhookEvent {
+  const { facts } = input;
+  const known = facts.type === 'video.generation.completed' ? {} : { engine: input.engine, model: input.model, provider: facts.provider };
+  const object: GenerationEventObject = {
+    id: input.generationId,
+    object: 'video.generation',
+    status: facts.status,
+    ...known,
+    output_url: facts.status === 'completed' ? outputUrl : null,
+    error_message: facts.status === 'failed' ? (facts.errorMessage ?? 'Generation failed') : null,
+  };
+  return { id: input.eventId, object: 'event', created: Math.floor(createdAtMs / 1000), type: facts.type, data: { object } };
+}

@@ -1,0 +1,129 @@
+// One delivery attempt over HTTPS. The URL is vetted again here and the connection goes to the
+// vetted address only (a `lookup` that answers with it), with SNI and Host still the URL's host, so
+// a DNS answer that changes after the check (rebinding) is never used. No redirects are followed;
+// the whole attempt is bounded in time, and only a small part of the response is read.
+import type { LookupAddress } from 'node:dns';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
+import { ApiError } from '../errors.js';
+import { parseRetryAfter } from './retryPolicy.js';
+import { vetWebhookUrl, type UrlPolicy, type WebhookTarget } from './urlPolicy.js';
+
+/** A receiver must answer within this time (interface 6.6.1). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** At most this much of a response is read; the rest is dropped with the connection. */
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+/** The part of the response body kept in the attempt record. */
+const RESPONSE_EXCERPT_CHARS = 1024;
+
+export type SendOptions = UrlPolicy & {
+  /** Trusted CAs (PEM); undefined: the system's. */
+  ca?: string[];
+  timeoutMs?: number;
+};
+
+export type SendOutcome = {
+  statusCode: number | null;
+  durationMs: number;
+  /** Why no response came (policy, DNS, TLS, connection, timeout); null when the receiver answered. */
+  error: string | null;
+  retryAfterMs: number | null;
+  responseExcerpt: string | null;
+};
+
+export async function sendWebhook(
+  request: { url: string; body: string; headers: Record<string, string> },
+  options: SendOptions,
+): Promise<SendOutcome> {
+  const started = Date.now();
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const failed = (error: string): SendOutcome => ({
+    statusCode: null,
+    durationMs: Date.now() - started,
+    error,
+    retryAfterMs: null,
+    responseExcerpt: null,
+  });
+  try {
+    const target = await abortable(vetWebhookUrl(request.url, options), signal);
+    const response = await post(target, request, options.ca, signal);
+    return {
+      statusCode: response.statusCode,
+      durationMs: Date.now() - started,
+      error: null,
+      retryAfterMs: parseRetryAfter(response.retryAfter, Date.now()),
+      responseExcerpt: response.body.slice(0, RESPONSE_EXCERPT_CHARS),
+    };
+  } catch (err) {
+    if (signal.aborted) return failed(`no response within ${timeoutMs / 1000} s`);
+    if (err instanceof ApiError) return failed(`rejected before connecting: ${err.message}`);
+    return failed((err as Error).message || String(err));
+  }
+}
+
+/** Answers every lookup with the vetted address: the socket can only go there. */
+function pinnedLookup(target: WebhookTarget): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+}
+
+type RawResponse = { statusCode: number; retryAfter: string | undefined; body: string };
+
+function post(target: WebhookTarget, request: { body: string; headers: Record<string, string> }, ca: string[] | undefined, signal: AbortSignal) {
+  const { url } = target;
+  return new Promise<RawResponse>((resolve, reject) => {
+    const req = https.request(
+      {
+        method: 'POST',
+        host: target.hostname,
+        port: url.port || 443,
+        path: url.pathname + url.search,
+        headers: {
+          ...request.headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'video-api-webhooks/1',
+        },
+        // IP literals carry no SNI (RFC 6066); names do, and the certificate is checked against them.
+        servername: net.isIP(target.hostname) ? undefined : target.hostname,
+        lookup: pinnedLookup(target),
+        agent: false,
+        ca,
+        signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          resolve({
+            statusCode: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size >= MAX_RESPONSE_BYTES) return;
+          chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
+          size += chunk.length;
+          if (size >= MAX_RESPONSE_BYTES) done();
+        });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,92 @@
+// webhook_url checks (interface 6.6.5): public HTTPS only, against server-side request forgery.
+// Run at request time (400 invalid_webhook_url) and again before every delivery attempt, where the
+// vetted address is the one connected to (src/webhooks/send.ts), so DNS rebinding cannot redirect.
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors.js';
+import { nonPublicAddressReason, type AddressPolicy } from './addressPolicy.js';
+
+/** Host name → its addresses. Injectable so tests control resolution (there is no internet in CI). */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: HostResolver = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+export type UrlPolicy = AddressPolicy & { resolve: HostResolver };
+
+export const urlPolicyFromConfig = (config: Config, resolve: HostResolver = systemResolver): UrlPolicy => ({
+  allowLoopback: config.webhooks.unsafeAllowLoopback,
+  resolve,
+});
+
+/** A URL that passed every check, with the one address deliveries may connect to. */
+export type WebhookTarget = {
+  url: URL;
+  /** Host as sent in SNI and Host: no IPv6 brackets, no trailing dot. */
+  hostname: string;
+  address: string;
+  family: 4 | 6;
+};
+
+const RESOLVE_TIMEOUT_MS = 5000;
+
+/** Names reserved for local networks: never public, whatever they resolve to. */
+const PRIVATE_NAME_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain'];
+
+const rejected = (reason: string) =>
+  new ApiError(400, 'invalid_webhook_url', `webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url');
+
+/** Request time: throws ApiError 400 `invalid_webhook_url` saying why. */
+export async function assertPublicWebhookUrl(url: string, config: Config, resolve?: HostResolver): Promise<WebhookTarget> {
+  return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve));
+}
+
+/** Parses and checks the URL, resolves its host and checks every address. Throws ApiError. */
+export async function vetWebhookUrl(url: string, policy: UrlPolicy): Promise<WebhookTarget> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw rejected('not a valid URL');
+  }
+  if (parsed.protocol !== 'https:') throw rejected(`scheme ${parsed.protocol.slice(0, -1)} is not https`);
+  if (parsed.username || parsed.password) throw rejected('credentials (user:password@) are not allowed in the URL');
+
+  // The WHATWG parser has already turned every IPv4 spelling (2130706433, 0177.0.0.1, 0x7f.1, 127.1) into a dotted quad.
+  const hostname = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+  if (!hostname) throw rejected('the host is empty');
+  if (net.isIP(hostname)) return { url: parsed, hostname, ...checkedAddress(hostname, `host ${hostname}`, policy) };
+
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
+    if (!policy.allowLoopback) throw rejected(`host ${hostname} is a loopback name`);
+  } else if (PRIVATE_NAME_SUFFIXES.some((s) => hostname === s || hostname.endsWith(`.${s}`))) {
+    throw rejected(`host ${hostname} is a private-use name`);
+  }
+  const addresses = await resolveBounded(hostname, policy.resolve);
+  const checked = addresses.map((a) => checkedAddress(a, `host ${hostname} resolves to ${a}, which`, policy));
+  return { url: parsed, hostname, ...checked[0]! };
+}
+
+function checkedAddress(address: string, subject: string, policy: AddressPolicy): { address: string; family: 4 | 6 } {
+  const reason = nonPublicAddressReason(address, policy);
+  if (reason) throw rejected(`${subject} is not public (${reason})`);
+  return { address, family: net.isIPv4(address) ? 4 : 6 };
+}
+
+async function resolveBounded(hostname: string, resolve: HostResolver): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    const addresses = await Promise.race([resolve(hostname), timeout]);
+    if (addresses.length === 0) throw new Error('no addresses');
+    return addresses;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw rejected(`host ${hostname} could not be resolved (${e.code ?? e.message})`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,74 @@
+// Worker process entry point: `npm run worker` (or spawned by `npm start`).
+// WORKER_QUEUES selects the task queues this process serves (default both), so render workers can
+// run on their own machines: WORKER_QUEUES=render on the big boxes, WORKER_QUEUES=io elsewhere.
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { ActivityDeps } from '../../activities/deps.js';
+import { createProviderActivities } from '../../activities/providers.js';
+import { createRecordActivities } from '../../activities/records.js';
+import { createRenderActivities } from '../../activities/render.js';
+import { createWebhookActivities } from '../../activities/webhooks.js';
+import { Catalog } from '../catalog/index.js';
+import { loadConfigOrExit } from '../config.js';
+import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
+import { migrate } from '../db/migrate.js';
+import { createPool } from '../db/pool.js';
+import { logger } from '../logger.js';
+import { boundPort, serveMetrics } from '../metrics.js';
+import { TASK_QUEUES } from '../shared.js';
+import { createStorage } from '../storage/index.js';
+import { temporalLogger } from '../temporal/logger.js';
+
+const config = loadConfigOrExit();
+Runtime.install({
+  logger: temporalLogger(logger),
+  // The Temporal SDK's own metrics (task slots, poll latency, activity/workflow outcomes).
+  ...(config.temporalMetricsBind && {
+    telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsBind } } },
+  }),
+});
+const metricsServer = await serveMetrics(config.workerMetricsPort);
+const db = createPool(config.databaseUrl, config.databasePoolSize);
+await migrate(db);
+const deps: ActivityDeps = { config, db, catalog: Catalog.load(), storage: createStorage(config), logger };
+const connection = await NativeConnection.connect({ address: config.temporal.address });
+const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: config.shutdownGraceMs };
+
+const workers = await Promise.all(
+  config.workerQueues.map((queue) =>
+    queue === 'io'
+      ? Worker.create({
+          ...common,
+          taskQueue: TASK_QUEUES.io,
+          workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+          activities: {
+            ...createRecordActivities(deps),
+            ...createProviderActivities(deps),
+            ...createWebhookActivities(deps),
+          },
+        })
+      : Worker.create({
+          ...common,
+          taskQueue: TASK_QUEUES.render,
+          activities: createRenderActivities(deps),
+          // Rendering is CPU-bound: a bounded number of renders at once.
+          maxConcurrentActivityTaskExecutions: config.renderConcurrency,
+        }),
+  ),
+);
+logger.info(
+  { queues: config.workerQueues, namespace: config.temporal.namespace, metrics_port: boundPort(metricsServer) },
+  'worker running',
+);
+
+// SIGTERM/SIGINT: stop polling, let in-flight activities finish within SHUTDOWN_GRACE_SECONDS
+// (then they are cancelled; Temporal retries them on another worker).
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => workers.forEach((w) => w.shutdown()));
+}
+await Promise.all(workers.map((w) => w.run()));
+await closeRenderProcesses(); // the idle spare render processes kept warm between renders
+await connection.close();
+await db.end();
+metricsServer.close();
+logger.info('worker stopped');

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports.js';
+import { api, startApi, type TestApi } from '../support/stack.js';
+
+let stack: TestApi;
+beforeAll(async () => {
+  stack = await startApi();
+});
+afterAll(() => stack.close());
+
+describe('health', () => {
+  it('/healthz and /readyz answer 200 when PostgreSQL and Temporal are reachable', async () => {
+    expect(await api(stack.url, '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const ready = await api(stack.url, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
+  });
+
+  it('/readyz turns 503 when the database is unreachable, naming it', async () => {
+    const deadPort = await freePort();
+    const broken = await startApi({ DATABASE_URL: `postgres://postgres@127.0.0.1:${deadPort}/nothing` });
+    try {
+      expect((await api(broken.url, '/healthz')).status).toBe(200);
+      const res = await api(broken.url, '/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.error.code).toBe('not_ready');
+      expect(res.body.error.message).toMatch(/database/);
+      expect(res.body.checks.database).toMatch(/^unavailable/);
+      expect(res.body.checks.temporal).toBe('ok');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('/readyz turns 503 when Temporal is unreachable', async () => {
+    const deadPort = await freePort();
+    const broken = await startApi({ TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` });
+    try {
+      const res = await api(broken.url, '/readyz');
+      expect(res.status).toBe(503);
+      expect(res.body.checks).toMatchObject({ database: 'ok', temporal: expect.stringMatching(/^unavailable/) });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('unknown routes get 404 in the error shape', async () => {
+    const res = await api(stack.url, '/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  });
+});

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('config', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.embeddedDatabase).toBe(true);
+    expect(c.databaseUrl).toMatch(/^postgres:\/\/postgres:postgres@127\.0\.0\.1:5488\/video$/);
+    expect(c.temporal.address).toBe('127.0.0.1:7233');
+    expect(c.embeddedTemporal).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+    ['STORAGE_DRIVER', 'ftp'],
+    ['WORKER_QUEUES', 'io,gpu'],
+    ['RENDER_TIMEOUT_SECONDS', '-1'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));
+  });
+
+  it('requires S3_BUCKET when STORAGE_DRIVER=s3', () => {
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/);
+  });
+});

@@ -1,0 +1,157 @@
+// The dashboard in a real browser (Chromium headless shell via playwright-core) on the real stack:
+// sign in, create a key and use it over HTTP, choose webhook event types and see the next
+// generation's deliveries follow them (HTTPS receiver of the webhook tests), watch the generation's
+// video, revoke the key and see the API refuse it. Screenshots go to test-results/dashboard/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { getWebhookSettings } from '../../src/db/webhooks.js';
+import type { WebhookEvent } from '../../src/webhooks/events.js';
+import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
+import { makeSelfSignedCert, startReceiver, verifyDelivery, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
+import { createTestMember } from './support.js';
+
+const SCREENSHOTS = path.resolve('test-results/dashboard');
+const TEMPORAL_UI = 'http://temporal-ui.test:8233';
+
+let cert: TlsFiles;
+let receiver: Receiver;
+let stack: TestStack;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  cert = makeSelfSignedCert();
+  receiver = await startReceiver(cert);
+  [stack, browser] = await Promise.all([
+    startStack({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: cert.certFile, TEMPORAL_UI_URL: TEMPORAL_UI }),
+    chromium.launch({
+      executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    }),
+  ]);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+  page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept()); // the confirmations of revoke and delete
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+  await receiver?.close();
+  if (cert) fs.rmSync(cert.dir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+it('a member manages keys and webhooks, and watches a generation, in the browser', async () => {
+  const { org } = await createOrgWithKey(stack.db, 5_000);
+  const member = await createTestMember(stack.db, org.id);
+
+  // Sign in: the dashboard sends us to the sign-in page first, then back.
+  await page.goto(`${stack.url}/dashboard/keys`);
+  expect(new URL(page.url()).pathname).toBe('/dashboard/login');
+  await page.fill('#email', member.email);
+  await page.fill('#password', member.password);
+  await shot('01-sign-in');
+  await page.click('button[type=submit]');
+  expect(new URL(page.url()).pathname).toBe('/dashboard/keys');
+
+  // Create a key: shown once, copyable, and it works against the API.
+  await page.fill('#key-name', 'browser test key');
+  await page.click('form[action="/dashboard/keys"] button[type=submit]');
+  const key = (await page.textContent('#new-key'))!.trim();
+  expect(key).toMatch(/^vg_[0-9a-f]{64}$/);
+  await page.click('button[data-copy="new-key"]');
+  // (Page functions run in the browser; this project compiles without DOM types, hence `any`.)
+  expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(key);
+  await shot('02-keys-new-key');
+  expect((await api(stack.url, '/v1/usage', { key })).status).toBe(200);
+  await page.goto(`${stack.url}/dashboard/keys`);
+  expect(await page.content()).not.toContain(key); // never shown again
+
+  // Webhooks: deliver `started` only, and reveal the secret.
+  await page.click('nav >> text=Webhooks');
+  await page.check('input[value="video.generation.started"]');
+  await page.uncheck('input[value="video.generation.completed"]');
+  await page.click('form[action="/dashboard/webhooks/events"] button[type=submit]');
+  await expect.poll(() => page.textContent('.notice')).toContain('Event types saved');
+  expect((await getWebhookSettings(stack.db, org.id))!.enabled_events).toEqual(['video.generation.started']);
+  await page.click('#reveal-secret');
+  const secret = (await page.textContent('#signing-secret'))!.trim();
+  expect(secret).toBe((await getWebhookSettings(stack.db, org.id))!.signing_secret);
+  await shot('03-webhooks-settings');
+
+  // The next generation's deliveries follow the toggles: one `started` event, nothing else.
+  const created = await api(stack.url, '/v1/responses', {
+    method: 'POST',
+    key,
+    json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'A small bouncing ball', width: 160, height: 284, webhook_url: receiver.url('/dashboard-e2e') },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const generationId: string = created.body.id;
+  expect((await waitForTerminal(stack.url, key, generationId, 120_000)).body.status).toBe('completed');
+  const [delivery] = await receiver.waitFor(1, '/dashboard-e2e');
+  expect((verifyDelivery(secret, delivery!) as WebhookEvent).type).toBe('video.generation.started');
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(receiver.requests.filter((r) => r.path === '/dashboard-e2e')).toHaveLength(1);
+
+  // …and the deliveries table shows it with its attempt.
+  const row = page.locator('#deliveries tr[data-event-type="video.generation.started"]');
+  await expect
+    .poll(async () => {
+      await page.goto(`${stack.url}/dashboard/webhooks`);
+      return row.locator('li[data-status-code="200"]').count();
+    })
+    .toBe(1);
+  expect(await page.locator('#deliveries tbody tr').count()).toBe(1);
+  await shot('04-webhooks-deliveries');
+
+  // Usage: balance, chart, routes and the recent generation with its video.
+  await page.click('nav >> text=Usage');
+  expect(await page.textContent('#credit-balance')).toMatch(/^\$\d/);
+  expect(await page.locator('svg.chart rect.bar').count()).toBe(30);
+  expect(await page.textContent('#routes tbody')).toContain('lottie');
+  const recent = page.locator(`#recent tr[data-generation-id="${generationId}"]`);
+  expect(await recent.locator('.badge').textContent()).toBe('completed');
+  expect(await recent.locator('video').count()).toBe(1);
+  await shot('05-usage');
+
+  // The generation's page: Temporal UI link for operators, and the video plays.
+  await recent.locator(`a[href="/dashboard/generations/${generationId}"]`).click();
+  expect(await page.getAttribute('#temporal-link', 'href')).toBe(`${TEMPORAL_UI}/namespaces/${stack.namespace}/workflows/${generationId}`);
+  const played = await page.locator('#generation-video').evaluate(async (video: any) => {
+    await video.play();
+    const deadline = Date.now() + 10_000;
+    while ((video.readyState < 2 || video.currentTime === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    video.pause();
+    return { readyState: video.readyState, currentTime: video.currentTime, error: video.error?.message ?? null };
+  });
+  expect(played.error).toBeNull();
+  expect(played.readyState).toBeGreaterThanOrEqual(2);
+  expect(played.currentTime).toBeGreaterThan(0);
+  await shot('06-generation');
+
+  // Revoke the key (confirmed in a dialog): the API answers 401. Then delete it: gone from the list.
+  await page.click('nav >> text=API keys');
+  const keyRow = page.locator('tr', { hasText: 'browser test key' });
+  await keyRow.locator('button', { hasText: 'Revoke' }).click();
+  await expect.poll(() => page.textContent('.notice')).toContain('The key was revoked.');
+  expect(await keyRow.locator('.badge').textContent()).toBe('revoked');
+  expect((await api(stack.url, '/v1/usage', { key })).status).toBe(401);
+  await shot('07-keys-revoked');
+  await keyRow.locator('button', { hasText: 'Delete' }).click();
+  await expect.poll(() => page.textContent('.notice')).toContain('The key was deleted.');
+  expect(await keyRow.count()).toBe(0);
+
+  // Sign out.
+  await page.click('.who button');
+  expect(new URL(page.url()).pathname).toBe('/dashboard/login');
+  expect(await page.textContent('.notice')).toContain('You are signed out.');
+  await page.goto(`${stack.url}/dashboard/usage`);
+  expect(new URL(page.url()).pathname).toBe('/dashboard/login');
+}, 170_000);

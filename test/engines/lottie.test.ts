@@ -1,0 +1,112 @@
+// The lottie engine end to end: real ThorVG (WASM), real ffmpeg, checked with ffprobe; and its validation.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { getEngine, RenderError } from '../../src/engines/index.js';
+import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
+import { probeVideo } from '../../src/engines/probe.js';
+import { colourCount, decodeFrame, fixture, meanDifference, useRenderSandbox, watchDescendants } from './support.js';
+
+const engine = getEngine('lottie');
+const canvas = { width: 360, height: 640 };
+const base = () => JSON.parse(fixture('text-and-box.lottie.json'));
+const sandbox = useRenderSandbox('lottie', (e) => e.startsWith('video-render-'));
+
+/** Pixels of an RGB frame inside a rectangle that match `test`. */
+function countPixels(rgb: Buffer, width: number, rect: [number, number, number, number], test: (r: number, g: number, b: number) => boolean) {
+  let n = 0;
+  for (let y = rect[1]; y < rect[3]; y++) {
+    for (let x = rect[0]; x < rect[2]; x++) {
+      const i = (y * width + x) * 3;
+      if (test(rgb[i]!, rgb[i + 1]!, rgb[i + 2]!)) n++;
+    }
+  }
+  return n;
+}
+
+describe('lottie engine', () => {
+  it('renders shapes and text over a white background to H.264 at the requested size', async () => {
+    const watch = watchDescendants();
+    const outputPath = path.join(sandbox.out, 'anim.mp4');
+    const result = await engine.render(fixture('text-and-box.lottie.json'), { ...canvas, outputPath });
+    watch.stop();
+
+    const probed = await probeVideo(outputPath, 'ffprobe', true);
+    expect(probed).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30, fps: 30 });
+    expect(probed.durationSeconds).toBeCloseTo(1, 1);
+    expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30, fps: 30 });
+
+    const first = await decodeFrame(outputPath, 0);
+    const last = await decodeFrame(outputPath, 29);
+    expect(colourCount(first)).toBeGreaterThan(2);
+    expect(meanDifference(first, last)).toBeGreaterThan(1); // the box moved
+    expect(first.subarray(0, 3).every((v) => v > 240)).toBe(true); // composited over white
+    // "Hello" in dark blue at (40, 500) baseline: the font named Roboto-Bold was served by a local face.
+    expect(countPixels(first, 360, [40, 450, 220, 510], (r, g, b) => b > 100 && r < 80 && g < 80)).toBeGreaterThan(200);
+
+    expect(watch.seen()).toContain('ffmpeg');
+    expect(watch.leftovers(spareProcessIds())).toEqual([]);
+  });
+
+  it('resamples to the requested frame rate', async () => {
+    const anim = { ...base(), fr: 24, op: 48 }; // 2 s at 24 fps
+    const result = await engine.render(JSON.stringify(anim), { ...canvas, fps: 30, outputPath: path.join(sandbox.out, 'fps.mp4') });
+    expect(result).toMatchObject({ fps: 30, frames: 60 });
+    expect(result.durationSeconds).toBeCloseTo(2, 1);
+  });
+
+  it('refuses to render an animation with an expression', async () => {
+    const anim = base();
+    anim.layers[1].ks.r = { a: 0, k: 0, x: 'var $bm_rt = time * 360;' };
+    const error = await engine.render(JSON.stringify(anim), { ...canvas, outputPath: path.join(sandbox.out, 'expr.mp4') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RenderError);
+    expect((error as RenderError).code).toBe('invalid_composition');
+    expect((error as RenderError).findings[0]).toMatchObject({ code: 'expression_not_supported', location: '/layers/1/ks/r/x' });
+  });
+});
+
+describe('lottie validation', () => {
+  const errors = async (source: string) => (await engine.validate(source, canvas)).filter((f) => f.severity === 'error');
+
+  it('accepts the reference animation', async () => {
+    expect(await errors(fixture('text-and-box.lottie.json'))).toEqual([]);
+  });
+
+  it('reports broken JSON', async () => {
+    const [finding] = await errors('{"v": "5.7.4", "layers": [');
+    expect(finding).toMatchObject({ code: 'invalid_json', severity: 'error' });
+  });
+
+  it('reports schema violations with their JSON paths', async () => {
+    const anim = base();
+    anim.fr = -5;
+    delete anim.layers[1].ks;
+    const found = await errors(JSON.stringify(anim));
+    expect(found).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'schema_violation', location: '/fr' })]));
+    expect(found.some((f) => f.code === 'schema_violation' && f.location === '/layers/1')).toBe(true);
+  });
+
+  it('rejects expressions, unsupported layer types and an empty frame range, each at its path', async () => {
+    const anim = base();
+    anim.layers[1].ks.o = { a: 0, k: 100, x: 'loopOut()' };
+    anim.layers.push({ ty: 13, nm: 'camera', ind: 3, ip: 0, op: 30, st: 0, ks: {} });
+    anim.op = 0;
+    const found = await errors(JSON.stringify(anim));
+    const byCode = Object.fromEntries(found.map((f) => [f.code, f.location]));
+    expect(byCode.expression_not_supported).toBe('/layers/1/ks/o/x');
+    expect(byCode.unsupported_layer_type).toBe('/layers/2/ty');
+    expect(byCode.invalid_frame_range).toBe('/op');
+  });
+
+  it('applies the duration, fps and size limits', async () => {
+    expect((await errors(JSON.stringify({ ...base(), op: 61 * 30 }))).map((f) => f.code)).toContain('duration_too_long');
+    expect((await errors(JSON.stringify({ ...base(), fr: 120, op: 120 }))).map((f) => f.code)).toContain('fps_out_of_range');
+    expect((await errors(JSON.stringify({ ...base(), w: 5000 }))).map((f) => f.code)).toContain('invalid_size');
+    const warnings = await engine.validate(JSON.stringify({ ...base(), w: 640, h: 360 }), canvas);
+    expect(warnings.map((f) => f.code)).toContain('aspect_ratio_mismatch');
+  });
+
+  it('rejects image assets that are not embedded', async () => {
+    const anim = { ...base(), assets: [{ id: 'img', w: 10, h: 10, p: 'https://example.com/a.png', u: '', e: 0 }] };
+    expect((await errors(JSON.stringify(anim))).map((f) => f.code)).toContain('external_asset');
+  });
+});

@@ -1,0 +1,173 @@
+// The provider registry: the built-in file agrees with the catalog, invalid files are refused with a
+// message, routing plans follow the documented order and skip rules, request-time order checks.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/catalog/index.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { ApiError } from '../../src/errors.js';
+import { assertProviderOrder, DEFAULT_PROVIDERS_FILE, loadProviderRegistry, ProviderRegistry } from '../../src/providers/registry.js';
+
+const catalog = Catalog.load();
+const builtIn = loadProviderRegistry();
+
+const registry = ProviderRegistry.parse({
+  providers: {
+    local: { protocol: 'local' },
+    alpha: { protocol: 'openai', base_url: 'http://127.0.0.1:1/v1', api_key_env: 'ALPHA_KEY', models: { 'gpt-4o-mini': 'a-mini' } },
+    beta: {
+      protocol: 'anthropic',
+      base_url: 'http://127.0.0.1:2/v1',
+      api_key_env: 'BETA_KEY',
+      timeout_seconds: 7.5,
+      models: { 'claude-sonnet-4-5': { id: 'b-sonnet', input: ['image'] } },
+    },
+    keyless: { protocol: 'openai', base_url: 'http://127.0.0.1:3/v1', models: { 'gpt-4o-mini': 'k-mini' } },
+  },
+});
+const secrets = (env: Record<string, string>) => (name: string) => env[name];
+
+describe('built-in registry (src/providers/providers.json)', () => {
+  it('serves every catalog model with a real provider, and names only catalog models', () => {
+    const real = builtIn.slugs().filter((s) => builtIn.get(s)!.protocol !== 'local');
+    for (const model of catalog.modelIds()) {
+      expect(real.filter((s) => builtIn.servedModel(s, model)), `providers of ${model}`).not.toEqual([]);
+    }
+    for (const slug of real) {
+      const entry = builtIn.get(slug)!;
+      if (entry.protocol === 'local') continue;
+      for (const model of Object.keys(entry.models)) expect(catalog.modelIds(), `${slug} serves ${model}`).toContain(model);
+    }
+  });
+
+  it('has the offline `local` provider serving every catalog model, last in the default order', () => {
+    expect(builtIn.get('local')?.protocol).toBe('local');
+    for (const model of catalog.modelIds()) expect(builtIn.servedModel('local', model)).toEqual({ id: model, input: [] });
+    expect(builtIn.defaultOrder().at(-1)).toBe('local');
+    expect(builtIn.defaultOrder()).toEqual(['openai', 'anthropic', 'openrouter', 'ollama', 'local']);
+  });
+
+  it('without any API key set, only `local` is usable: every other provider is skipped with the variable named', () => {
+    const plan = builtIn.plan(null, 'gpt-4o-mini', secrets({}));
+    expect(plan.filter((a) => !a.skipped).map((a) => a.provider)).toEqual(['local']);
+    expect(plan.find((a) => a.provider === 'openai')!.skipped).toBe('OPENAI_API_KEY is not set');
+    expect(plan.find((a) => a.provider === 'ollama')!.skipped).toBe('does not serve model gpt-4o-mini');
+  });
+
+  it('is what loadProviderRegistry reads by default, once per process', () => {
+    expect(loadProviderRegistry(DEFAULT_PROVIDERS_FILE)).toBe(builtIn);
+  });
+});
+
+describe('registry file validation', () => {
+  const bad: [string, unknown, RegExp][] = [
+    ['unknown protocol', { providers: { x: { protocol: 'grpc', base_url: 'http://h/v1', models: { m: 'm' } } } }, /protocol/],
+    ['bad base_url', { providers: { x: { protocol: 'openai', base_url: 'not a url', models: { m: 'm' } } } }, /base_url/],
+    ['no models', { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', models: {} } } }, /serves no model/],
+    ['bad slug', { providers: { 'Not OK': { protocol: 'local' } } }, /slug/],
+    ['unknown key', { providers: { x: { protocol: 'local', apikey: 'oops' } } }, /apikey/],
+    ['unknown slug in default_order', { default_order: ['y'], providers: { x: { protocol: 'local' } } }, /unknown provider "y"/],
+    ['no provider', { providers: {} }, /no provider configured/],
+    ['negative timeout', { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', timeout_seconds: -1, models: { m: 'm' } } } }, /timeout_seconds/],
+  ];
+  it.each(bad)('refuses %s with a message naming the problem', (_name, raw, message) => {
+    expect(() => ProviderRegistry.parse(raw)).toThrow(message);
+  });
+
+  it('names the file when it cannot be read or parsed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'providers-'));
+    const file = path.join(dir, 'p.json');
+    fs.writeFileSync(file, '{ not json');
+    expect(() => loadProviderRegistry(file)).toThrow(file);
+    expect(() => loadProviderRegistry(path.join(dir, 'missing.json'))).toThrow(/cannot read providers file/);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('applies defaults: 120 s timeout, 8192 output tokens, text-only models', () => {
+    const alpha = registry.get('alpha')!;
+    expect(alpha.protocol === 'openai' && [alpha.timeout_seconds, alpha.max_output_tokens]).toEqual([120, 8192]);
+    expect(registry.servedModel('alpha', 'gpt-4o-mini')).toEqual({ id: 'a-mini', input: [] });
+    expect(registry.servedModel('beta', 'claude-sonnet-4-5')).toEqual({ id: 'b-sonnet', input: ['image'] });
+  });
+});
+
+describe('routing plan', () => {
+  it('default order: the file order with local providers last; timeouts in ms', () => {
+    expect(registry.defaultOrder()).toEqual(['alpha', 'beta', 'keyless', 'local']);
+    const plan = registry.plan(null, 'gpt-4o-mini', secrets({ ALPHA_KEY: 'k' }));
+    expect(plan).toEqual([
+      { provider: 'alpha', skipped: null, timeoutMs: 120_000 },
+      { provider: 'beta', skipped: 'does not serve model gpt-4o-mini', timeoutMs: 7_500 },
+      { provider: 'keyless', skipped: null, timeoutMs: 120_000 },
+      { provider: 'local', skipped: null, timeoutMs: 30_000 },
+    ]);
+  });
+
+  it('an explicit default_order wins', () => {
+    const r = ProviderRegistry.parse({ ...registry.file, default_order: ['local', 'alpha'] });
+    expect(r.defaultOrder()).toEqual(['local', 'alpha']);
+  });
+
+  it('follows provider.order exactly (duplicates once), skipping an unset key or an unserved model with the reason', () => {
+    const plan = registry.plan(['beta', 'alpha', 'beta', 'local'], 'claude-sonnet-4-5', secrets({}));
+    expect(plan.map((a) => [a.provider, a.skipped])).toEqual([
+      ['beta', 'BETA_KEY is not set'],
+      ['alpha', 'does not serve model claude-sonnet-4-5'],
+      ['local', null],
+    ]);
+    expect(registry.plan(['beta'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))[0]!.skipped).toBeNull();
+    expect(registry.plan(['gone'], 'gpt-4o-mini', secrets({}))[0]!.skipped).toBe('not configured');
+  });
+
+  it('connects with the provider model id and the key; refuses an unusable provider', () => {
+    const conn = registry.connect('alpha', 'gpt-4o-mini', secrets({ ALPHA_KEY: 'sk-1' }));
+    expect([conn.model.id, conn.apiKey]).toEqual(['a-mini', 'sk-1']);
+    expect(registry.connect('keyless', 'gpt-4o-mini', secrets({})).apiKey).toBeNull();
+    expect(() => registry.connect('alpha', 'gpt-4o-mini', secrets({}))).toThrow(/ALPHA_KEY is not set/);
+  });
+});
+
+describe('request-time check of provider.order', () => {
+  const check = (order: string[], model = 'gpt-4o-mini') => {
+    try {
+      assertProviderOrder(registry, order, model);
+      return null;
+    } catch (err) {
+      return err as ApiError;
+    }
+  };
+
+  it('accepts known providers, even one whose key is unset (the workers hold the secrets)', () => {
+    expect(check(['alpha', 'local'])).toBeNull();
+  });
+
+  it('refuses an unknown slug with 400 and param provider.order, listing the configured ones', () => {
+    const err = check(['alpha', 'nope'])!;
+    expect(err).toBeInstanceOf(ApiError);
+    expect([err.status, err.param]).toEqual([400, 'provider.order']);
+    expect(err.message).toMatch(/unknown provider "nope".*configured providers: local, alpha, beta, keyless/);
+  });
+
+  it('refuses an order in which no provider serves the model', () => {
+    const err = check(['beta'], 'gpt-4o-mini')!;
+    expect([err.status, err.param]).toEqual([400, 'provider.order']);
+    expect(err.message).toMatch(/none of beta serves model gpt-4o-mini/);
+  });
+});
+
+describe('config', () => {
+  it('reads PROVIDERS_FILE (resolved), PROVIDER_REPAIR_ROUNDS (default 2) and secrets by name', () => {
+    const c = loadConfig({ PROVIDERS_FILE: 'x/p.json', MY_KEY: 'sk-9', EMPTY_KEY: '' });
+    expect(c.providers.file).toBe(path.resolve('x/p.json'));
+    expect(c.providers.repairRounds).toBe(2);
+    expect(c.providers.secret('MY_KEY')).toBe('sk-9');
+    expect(c.providers.secret('EMPTY_KEY')).toBeUndefined();
+    expect(loadConfig({}).providers.file).toBeUndefined();
+    expect(loadConfig({ PROVIDER_REPAIR_ROUNDS: '0' }).providers.repairRounds).toBe(0);
+  });
+
+  it.each(['-1', '6', 'two'])('refuses PROVIDER_REPAIR_ROUNDS=%s', (v) => {
+    expect(() => loadConfig({ PROVIDER_REPAIR_ROUNDS: v })).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,159 @@
+// Local storage and its signed media URLs, over real HTTP through the API's media route.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaRoutes } from '../../src/api/media/routes.js';
+import { errorMiddleware } from '../../src/api/middleware/errors.js';
+import type { AppState } from '../../src/api/context.js';
+import { loadConfig } from '../../src/config.js';
+import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
+import { mediaUrlSecret, signMedia, SECRET_FILE } from '../../src/storage/signing.js';
+import { freePort } from '../support/ports.js';
+
+let dataDir: string;
+let server: ReturnType<Koa['listen']>;
+let storage: Storage;
+let secret: string;
+const video = crypto.randomBytes(100_000);
+const key = 'generations/gen_test/video.mp4';
+
+/** The API's error middleware and the media route, as createApp mounts them. */
+async function startApp(s: Storage, port: number) {
+  const app = new Koa<AppState>();
+  app.use(errorMiddleware());
+  const router = mediaRoutes({ storage: s });
+  app.use(router.routes()).use(router.allowedMethods());
+  const srv = app.listen(port, '127.0.0.1');
+  await new Promise((r) => srv.once('listening', r));
+  return srv;
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-test-'));
+  const port = await freePort();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+  storage = createStorage(config);
+  secret = mediaUrlSecret(config.storage, config.dataDir);
+  server = await startApp(storage, port);
+  const file = path.join(dataDir, 'upload.mp4');
+  fs.writeFileSync(file, video);
+  await storage.put(key, file, 'video/mp4');
+});
+
+afterAll(() => {
+  server?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('local storage', () => {
+  it('is the default driver and keeps files under DATA_DIR/media', () => {
+    expect(storage).toBeInstanceOf(LocalStorage);
+    expect(fs.readFileSync(path.join(dataDir, 'media', key))).toEqual(video);
+  });
+
+  it('generates the URL secret once into DATA_DIR/media-url-secret, mode 0600', () => {
+    const file = path.join(dataDir, SECRET_FILE);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).toBe(secret);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    // Another process (another config) sharing DATA_DIR gets the same secret.
+    expect(mediaUrlSecret({}, dataDir)).toBe(secret);
+    expect(mediaUrlSecret({ mediaUrlSecret: 'x'.repeat(32) }, dataDir)).toBe('x'.repeat(32));
+  });
+
+  it('rejects unsafe keys', async () => {
+    for (const bad of ['../etc/passwd', '/abs', 'a//b', '.meta/x', 'a b', '']) {
+      await expect(storage.put(bad, path.join(dataDir, 'upload.mp4'), 'video/mp4')).rejects.toThrow(/Invalid storage key/);
+    }
+  });
+});
+
+describe('signed media URLs over HTTP', () => {
+  it('round-trips: the signed URL serves the bytes with their content type', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { url, expires_at } = await storage.url(key);
+    expect(expires_at).toBeGreaterThanOrEqual(before + 24 * 3600);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/generations\/gen_test\/video\.mp4\?expires=\d+&sig=[\w-]+$/);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect(res.headers.get('content-length')).toBe(String(video.length));
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(video);
+  });
+
+  it('answers HEAD with the headers only', async () => {
+    const res = await fetch((await storage.url(key)).url, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(video.length));
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('serves byte ranges: 206 with Content-Range and exactly those bytes', async () => {
+    const { url } = await storage.url(key);
+    const res = await fetch(url, { headers: { Range: 'bytes=1000-1999' } });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe(`bytes 1000-1999/${video.length}`);
+    expect(res.headers.get('content-length')).toBe('1000');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(video.subarray(1000, 2000));
+
+    const suffix = await fetch(url, { headers: { Range: 'bytes=-10' } });
+    expect(suffix.status).toBe(206);
+    expect(Buffer.from(await suffix.arrayBuffer())).toEqual(video.subarray(video.length - 10));
+
+    const open = await fetch(url, { headers: { Range: `bytes=${video.length - 3}-` } });
+    expect(open.headers.get('content-range')).toBe(`bytes ${video.length - 3}-${video.length - 1}/${video.length}`);
+    expect(Buffer.from(await open.arrayBuffer())).toEqual(video.subarray(video.length - 3));
+  });
+
+  it('answers 416 to a range past the end', async () => {
+    const res = await fetch((await storage.url(key)).url, { headers: { Range: `bytes=${video.length}-` } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get('content-range')).toBe(`bytes */${video.length}`);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('range_not_satisfiable');
+  });
+
+  it('refuses a tampered URL with 403 in the API error shape', async () => {
+    const { url } = await storage.url(key);
+    const u = new URL(url);
+    const tampered = [
+      url.replace(/sig=(.)/, (_m, c: string) => `sig=${c === 'A' ? 'B' : 'A'}`),
+      url.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 3600}`),
+      url.replace('video.mp4', 'other.mp4'),
+      `${u.origin}${u.pathname}`,
+    ];
+    for (const bad of tampered) {
+      const res = await fetch(bad);
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await res.json()).toEqual({ error: { code: 'invalid_signature', message: expect.any(String) } });
+    }
+  });
+
+  it('refuses an expired URL with 403', async () => {
+    const expired = Math.floor(Date.now() / 1000) - 1;
+    const { url } = await storage.url(key);
+    const u = new URL(url);
+    const res = await fetch(`${u.origin}${u.pathname}?expires=${expired}&sig=${signMedia(secret, key, expired)}`);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('url_expired');
+  });
+
+  it('keeps each object’s content type, and 404s a validly signed URL to nothing', async () => {
+    const artifact = path.join(dataDir, 'composition.json');
+    fs.writeFileSync(artifact, '{"v":"5.7.4"}');
+    await storage.put('generations/gen_test/composition.json', artifact, 'application/json');
+    const res = await fetch((await storage.url('generations/gen_test/composition.json')).url);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.text()).toBe('{"v":"5.7.4"}');
+
+    await storage.delete('generations/gen_test/composition.json');
+    const gone = await fetch((await storage.url('generations/gen_test/composition.json')).url);
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+});

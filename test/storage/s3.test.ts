@@ -1,0 +1,134 @@
+// S3 storage against a real S3-compatible server on this machine: gofakes3, built once from the Go
+// module proxy into the tools cache (outside the checkout). Skipped, saying why, only when it
+// cannot be built here.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Koa from 'koa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppState } from '../../src/api/context.js';
+import { mediaRoutes } from '../../src/api/media/routes.js';
+import { errorMiddleware } from '../../src/api/middleware/errors.js';
+import { loadConfig } from '../../src/config.js';
+import { toolsCacheDir } from '../../src/dev/install.mjs';
+import { createStorage, S3Storage, type Storage } from '../../src/storage/index.js';
+import { freePort } from '../support/ports.js';
+
+const GOFAKES3_VERSION = 'v1.2.0';
+const BUCKET = 'videos';
+
+/** Path of the gofakes3 binary, building it with `go install` when missing; or why it cannot be had. */
+function gofakes3(): { bin: string } | { reason: string } {
+  const dir = path.join(toolsCacheDir(), `gofakes3-${GOFAKES3_VERSION}`);
+  const bin = path.join(dir, 'gofakes3');
+  if (fs.existsSync(bin)) return { bin };
+  if (spawnSync('go', ['version']).status !== 0) return { reason: 'Go is not installed, so gofakes3 cannot be built' };
+  fs.mkdirSync(dir, { recursive: true });
+  const build = spawnSync('go', ['install', `github.com/johannesboyne/gofakes3/cmd/gofakes3@${GOFAKES3_VERSION}`], {
+    env: { ...process.env, GOBIN: dir },
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  if (build.status !== 0 || !fs.existsSync(bin)) return { reason: `go install gofakes3 failed: ${(build.stderr ?? '').trim().slice(-500)}` };
+  return { bin };
+}
+
+const server = gofakes3();
+if ('reason' in server) console.warn(`[s3.test] SKIPPED: ${server.reason}`);
+
+async function waitForPort(port: number, ms: number) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`gofakes3 did not listen on ${port}`);
+}
+
+describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
+  let s3: ChildProcess;
+  let storage: Storage;
+  let dir: string;
+  const video = crypto.randomBytes(50_000);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    s3 = spawn((server as { bin: string }).bin, ['-backend', 'memory', '-host', `127.0.0.1:${port}`, '-initialbucket', BUCKET], { stdio: 'ignore' });
+    await waitForPort(port, 10_000);
+    storage = createStorage(
+      loadConfig({
+        STORAGE_DRIVER: 's3',
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_REGION: 'us-east-1',
+        S3_ACCESS_KEY_ID: 'test-key',
+        S3_SECRET_ACCESS_KEY: 'test-secret',
+        MEDIA_URL_TTL_SECONDS: '600',
+      }),
+    );
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3-test-'));
+  });
+
+  afterAll(() => {
+    s3?.kill('SIGKILL');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is chosen by STORAGE_DRIVER=s3', () => {
+    expect(storage).toBeInstanceOf(S3Storage);
+    expect(storage.driver).toBe('s3');
+  });
+
+  it('uploads a file and serves it at a presigned URL with its content type and byte ranges', async () => {
+    const file = path.join(dir, 'video.mp4');
+    fs.writeFileSync(file, video);
+    await storage.put('generations/gen_s3/video.mp4', file, 'video/mp4');
+
+    const now = Math.floor(Date.now() / 1000);
+    const { url, expires_at } = await storage.url('generations/gen_s3/video.mp4');
+    expect(expires_at - now).toBeGreaterThanOrEqual(599);
+    expect(expires_at - now).toBeLessThanOrEqual(601);
+    expect(url).toContain('X-Amz-Signature=');
+    expect(url).toContain('X-Amz-Expires=600');
+
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(video);
+
+    const part = await fetch(url, { headers: { Range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(video.subarray(100, 200));
+  });
+
+  it('deletes objects', async () => {
+    const file = path.join(dir, 'a.json');
+    fs.writeFileSync(file, '{}');
+    await storage.put('generations/gen_s3/composition.json', file, 'application/json');
+    const { url } = await storage.url('generations/gen_s3/composition.json');
+    expect((await fetch(url)).status).toBe(200);
+    await storage.delete('generations/gen_s3/composition.json');
+    expect((await fetch(url)).status).toBe(404);
+  });
+
+  it('leaves the API media route unused (404): URLs point at the bucket', async () => {
+    const app = new Koa<AppState>();
+    app.use(errorMiddleware());
+    const router = mediaRoutes({ storage });
+    app.use(router.routes());
+    const srv = app.listen(0, '127.0.0.1');
+    await new Promise((r) => srv.once('listening', r));
+    const { port } = srv.address() as net.AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/media/generations/gen_s3/video.mp4?expires=1&sig=x`);
+    srv.close();
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,71 @@
+// Helpers of the usage and money tests: generation rows written through the real data-access
+// functions (admission, then the workflow's charging step), and prices computed independently from
+// the catalog file (effective price = base × premium_multiplier; cost rounded up to the micro-dollar).
+import fs from 'node:fs';
+import type { Catalog } from '../../src/catalog/index.js';
+import { finishGeneration, insertGeneration, markGenerationStarted } from '../../src/db/generations.js';
+import type { Db } from '../../src/db/pool.js';
+import { newId } from '../../src/ids.js';
+import type { EngineId, GenerationOutcome, TokenUsage } from '../../src/shared.js';
+import { generationRequest } from '../support/fixtures.js';
+
+type CatalogFile = {
+  engines: Array<{ id: string; premium_multiplier: number; models: Array<{ id: string; input_per_million_usd: number; output_per_million_usd: number }> }>;
+};
+const catalogFile: CatalogFile = JSON.parse(fs.readFileSync(new URL('../../src/catalog/catalog.json', import.meta.url), 'utf8'));
+
+/** Micro-dollars for the tokens, from the catalog file's dollars per million tokens. */
+export function expectedCostMicros(engine: string, model: string, usage: TokenUsage | null): number {
+  if (!usage) return 0;
+  const e = catalogFile.engines.find((x) => x.id === engine)!;
+  const m = e.models.find((x) => x.id === model)!;
+  // USD per million tokens = micro-dollars per token; effective price in whole micro-dollars per million.
+  const perMillion = (usd: number) => Math.round(usd * 1_000_000 * e.premium_multiplier);
+  const total = usage.input_tokens * perMillion(m.input_per_million_usd) + usage.output_tokens * perMillion(m.output_per_million_usd);
+  return Math.ceil(total / 1_000_000);
+}
+
+
+export type Fixture = {
+  engine: EngineId;
+  model: string;
+  status: 'queued' | GenerationOutcome['status'];
+  usage?: TokenUsage | null;
+  durationSeconds?: number;
+  latencyMs?: number;
+  createdAt: Date;
+};
+
+export function outcome(generationId: string, status: GenerationOutcome['status'], usage: TokenUsage | null, durationSeconds = 0): GenerationOutcome {
+  const media = (key: string, content_type: string) => ({ key: `${generationId}/${key}`, content_type });
+  return {
+    generationId,
+    status,
+    provider: usage ? 'local' : null,
+    usage,
+    rendered: status === 'completed' ? { video: media('video.mp4', 'video/mp4'), artifact: media('a.json', 'application/json'), duration_seconds: durationSeconds } : null,
+    error: status === 'completed' ? null : { code: status === 'cancelled' ? 'cancelled' : 'provider_error', message: status },
+  };
+}
+
+/**
+ * A generation of the organization as the workflow would leave it: admitted, started, finished and
+ * charged by finishGeneration; then dated to `createdAt` (latency kept as given).
+ */
+export async function addGeneration(db: Db, catalog: Catalog, org: { orgId: string; keyId: string }, f: Fixture): Promise<string> {
+  const id = newId('gen');
+  const admitted = await insertGeneration(db, { id, organizationId: org.orgId, apiKeyId: org.keyId, request: generationRequest(f.engine, f.model), app: { name: null, referer: null, title: null } });
+  if (!admitted) throw new Error('fixture generation not admitted: no credit');
+  if (f.status !== 'queued') {
+    await markGenerationStarted(db, id);
+    await finishGeneration(db, catalog, outcome(id, f.status, f.usage ?? null, f.durationSeconds));
+  }
+  await db.query(
+    `UPDATE generations SET created_at = $2::timestamptz,
+       latency_ms = CASE WHEN completed_at IS NULL THEN NULL ELSE $3::int END,
+       completed_at = CASE WHEN completed_at IS NULL THEN NULL ELSE $2::timestamptz + make_interval(secs => $3::int / 1000.0) END
+     WHERE id = $1`,
+    [id, f.createdAt, f.latencyMs ?? 1000],
+  );
+  return id;
+}

@@ -1,0 +1,95 @@
+// Lifecycle webhook events (interface section 6). Each event is delivered by its own workflow
+// (id = event id), started as an abandoned child so it outlives the generation and the generation
+// never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
+// resume the schedule where it was.
+import { ParentClosePolicy, proxyActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import type { WebhookActivities, WebhookAttemptResult } from '../activities/webhooks.js';
+import type { WebhookEventStatus } from '../src/db/webhooks.js';
+import { TASK_QUEUES, type GenerationWorkflowInput } from '../src/shared.js';
+import type { GenerationEventFacts, WebhookDeliveryInput } from '../src/webhooks/events.js';
+import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
+
+export type { GenerationEventFacts, WebhookEventType } from '../src/webhooks/events.js';
+
+const records = proxyActivities<WebhookActivities>({
+  taskQueue: TASK_QUEUES.io,
+  startToCloseTimeout: '1 minute',
+  // Records must land: keep retrying through a database outage.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const sender = proxyActivities<WebhookActivities>({
+  taskQueue: TASK_QUEUES.io,
+  // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
+  startToCloseTimeout: '30 seconds',
+  // The delivery schedule is the retry policy: one activity run per attempt.
+  retry: { maximumAttempts: 1 },
+});
+
+/** Emits one lifecycle event when the request carried a webhook_url; does not wait for delivery. */
+export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
+  const { webhook_url, engine, model } = input.request;
+  if (!webhook_url) return;
+  const eventId = `evt_${uuid4().replace(/-/g, '')}`;
+  const delivery: WebhookDeliveryInput = {
+    eventId,
+    generationId: input.generationId,
+    organizationId: input.organizationId,
+    webhookUrl: webhook_url,
+    engine,
+    model,
+    facts,
+  };
+  await startChild(webhookDeliveryWorkflow, {
+    workflowId: eventId,
+    taskQueue: TASK_QUEUES.io,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    args: [delivery],
+  });
+}
+
+export type WebhookDeliveryResult = { status: WebhookEventStatus | 'disabled'; attempts: number };
+
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  const plan = await records.prepareWebhookEvent(input);
+  if (!plan) return { status: 'disabled', attempts: 0 };
+  const schedule = plan.retryScheduleMs;
+  let previous: WebhookAttemptResult | null = null;
+  for (let attempt = 1; attempt <= schedule.length; attempt++) {
+    const scheduled = schedule[attempt - 1]!;
+    const wait = previous ? delayBeforeNextAttempt(scheduled, previous) : scheduled;
+    if (wait > 0) await sleep(wait);
+    const result = await attemptOnce(input.eventId, attempt);
+    const status: WebhookEventStatus = isDelivered(result)
+      ? 'delivered'
+      : isGone(result)
+        ? 'gone'
+        : attempt === schedule.length
+          ? 'failed'
+          : 'pending';
+    await records.recordWebhookAttempt(result, status);
+    if (status !== 'pending') return { status, attempts: attempt };
+    previous = result;
+  }
+  return { status: 'failed', attempts: 0 }; // an empty schedule (config forbids it)
+}
+
+/** An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. */
+async function attemptOnce(eventId: string, attempt: number): Promise<WebhookAttemptResult> {
+  const startedAt = Date.now(); // workflow time: deterministic
+  try {
+    return await sender.attemptWebhookDelivery({ eventId, attempt });
+  } catch (err) {
+    const cause = (err as { cause?: Error }).cause;
+    return {
+      eventId,
+      attempt,
+      attemptedAtMs: startedAt,
+      statusCode: null,
+      durationMs: Date.now() - startedAt,
+      error: `attempt did not complete: ${cause?.message ?? (err as Error).message}`,
+      retryAfterMs: null,
+      responseExcerpt: null,
+    };
+  }
+}
