@@ -91,6 +91,8 @@ try {
     connections: 4,
     requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `/v1/responses/${many[turn++ % many.length]}` }) }],
   });
+  // The query alone, from a plain client at the same rate over the same generations: the floor of the in-flight poll.
+  const bareQuery = await bareQueries(temporalAddress, many);
   // …and a terminal one → PostgreSQL path.
   await fetch(`${base}/v1/responses/${inflight.id}`, { method: 'DELETE', headers });
   const pollDone = await run('API poll, terminal (PostgreSQL)', { url: `${base}/v1/responses/${inflight.id}`, headers });
@@ -103,6 +105,7 @@ try {
     ['API create', create],
     ['API poll (in flight, query), saturated', pollLive],
     [`API poll (in flight, query), ${POLL_RATE} req/s over ${IN_FLIGHT} generations`, pollRealistic],
+    [`bare workflow query, ${POLL_RATE} req/s over ${IN_FLIGHT} generations`, bareQuery],
     ['API poll (terminal, PostgreSQL)', pollDone],
     ['bare Koa route (same body)', bareKoa],
   ] as const;
@@ -141,6 +144,41 @@ async function run(name: string, opts: autocannon.Options): Promise<Figures> {
   return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
+/** `state` queries straight from a Temporal client, POLL_RATE a second spread over `ids`. */
+async function bareQueries(address: string, ids: string[]): Promise<Figures> {
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = seconds * POLL_RATE;
+  const started = Date.now();
+  const queries: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    // Open loop at a fixed rate, like autocannon's overallRate: a slow answer does not delay the next query.
+    await new Promise((r) => setTimeout(r, started + (i * 1000) / POLL_RATE - Date.now()));
+    const t = performance.now();
+    queries.push(
+      client.workflow
+        .getHandle(ids[i % ids.length]!)
+        .query('state')
+        .then(
+          () => void latencies.push(performance.now() - t),
+          () => void errors++,
+        ),
+    );
+  }
+  await Promise.all(queries);
+  const elapsed = (Date.now() - started) / 1000;
+  await connection.close();
+  return { rps: latencies.length / elapsed, ...percentiles(latencies), errors };
+}
+
+const percentiles = (latencies: number[]) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
+  return { p50: pct(50), p99: pct(99) };
+};
+
 /** The baseline: the same number of concurrent callers starting the same workflow directly. */
 async function bareWorkflowStarts(address: string, namespace: string): Promise<Figures> {
   const connection = await Connection.connect({ address });
@@ -169,8 +207,6 @@ async function bareWorkflowStarts(address: string, namespace: string): Promise<F
   );
   const elapsed = (Date.now() - started) / 1000;
   await connection.close();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!);
   process.stderr.write(`bare workflow.start: ${(latencies.length / elapsed).toFixed(0)} starts/s\n`);
-  return { rps: latencies.length / elapsed, p50: pct(50), p99: pct(99), errors };
+  return { rps: latencies.length / elapsed, ...percentiles(latencies), errors };
 }

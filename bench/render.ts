@@ -1,5 +1,5 @@
 // Render benchmark (issue 3): our engine path vs the bare engine on the same source, side by side.
-//   npx tsx bench/render.ts [--reps N]
+//   npx tsx bench/render.ts [--reps N] [--engines hyperframes,lottie] [--durations 3,6]
 // For each engine, 1080x1920 at 30 fps, 3 s and 6 s: wall time, frames per second and peak RSS of the
 // render's process tree (sum over the render process, Chrome and ffmpeg, sampled every 100 ms), and the
 // CPU seconds that tree used (a figure other load on the machine does not distort).
@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { getEngine } from '../src/engines/index.js';
 import { prepareComposition } from '../src/engines/hyperframes/prepare.js';
@@ -27,8 +28,12 @@ import type { EngineId } from '../src/shared.js';
 const WIDTH = 1080;
 const HEIGHT = 1920;
 const FPS = 30;
-const DURATIONS = [3, 6];
-const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 2;
+const { values: args } = parseArgs({
+  options: { reps: { type: 'string', default: '2' }, engines: { type: 'string', default: 'hyperframes,lottie' }, durations: { type: 'string', default: '3,6' } },
+});
+const reps = Number(args.reps);
+const ENGINES = args.engines.split(',') as EngineId[];
+const DURATIONS = args.durations.split(',').map(Number);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const config = loadConfig();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
@@ -229,9 +234,9 @@ const load = () => os.loadavg()[0]!.toFixed(2);
 async function main() {
   console.log(`render benchmark: ${WIDTH}x${HEIGHT} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
-  for (const engine of ['hyperframes', 'lottie'] as const) await measure(engine, 1, 'ours');
+  for (const engine of ENGINES) await measure(engine, 1, 'ours');
   const rows: Row[] = [];
-  for (const engine of ['hyperframes', 'lottie'] as const) {
+  for (const engine of ENGINES) {
     for (const seconds of DURATIONS) {
       for (let i = 0; i < reps; i++) {
         // Alternate the order so neither path always runs on a warmer machine.
@@ -242,7 +247,7 @@ async function main() {
   }
   console.log(`\nload average (1 min) at the end: ${load()}`);
   console.log('engine       video  path  wall s  frames/s  CPU s  peak RSS MB');
-  for (const engine of ['hyperframes', 'lottie'] as const) {
+  for (const engine of ENGINES) {
     for (const seconds of DURATIONS) {
       const pick = (which: 'ours' | 'bare') => rows.filter((r) => r.engine === engine && r.seconds === seconds && r.path === which);
       const summary = (which: 'ours' | 'bare') => {
