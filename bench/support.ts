@@ -63,9 +63,13 @@ export async function benchTemporal(ctx: BenchContext): Promise<string> {
   return server.address;
 }
 
-/** Runs a service entry point (src/api/main.ts, src/worker/main.ts) as a child process. */
+/**
+ * Runs a service entry point (src/api/main.ts, src/worker/main.ts) as a child process. With
+ * BENCH_CPU_PROF=<dir>, each service writes a V8 CPU profile there when it stops.
+ */
 export function spawnService(ctx: BenchContext, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   ctx.defer(() => stopChild(child));
   return child;
 }
