@@ -34,7 +34,17 @@ const httpProvider = {
 };
 
 const providerEntry = z.discriminatedUnion('protocol', [
-  z.object({ protocol: z.literal('openai'), ...httpProvider }).strict(),
+  z
+    .object({
+      protocol: z.literal('openai'),
+      ...httpProvider,
+      /**
+       * The request field carrying max_output_tokens. OpenAI's own API wants `max_completion_tokens`
+       * (its o-series models refuse `max_tokens`); many compatible servers know only `max_tokens`.
+       */
+      max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+    })
+    .strict(),
   z.object({ protocol: z.literal('anthropic'), ...httpProvider }).strict(),
   // The embedded offline composer serves every catalog model (it is the stand-in for all of them).
   z.object({ protocol: z.literal('local'), models: z.literal('*').default('*'), timeout_seconds: z.number().positive().max(900).default(30) }).strict(),

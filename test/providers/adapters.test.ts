@@ -36,6 +36,16 @@ beforeAll(async () => {
         timeout_seconds: 20,
         models: { 'claude-sonnet-4-5': { id: 'claude-sonnet-4-5-20250929', input: ['image'] } },
       },
+      // OpenAI's reasoning models take the output limit only as max_completion_tokens.
+      reasoning: {
+        protocol: 'openai',
+        base_url: openai.baseUrl,
+        api_key_env: 'OAI_KEY',
+        max_tokens_field: 'max_completion_tokens',
+        max_output_tokens: 3000,
+        models: { 'gpt-4o-mini': 'o4-mini' },
+      },
+      'reasoning-max-tokens': { protocol: 'openai', base_url: openai.baseUrl, api_key_env: 'OAI_KEY', models: { 'gpt-4o-mini': 'o4-mini' } },
       // The same server with a short timeout, for the calls it never answers.
       impatient: { protocol: 'openai', base_url: openai.baseUrl, api_key_env: 'OAI_KEY', timeout_seconds: 0.5, models: { 'gpt-4o-mini': 'x' } },
       down: { protocol: 'openai', base_url: await closedPortUrl(), models: { 'gpt-4o-mini': 'x' } },
@@ -90,6 +100,18 @@ describe('OpenAI-compatible protocol', () => {
         { type: 'image_url', image_url: { url: 'https://example.com/ref.png' } },
       ],
     });
+  });
+
+  it('sends the output limit as max_completion_tokens when the provider says so (what OpenAI reasoning models require)', async () => {
+    openai.script({ reply: fenced(lottie, 'json'), usage: { input: 10, output: 20 } });
+    expect(await compose('reasoning', 'gpt-4o-mini')).toEqual({ source: lottie, usage: { input_tokens: 10, output_tokens: 20 } });
+    const req = openai.requests.at(-1)!;
+    expect([req.body.model, req.body.max_completion_tokens, req.body.max_tokens]).toEqual(['o4-mini', 3000, undefined]);
+
+    // The default field, max_tokens, is refused by such a model: a rejection that ends the generation.
+    const err = await failure(compose('reasoning-max-tokens', 'gpt-4o-mini'));
+    expect(err.type).toBe(PROVIDER_FAILURE.rejected);
+    expect(err.message).toContain("Use 'max_completion_tokens' instead");
   });
 
   it('sends plain-string content to a text-only model and describes the image as a URL', async () => {

@@ -84,9 +84,9 @@ describe('registry file validation', () => {
     fs.rmSync(dir, { recursive: true });
   });
 
-  it('applies defaults: 120 s timeout, 8192 output tokens, text-only models', () => {
+  it('applies defaults: 120 s timeout, 8192 output tokens sent as max_tokens, text-only models', () => {
     const alpha = registry.get('alpha')!;
-    expect(alpha.protocol === 'openai' && [alpha.timeout_seconds, alpha.max_output_tokens]).toEqual([120, 8192]);
+    expect(alpha.protocol === 'openai' && [alpha.timeout_seconds, alpha.max_output_tokens, alpha.max_tokens_field]).toEqual([120, 8192, 'max_tokens']);
     expect(registry.servedModel('alpha', 'gpt-4o-mini')).toEqual({ id: 'a-mini', input: [] });
     expect(registry.servedModel('beta', 'claude-sonnet-4-5')).toEqual({ id: 'b-sonnet', input: ['image'] });
   });

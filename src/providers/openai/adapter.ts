@@ -32,9 +32,10 @@ function toWire(m: ChatMessage) {
 }
 
 export const openaiChat: ChatCompletion = async (conn, chat, signal) => {
+  const tokenLimitField = conn.entry.protocol === 'openai' ? conn.entry.max_tokens_field : 'max_tokens';
   const body = {
     model: conn.model.id,
-    max_tokens: conn.entry.max_output_tokens,
+    [tokenLimitField]: conn.entry.max_output_tokens,
     messages: [{ role: 'system', content: chat.system }, ...chat.messages.map(toWire)],
   };
   const headers: Record<string, string> = conn.apiKey ? { authorization: `Bearer ${conn.apiKey}` } : {};

@@ -101,6 +101,15 @@ export class FakeLlm {
     if (!body || typeof body !== 'object') return 'The request body is not valid JSON';
     if (typeof body.model !== 'string') return 'model: field required';
     if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
+    if (this.protocol === 'openai') {
+      // As OpenAI answers: reasoning (o-series) models take only max_completion_tokens, and never both fields.
+      if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined) {
+        return "max_tokens and max_completion_tokens cannot both be set; use 'max_completion_tokens'";
+      }
+      if (/^o\d/.test(body.model) && body.max_tokens !== undefined) {
+        return "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+      }
+    }
     if (this.protocol === 'anthropic') {
       if (!Number.isInteger(body.max_tokens)) return 'max_tokens: Field required';
       if (body.messages[0].role !== 'user') return 'messages: first message must use the "user" role';
