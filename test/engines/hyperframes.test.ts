@@ -1,5 +1,7 @@
 // The hyperframes engine end to end: real Chrome, real producer, real ffmpeg, checked with ffprobe.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
@@ -46,6 +48,35 @@ describe('hyperframes engine', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30 });
     expect(meanDifference(await decodeFrame(outputPath, 0), await decodeFrame(outputPath, 29))).toBeGreaterThan(0.5);
+  });
+
+  it("keeps the page off the network: a composition's requests to local services never arrive, its own files still load", async () => {
+    const hits: string[] = [];
+    const service = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.end('secret');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+    const probe = `<script>
+      fetch('${origin}/fetch').catch(() => {});
+      fetch('${origin}/post', { method: 'POST', body: 'x', mode: 'no-cors' }).catch(() => {});
+      new Image().src = '${origin}/image';
+      navigator.sendBeacon('${origin}/beacon', 'x');
+      try { new WebSocket('${origin.replace('http', 'ws')}/socket'); } catch {}
+      fetch('http://169.254.169.254/latest/meta-data/').catch(() => {});
+    </script><iframe src="${origin}/frame"></iframe>`;
+    const html = fixture('gsap-box.html').replace('</body>', `${probe}</body>`);
+    const outputPath = path.join(sandbox.out, 'offline.mp4');
+    try {
+      // GSAP comes from the producer's own file server (its CDN URL is rewritten): the box still moves.
+      const result = await engine.render(html, { ...canvas, outputPath });
+      expect(result).toMatchObject({ codec: 'h264', frames: 30 });
+      expect(meanDifference(await decodeFrame(outputPath, 0), await decodeFrame(outputPath, 29))).toBeGreaterThan(1);
+      expect(hits).toEqual([]);
+    } finally {
+      service.close();
+    }
   });
 
   it('refuses a composition whose timeline is longer than the limit once the producer knows its duration', async () => {

@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import type { ChildRenderer } from '../isolation/protocol.js';
 import { DEFAULT_FPS, durationFinding } from '../limits.js';
 import { RenderError } from '../types.js';
+import { guardPageNetwork } from './pageNetwork.js';
 import { prepareComposition } from './prepare.js';
 import { VENDOR_DIR } from './vendor.js';
 
@@ -33,7 +34,8 @@ export const renderHyperframes: ChildRenderer = async (job, { onProgress, log })
   const fps = job.fps ?? DEFAULT_FPS;
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
-  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: job.chromePath, logger: producerLogger(log) }));
+  const network = await guardPageNetwork(job.chromePath, job.workDir, log);
+  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, logger: producerLogger(log) }));
   try {
     await executeRenderJob(
       renderJob,
@@ -52,6 +54,8 @@ export const renderHyperframes: ChildRenderer = async (job, { onProgress, log })
     );
   } catch (err) {
     throw tooLong ?? new RenderError('render_failed', `HyperFrames render failed: ${firstLines((err as Error).message)}`);
+  } finally {
+    await network.close();
   }
   if (tooLong) throw tooLong;
   if (renderJob.status !== 'complete') {

@@ -1,0 +1,108 @@
+// The network a composition's page may use: only the producer's own file server, which runs in this
+// render process. Compositions are written by an LLM from user prompts, and their scripts run in a
+// Chrome without a sandbox; left alone they could reach anything the worker can (the Temporal UI,
+// PostgreSQL's HTTP neighbours, a cloud metadata endpoint). Chrome is started with every request,
+// loopback included, sent through a proxy in this process, which forwards only requests to ports
+// this process listens on and answers everything else 403.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Logger } from '../../logger.js';
+
+export type PageNetworkGuard = {
+  /** A Chrome executable (a wrapper script) whose pages go through the guard. */
+  chromePath: string;
+  /** Requests refused so far, as `METHOD url`. */
+  blocked: string[];
+  close(): Promise<void>;
+};
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Starts the proxy and writes the Chrome wrapper into `dir`. */
+export async function guardPageNetwork(realChromePath: string, dir: string, log: Logger): Promise<PageNetworkGuard> {
+  const blocked: string[] = [];
+  const refuse = (what: string) => {
+    blocked.push(what);
+    log.warn({ request: what }, 'composition network request blocked');
+  };
+  const server = http.createServer((req, res) => {
+    const target = parseTarget(req.url);
+    const targetPort = Number(target?.port);
+    if (!target || targetPort === port || !ownListeningPorts().has(targetPort)) {
+      refuse(`${req.method} ${req.url}`);
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('blocked: videos render without network access');
+      return;
+    }
+    const upstream = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  // HTTPS and WebSocket requests arrive as CONNECT tunnels; the producer's server needs none.
+  server.on('connect', (req, socket) => {
+    refuse(`CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const chromePath = path.join(dir, 'chromium-headless-shell');
+  // `<-loopback>` removes Chrome's implicit proxy bypass for localhost, so loopback goes through the guard too.
+  fs.writeFileSync(
+    chromePath,
+    `#!/bin/sh\nexec ${shellQuote(realChromePath)} --proxy-server=http://127.0.0.1:${port} '--proxy-bypass-list=<-loopback>' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    chromePath,
+    blocked,
+    close: () => {
+      server.closeAllConnections(); // Chrome keeps its proxy connections alive
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function parseTarget(url: string | undefined): URL | undefined {
+  try {
+    const target = new URL(url ?? '');
+    return target.protocol === 'http:' && LOOPBACK_HOSTS.has(target.hostname) && target.port ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** TCP ports this process listens on: loopback listening sockets whose inode is one of our file descriptors. */
+function ownListeningPorts(): Set<number> {
+  const ownSockets = new Set<string>();
+  for (const fd of fs.readdirSync('/proc/self/fd')) {
+    try {
+      const link = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (link.startsWith('socket:[')) ownSockets.add(link.slice(8, -1));
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+    let lines: string[];
+    try {
+      lines = fs.readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== '0A' || !ownSockets.has(f[9]!)) continue; // 0A = LISTEN
+      ports.add(parseInt(f[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
