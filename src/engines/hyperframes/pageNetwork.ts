@@ -13,8 +13,6 @@ import type { Logger } from '../../logger.js';
 export type PageNetworkGuard = {
   /** A Chrome executable (a wrapper script) whose pages go through the guard. */
   chromePath: string;
-  /** Requests refused so far, as `METHOD url`. */
-  blocked: string[];
   close(): Promise<void>;
 };
 
@@ -22,11 +20,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Starts the proxy and writes the Chrome wrapper into `dir`. */
 export async function guardPageNetwork(realChromePath: string, dir: string, log: Logger): Promise<PageNetworkGuard> {
-  const blocked: string[] = [];
-  const refuse = (what: string) => {
-    blocked.push(what);
-    log.warn({ request: what }, 'composition network request blocked');
-  };
+  const refuse = (what: string) => log.warn({ request: what }, 'composition network request blocked');
   const server = http.createServer((req, res) => {
     const target = parseTarget(req.url);
     const targetPort = Number(target?.port);
@@ -59,7 +53,6 @@ export async function guardPageNetwork(realChromePath: string, dir: string, log:
   );
   return {
     chromePath,
-    blocked,
     close: () => {
       server.closeAllConnections(); // Chrome keeps its proxy connections alive
       return new Promise<void>((resolve) => server.close(() => resolve()));
@@ -76,7 +69,7 @@ function parseTarget(url: string | undefined): URL | undefined {
   }
 }
 
-/** TCP ports this process listens on: loopback listening sockets whose inode is one of our file descriptors. */
+/** TCP ports this process listens on: listening sockets whose inode is one of our file descriptors. */
 function ownListeningPorts(): Set<number> {
   const ownSockets = new Set<string>();
   for (const fd of fs.readdirSync('/proc/self/fd')) {
