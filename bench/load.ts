@@ -113,7 +113,7 @@ try {
   console.log('| path | p50 ms | p99 ms |');
   console.log('|---|---|---|');
   console.log(`| terminal state → first webhook attempt received | ${pct(lags, 50)} | ${pct(lags, 99)} |`);
-  console.log(`webhook lags (ms): p90 ${pct(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(", ")}`);
+  console.log(`webhook lags (ms): p90 ${pct(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(', ')}`);
   console.log(`| bare HTTPS POST to the same receiver | ${pct(bare, 50).toFixed(1)} | ${pct(bare, 99).toFixed(1)} |`);
   console.log(`webhook lag p50 / bare POST p50 = ${(pct(lags, 50) / pct(bare, 50)).toFixed(1)}`);
 } finally {

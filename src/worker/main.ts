@@ -42,7 +42,8 @@ const workers = await Promise.all(
           taskQueue: TASK_QUEUES.io,
           // Half of the workflow task pollers on the shared queue (the SDK's default is a fifth): every
           // webhook event starts a new workflow, whose first task comes from there. With two pollers,
-          // first tasks waited up to 10–20 s under load (bench/load: webhook p99 12–20 s, now < 1 s).
+          // first tasks waited up to 10 s under load (bench/load, 200 generations: webhook p99 20.5 s →
+          // 1.1–1.9 s).
           nonStickyToStickyPollRatio: 1,
           workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
           activities: {
