@@ -24,7 +24,7 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { createNamespace } from '../src/temporal/devServer.js';
 import { freePort } from '../test/support/ports.js';
-import { benchContext, benchDatabase, benchTemporal, spawnService, today, waitFor } from './support.js';
+import { benchContext, benchDatabase, benchTemporal, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });
 const seconds = Number(values.seconds);
@@ -188,8 +188,7 @@ async function waitForStatus(base: string, headers: Record<string, string>, id: 
 
 function percentiles(latencies: number[]) {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
-  return { p50: pct(50), p99: pct(99) };
+  return { p50: Math.round(percentile(sorted, 50)), p99: Math.round(percentile(sorted, 99)) };
 }
 
 /** The baseline: the same number of concurrent callers starting the same workflow directly. */

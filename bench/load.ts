@@ -12,7 +12,7 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { freePort } from '../test/support/ports.js';
 import { makeSelfSignedCert, startReceiver } from '../test/webhooks/support/receiver.js';
-import { benchContext, benchDatabase, benchTemporal, spawnService, today, waitFor } from './support.js';
+import { benchContext, benchDatabase, benchTemporal, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { generations: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '16' } } });
 const total = Number(values.generations);
@@ -101,7 +101,6 @@ try {
   const lags = [...firstArrival].map(([id, at]) => at - completedAt.get(id)!).sort((a, b) => a - b);
   const bare = await bareHttpsPosts(receiver.url('/bare'), tls.cert, 50);
 
-  const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
   const peak = Math.max(...memory.map((m) => m.rssMb));
   console.log(`\nbench/load — ${today()}, ${os.cpus().length} cores, ${total} generations (lottie 160×284, local provider), ${concurrency} concurrent creators`);
   console.log(`created all in ${(createdMs / 1000).toFixed(1)} s; all terminal after ${(doneMs / 1000).toFixed(1)} s (${((total / doneMs) * 1000).toFixed(2)} generations/s)`);
@@ -112,10 +111,10 @@ try {
   console.log(memory.filter((_, i) => i % step === 0 || i === memory.length - 1).map((m) => `  ${m.s}s ${m.rssMb.toFixed(0)}MB ${m.terminal}/${total}`).join('\n'));
   console.log('| path | p50 ms | p99 ms |');
   console.log('|---|---|---|');
-  console.log(`| terminal state → first webhook attempt received | ${pct(lags, 50)} | ${pct(lags, 99)} |`);
-  console.log(`webhook lags (ms): p90 ${pct(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(', ')}`);
-  console.log(`| bare HTTPS POST to the same receiver | ${pct(bare, 50).toFixed(1)} | ${pct(bare, 99).toFixed(1)} |`);
-  console.log(`webhook lag p50 / bare POST p50 = ${(pct(lags, 50) / pct(bare, 50)).toFixed(1)}`);
+  console.log(`| terminal state → first webhook attempt received | ${percentile(lags, 50)} | ${percentile(lags, 99)} |`);
+  console.log(`webhook lags (ms): p90 ${percentile(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(', ')}`);
+  console.log(`| bare HTTPS POST to the same receiver | ${percentile(bare, 50).toFixed(1)} | ${percentile(bare, 99).toFixed(1)} |`);
+  console.log(`webhook lag p50 / bare POST p50 = ${(percentile(lags, 50) / percentile(bare, 50)).toFixed(1)}`);
 } finally {
   await ctx.cleanup();
 }

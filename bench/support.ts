@@ -88,3 +88,8 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000)
 }
 
 export const today = () => new Date().toISOString().slice(0, 10);
+
+/** The p-th percentile (nearest rank, rounded down) of values sorted ascending. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

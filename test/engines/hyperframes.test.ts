@@ -64,7 +64,6 @@ describe('hyperframes engine', () => {
       new Image().src = '${origin}/image';
       navigator.sendBeacon('${origin}/beacon', 'x');
       try { new WebSocket('${origin.replace('http', 'ws')}/socket'); } catch {}
-      fetch('http://169.254.169.254/latest/meta-data/').catch(() => {});
     </script><iframe src="${origin}/frame"></iframe>`;
     const html = fixture('gsap-box.html').replace('</body>', `${probe}</body>`);
     const outputPath = path.join(sandbox.out, 'offline.mp4');
