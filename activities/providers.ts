@@ -3,32 +3,31 @@
 // (workflows/compose.ts) strings them together; every provider call is its own activity.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine } from '../src/engines/index.js';
-import type { Finding } from '../src/engines/types.js';
-import {
-  expandPrompt,
-  FINAL_PROVIDER_FAILURES,
-  ProviderError,
-  registryOf,
-  writeComposition,
-  type CompositionCall,
-  type CompositionDraft,
-  type ExpansionCall,
-  type PlannedAttempt,
-} from '../src/providers/index.js';
-import type { ProviderReply } from '../src/providers/types.js';
-import type { EngineId, GenerationRequest } from '../src/shared.js';
+import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, writeComposition } from '../src/providers/index.js';
+import type {
+  CompositionCall,
+  CompositionDraft,
+  ExpansionCall,
+  ExpansionResult,
+  Finding,
+  GenerationRequest,
+  RoutePlan,
+  ValidationInput,
+} from '../src/shared.js';
 import { metrics } from '../src/metrics.js';
 import type { ActivityDeps } from './deps.js';
 
-export type { CompositionCall, CompositionDraft, ExpansionCall, PlannedAttempt, ProviderReply };
-
-export type RoutePlan = { attempts: PlannedAttempt[]; repairRounds: number };
-export type ValidationInput = { engine: EngineId; source: string; width: number; height: number };
+/**
+ * Every draft of a generation is stored under its own key, written once by the activity that got it
+ * from the provider; validation, repair and render read it by key. The rendered one is the artifact.
+ */
+const compositionKey = (generationId: string, engine: string, draftNumber: number) =>
+  `generations/${generationId}/compositions/${draftNumber}.${getEngine(engine).artifact.extension}`;
 
 /** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
 const HEARTBEAT_INTERVAL_MS = 5000;
 
-export function createProviderActivities({ config, logger }: ActivityDeps) {
+export function createProviderActivities({ config, logger, storage }: ActivityDeps) {
   const { secret, repairRounds } = config.providers;
   // Read now: a broken registry file stops the worker at start-up rather than failing generations.
   const registry = registryOf(config);
@@ -60,17 +59,24 @@ export function createProviderActivities({ config, logger }: ActivityDeps) {
       return { attempts, repairRounds };
     },
 
-    async expandPrompt(call: ExpansionCall): Promise<ProviderReply> {
+    async expandPrompt(call: ExpansionCall): Promise<ExpansionResult> {
       return providerCall(call.provider, (signal) => expandPrompt(env(signal), call));
     },
 
+    /** Writes (or repairs) the composition and stores it: only its key goes back to the workflow. */
     async writeComposition(call: CompositionCall): Promise<CompositionDraft> {
-      return providerCall(call.provider, (signal) => writeComposition(env(signal), call));
+      const { generationId, provider, request, expandedPrompt, repair, draftNumber } = call;
+      const previous = repair && { previous: await storage.getText(repair.draftKey), findings: repair.findings };
+      const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous }));
+      const key = compositionKey(generationId, request.engine, draftNumber);
+      await storage.putText(key, written.source, getEngine(request.engine).artifact.mediaType);
+      return { key, usage: written.usage };
     },
 
-    /** The engine's error findings (warnings do not block a render). */
+    /** The engine's error findings about a stored composition (warnings do not block a render). */
     async validateComposition(input: ValidationInput): Promise<Finding[]> {
-      const findings = await getEngine(input.engine).validate(input.source, { width: input.width, height: input.height });
+      const source = await storage.getText(input.key);
+      const findings = await getEngine(input.engine).validate(source, { width: input.width, height: input.height });
       return findings.filter((f) => f.severity === 'error');
     },
   };

@@ -1,33 +1,33 @@
-// CPU-bound activities (task queue `video-render`): render a composition with its engine (which
-// validates it first), then store the video and the composition source (the artifact). Heartbeats
-// every second so Temporal notices a dead worker quickly and can deliver cancellation, which aborts
-// the render.
+// CPU-bound activities (task queue `video-render`): render a stored composition with its engine
+// (which validates it first), then store the video; the composition itself is the artifact.
+// Heartbeats every second so Temporal notices a dead worker quickly and can deliver cancellation,
+// which aborts the render.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine, RenderError } from '../src/engines/index.js';
 import { metrics } from '../src/metrics.js';
-import type { EngineId, RenderedVideo } from '../src/shared.js';
+import type { RenderedVideo, RenderInput } from '../src/shared.js';
 import type { ActivityDeps } from './deps.js';
 
-export type RenderInput = { generationId: string; engine: EngineId; source: string; width: number; height: number };
-
-export function createRenderActivities({ storage }: ActivityDeps) {
+export function createRenderActivities({ storage, config }: ActivityDeps) {
   return {
     async renderComposition(input: RenderInput): Promise<RenderedVideo> {
       const ctx = Context.current();
       const engine = getEngine(input.engine);
+      const source = await storage.getText(input.compositionKey);
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
       let progress = 0;
       const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
       try {
         const started = performance.now();
         const result = await engine
-          .render(input.source, {
+          .render(source, {
             width: input.width,
             height: input.height,
             outputPath: path.join(dir, 'video.mp4'),
+            tools: config.render,
             signal: ctx.cancellationSignal,
             onProgress: (fraction) => (progress = fraction),
           })
@@ -41,14 +41,9 @@ export function createRenderActivities({ storage }: ActivityDeps) {
         metrics.renderDuration.observe({ engine: input.engine }, seconds);
         metrics.renderFps.observe({ engine: input.engine }, result.frames / seconds);
 
-        const prefix = `generations/${input.generationId}`;
-        const ext = engine.artifactType === 'application/json' ? 'json' : 'html';
-        const video = { key: `${prefix}/video.mp4`, content_type: 'video/mp4' };
-        const artifact = { key: `${prefix}/composition.${ext}`, content_type: engine.artifactType };
-        const sourcePath = path.join(dir, `composition.${ext}`);
-        await fs.writeFile(sourcePath, input.source);
+        const video = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
         await storage.put(video.key, result.path, video.content_type);
-        await storage.put(artifact.key, sourcePath, artifact.content_type);
+        const artifact = { key: input.compositionKey, content_type: engine.artifact.mediaType };
         return { video, artifact, duration_seconds: result.durationSeconds };
       } finally {
         clearInterval(beat);

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { ApplicationFailure } from '@temporalio/activity';
-import { getGeneration } from '../src/db/generations.js';
 import {
   activeSigningSecrets,
   getWebhookEvent,
@@ -45,7 +44,7 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
       const settings = await getWebhookSettings(db, input.organizationId);
       if (!settings?.enabled_events.includes(input.facts.type)) return null;
       if (!(await getWebhookEvent(db, input.eventId))) {
-        const outputUrl = input.facts.status === 'completed' ? await videoUrl(input) : null;
+        const outputUrl = input.facts.status === 'completed' && input.facts.videoKey ? (await storage.url(input.facts.videoKey)).url : null;
         const createdAt = new Date();
         const event = buildWebhookEvent(input, createdAt.getTime(), outputUrl);
         await insertWebhookEvent(db, {
@@ -92,12 +91,6 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
       );
     },
   };
-
-  /** The signed download URL of the generation's video (the record is written before the event). */
-  async function videoUrl(input: WebhookDeliveryInput): Promise<string | null> {
-    const row = await getGeneration(db, input.organizationId, input.generationId);
-    return row?.video_key ? (await storage.url(row.video_key)).url : null;
-  }
 }
 
 export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

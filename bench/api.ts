@@ -131,7 +131,9 @@ async function bareKoaRoute(body: string): Promise<Figures> {
     c.type = 'json';
     c.body = body;
   });
-  const server = http.createServer(app.callback());
+  const handle = app.callback();
+  // Koa's handler settles every request itself (errors go to ctx.onerror): nothing to await here.
+  const server = http.createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     return await run('bare Koa route', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` });

@@ -184,7 +184,8 @@ function runBare(code: string, args: string[]): Promise<{ ms: number; frames: nu
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
       const line = out.trim().split('\n').pop() ?? '';
-      code === 0 ? resolve(JSON.parse(line)) : reject(new Error(`bare render exited ${code}: ${out.slice(-500)}`));
+      if (code === 0) resolve(JSON.parse(line));
+      else reject(new Error(`bare render exited ${code}: ${out.slice(-500)}`));
     });
   });
 }
@@ -219,7 +220,7 @@ async function measure(engine: EngineId, seconds: number, which: 'ours' | 'bare'
   const started = performance.now();
   const { value, peakRssMb, cpuSeconds } = await withTreeUsage(async () => {
     if (which === 'bare') return engine === 'hyperframes' ? bareHyperframes(source, outputPath) : bareLottie(source, outputPath);
-    const result = await getEngine(engine).render(source, { width: WIDTH, height: HEIGHT, fps: FPS, outputPath });
+    const result = await getEngine(engine).render(source, { width: WIDTH, height: HEIGHT, fps: FPS, outputPath, tools: config.render });
     return { ms: performance.now() - started, frames: result.frames };
   });
   return { engine, seconds, path: which, wallS: value.ms / 1000, frames: value.frames, cpuS: cpuSeconds, peakRssMb };

@@ -7,9 +7,15 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retryPoli
 
 const port = z.coerce.number().int().min(0).max(65535);
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+/** The logger's variables, part of the config and also read on their own (loadLoggerConfigOrExit): every process logs, render children included. */
+const loggerEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `service` field of every log line; `npm start` names each process it runs (video-api, video-worker…). */
+  SERVICE_NAME: z.string().min(1).max(100).default('video-api'),
+});
+
+const envSchema = loggerEnvSchema.extend({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   /** HTTP port of the API. */
   PORT: port.default(8080),
   /** Interface the API binds to. */
@@ -45,7 +51,7 @@ const envSchema = z.object({
   /** Port of a worker's own /metrics (prom-client); 0 picks a free port. */
   WORKER_METRICS_PORT: port.default(9464),
   /** host:port for the Temporal SDK's Prometheus exporter in workers (unset: off; `npm start` sets it). */
-  TEMPORAL_METRICS_BIND: z.string().regex(/^[\w.:\[\]-]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_METRICS_BIND: z.string().regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port').optional(),
   /** How long a stopping API or worker waits for in-flight requests and activities. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
   /** Chrome used by the HyperFrames engine (Debian chromium-headless-shell's real binary). */
@@ -66,6 +72,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Extra engine modules (comma-separated paths), each exporting `engine` (an EngineModule): registered at start by the API and the workers. */
+  ENGINE_PLUGINS: z.string().optional(),
   /** Orchestration provider registry (JSON, format of src/providers/providers.json). Unset: that built-in file. */
   PROVIDERS_FILE: z.string().min(1).optional(),
   /** Rounds in which an invalid composition's findings go back to the LLM for a fix before the generation fails. */
@@ -114,16 +122,19 @@ export const EMBEDDED_DB_NAME = 'video';
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = envSchema.safeParse(env);
+function parseEnv<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv): z.output<T> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const e = parseEnv(envSchema, env);
   return {
     nodeEnv: e.NODE_ENV,
-    logLevel: e.LOG_LEVEL,
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY,
@@ -181,6 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       perWindow: e.RATE_LIMIT_PER_WINDOW,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
+    /** Absolute paths of plug-in engine modules (src/engines/registry.ts `registerEnginePlugins`). */
+    enginePlugins: (e.ENGINE_PLUGINS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(p)),
     providers: {
       file: e.PROVIDERS_FILE ? path.resolve(e.PROVIDERS_FILE) : undefined,
       repairRounds: e.PROVIDER_REPAIR_ROUNDS,
@@ -193,9 +206,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /** For process entry points: load the config or exit with the message naming the bad variable. */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env): Config => orExit(() => loadConfig(env));
+
+/** The logger's settings alone (the logger is made as a process starts), or exit like loadConfigOrExit. */
+export function loadLoggerConfigOrExit(env: NodeJS.ProcessEnv = process.env) {
+  const e = orExit(() => parseEnv(loggerEnvSchema, env));
+  return { level: e.LOG_LEVEL, serviceName: e.SERVICE_NAME };
+}
+
+function orExit<T>(load: () => T): T {
   try {
-    return loadConfig(env);
+    return load();
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);

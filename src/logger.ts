@@ -1,9 +1,12 @@
 // The one logger: structured JSON lines on stdout (pino).
 import { pino } from 'pino';
+import { loadLoggerConfigOrExit } from './config.js';
+
+const settings = loadLoggerConfigOrExit();
 
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: { service: process.env.SERVICE_NAME ?? 'video-api' },
+  level: settings.level,
+  base: { service: settings.serviceName },
   timestamp: pino.stdTimeFunctions.isoTime,
   redact: { paths: ['req.headers.authorization', 'authorization'], censor: '[redacted]' },
 });

@@ -71,12 +71,16 @@ export const metrics = {
 
 /** Serves the registry at /metrics on its own port (worker processes have no API to hang it on). */
 export async function serveMetrics(port: number, host = '0.0.0.0'): Promise<http.Server> {
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => {
     if (req.url !== '/metrics') {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+    // Settled here: an async request listener's rejection would be unhandled (and end the process).
+    registry.metrics().then(
+      (body) => res.writeHead(200, { 'content-type': registry.contentType }).end(body),
+      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${String(err)}\n`),
+    );
   });
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return server;

@@ -1,5 +1,7 @@
-// Types and names shared by the API, the workflows and the activities. Workflows import this
-// module inside Temporal's deterministic sandbox, so it must stay free of Node and I/O imports.
+// The Temporal contract: names, and the types of workflow inputs, results, queries and activity
+// calls, shared by the API, the workflows and the activities. Workflows import this module inside
+// Temporal's deterministic sandbox, so it stays free of Node and I/O imports. Workflow history holds
+// what crosses this contract: storage keys and small facts, never a composition's source.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 /** Task queues: I/O-bound work (LLM calls, storage, webhooks) and CPU-bound rendering scale separately. */
@@ -16,8 +18,11 @@ export const SEARCH_ATTRIBUTES = {
   status: defineSearchAttributeKey('GenerationStatus', SearchAttributeType.KEYWORD),
 } as const;
 
-export type EngineId = 'hyperframes' | 'lottie';
-export const ENGINE_IDS = ['hyperframes', 'lottie'] as const satisfies readonly EngineId[];
+/**
+ * An engine of the registry (src/engines/registry.ts). A string, not a union: engines are
+ * registered at run time, so requests are checked against the registry, not the compiler.
+ */
+export type EngineId = string;
 
 /** The internal status vocabulary is the Responses view's; the Chat view translates it. */
 export type GenerationStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled' | 'incomplete';
@@ -43,6 +48,8 @@ export type GenerationRequest = {
   width: number;
   height: number;
   aspect_ratio: string | null;
+  /** Seconds the video must last (the request's duration_seconds, else a length the prompt states); null: the composition's own. */
+  duration_seconds: number | null;
   provider_order: string[] | null;
   webhook_url: string | null;
 };
@@ -65,7 +72,8 @@ export type GenerationLiveState = {
   provider: string | null;
 };
 
-export type Composition = { source: string; provider: string };
+/** The valid composition the compose step settled on: its storage key, and the provider that wrote it. */
+export type Composition = { key: string; provider: string };
 
 export type StoredMedia = { key: string; content_type: string };
 
@@ -73,6 +81,44 @@ export type RenderedVideo = {
   video: StoredMedia;
   artifact: StoredMedia;
   duration_seconds: number;
+};
+
+// ---- Activity calls ------------------------------------------------------------------------------
+
+/** One provider of a route: tried, or skipped for the recorded reason. */
+export type PlannedAttempt = { provider: string; skipped: string | null; timeoutMs: number };
+export type RoutePlan = { attempts: PlannedAttempt[]; repairRounds: number };
+
+export type ExpansionCall = { provider: string; request: GenerationRequest };
+export type ExpansionResult = { text: string; usage: TokenUsage };
+
+/** A draft that failed validation, sent back to the LLM with the findings. */
+export type RepairOf = { draftKey: string; findings: Finding[] };
+
+export type CompositionCall = {
+  generationId: string;
+  provider: string;
+  request: GenerationRequest;
+  expandedPrompt: string | null;
+  repair: RepairOf | null;
+  /** 1, 2, …: numbers the drafts of one generation (each is stored under its own key). */
+  draftNumber: number;
+};
+/** A composition written by a provider: stored under `key`; only the key enters workflow history. */
+export type CompositionDraft = { key: string; usage: TokenUsage };
+
+export type ValidationInput = { engine: EngineId; key: string; width: number; height: number };
+
+export type RenderInput = { generationId: string; engine: EngineId; compositionKey: string; width: number; height: number };
+
+/** One problem found in a composition; `severity: 'error'` means the composition is invalid. */
+export type Finding = {
+  code: string;
+  message: string;
+  /** Where: a JSON path for Lottie (`/layers/2/ks`), a selector, element id or snippet for HTML. */
+  location?: string;
+  fix_hint?: string;
+  severity: 'error' | 'warning';
 };
 
 /** Written to PostgreSQL once, when the generation reaches a terminal state. */

@@ -4,11 +4,18 @@
 // generation. On the provider that answers: optional prompt expansion, then composition, then up to
 // `repairRounds` repairs while the engine finds errors. Tokens of every call are summed.
 import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
-import type { CompositionDraft, PlannedAttempt, ProviderActivities } from '../activities/providers.js';
-import type { Finding } from '../src/engines/types.js';
+import type { ProviderActivities } from '../activities/providers.js';
 import { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE } from '../src/providers/errors.js';
-import type { Repair } from '../src/providers/types.js';
-import { TASK_QUEUES, type Composition, type GenerationWorkflowInput, type TokenUsage } from '../src/shared.js';
+import {
+  TASK_QUEUES,
+  type Composition,
+  type CompositionDraft,
+  type Finding,
+  type GenerationWorkflowInput,
+  type PlannedAttempt,
+  type RepairOf,
+  type TokenUsage,
+} from '../src/shared.js';
 
 /** Planning and validation: quick, local, safe to retry. */
 const planning = proxyActivities<ProviderActivities>({
@@ -64,11 +71,12 @@ async function route(
   fail: (type: string, message: string) => ApplicationFailure,
   onFirstCall: (provider: string) => Promise<void>,
 ): Promise<Composition> {
-  const { request } = input;
+  const { generationId, request } = input;
   const plan = await planning.planRoute(request);
   const reasons: string[] = [];
   let expandedPrompt: string | null = null;
   let called = false;
+  let draftNumber = 0;
 
   for (const attempt of plan.attempts) {
     const { provider } = attempt;
@@ -88,16 +96,17 @@ async function route(
         add(usage, expansion.usage);
         expandedPrompt = expansion.text;
       }
-      let repair: Repair | null = null;
+      let repair: RepairOf | null = null;
       for (let round = 0; ; round++) {
-        const draft: CompositionDraft = await calls.writeComposition({ provider, request, expandedPrompt, repair });
+        draftNumber += 1;
+        const draft: CompositionDraft = await calls.writeComposition({ generationId, provider, request, expandedPrompt, repair, draftNumber });
         add(usage, draft.usage);
-        const errors = await planning.validateComposition({ engine: request.engine, source: draft.source, width: request.width, height: request.height });
-        if (errors.length === 0) return { source: draft.source, provider };
+        const errors = await planning.validateComposition({ engine: request.engine, key: draft.key, width: request.width, height: request.height });
+        if (errors.length === 0) return { key: draft.key, provider };
         if (round >= plan.repairRounds) {
           throw fail('invalid_composition', `The composition from ${provider} is still invalid after ${round} repair round(s): ${listFindings(errors)}`);
         }
-        repair = { previous: draft.source, findings: errors };
+        repair = { draftKey: draft.key, findings: errors };
       }
     } catch (err) {
       const failure = providerFailure(err);

@@ -49,7 +49,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
   const { generationId, request } = input;
   const state: GenerationLiveState = { status: 'queued', provider: null };
   setHandler(stateQuery, () => state);
-  await emitWebhookEvent(input, { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null });
+  await emitWebhookEvent(input, { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null });
 
   const outcome: GenerationOutcome = { generationId, status: 'failed', provider: null, usage: null, rendered: null, error: null };
   // Tokens consumed by the composition step, whatever happens next (billed on every outcome).
@@ -58,13 +58,13 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     await records.markStarted(generationId);
     setStatus(state, 'in_progress');
     const composition = await composeComposition(input, consumed, (provider) =>
-      emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null }),
+      emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null }),
     );
     state.provider = outcome.provider = composition.provider;
     outcome.rendered = await renderer.renderComposition({
       generationId,
       engine: request.engine,
-      source: composition.source,
+      compositionKey: composition.key,
       width: request.width,
       height: request.height,
     });
@@ -89,6 +89,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
         status: outcome.status,
         provider: outcome.provider,
         errorMessage: outcome.error?.message ?? null,
+        videoKey: outcome.rendered?.video.key ?? null,
       });
     }
   });
@@ -107,9 +108,13 @@ function rootFailure(err: unknown): unknown {
   return e;
 }
 
+const ERROR_CODE = /^[a-z][a-z0-9_]*$/;
+
 function toGenerationError(err: unknown): GenerationError {
   const cause = rootFailure(err);
-  if (cause instanceof ApplicationFailure && cause.type) return { code: cause.type, message: cause.message };
+  // Our failure types are snake_case codes; Temporal names any other error's failure after its class
+  // ("Error", "TypeError"): an unexpected crash, not a code to show clients.
+  if (cause instanceof ApplicationFailure && cause.type && ERROR_CODE.test(cause.type)) return { code: cause.type, message: cause.message };
   if (cause instanceof Error && cause.name === 'TimeoutFailure') {
     return { code: 'timeout', message: 'A step of the generation timed out' };
   }

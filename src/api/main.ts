@@ -3,18 +3,25 @@ import http from 'node:http';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
 import { createPool } from '../db/pool.js';
+import { registerEnginePlugins } from '../engines/index.js';
 import { migrate } from '../db/migrate.js';
+import { createApp } from '../http/app.js';
 import { logger } from '../logger.js';
+import { registryOf } from '../providers/index.js';
 import { createStorage } from '../storage/index.js';
 import { createTemporalClient } from '../temporal/client.js';
-import { createApp } from './app.js';
 
 const config = loadConfigOrExit();
+await registerEnginePlugins(config.enginePlugins);
+// Read now: a broken providers file stops the API at start-up, not at the first request naming provider.order.
+registryOf(config);
 const db = createPool(config.databaseUrl, config.databasePoolSize);
 await migrate(db);
 const temporal = createTemporalClient(config);
 const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: createStorage(config), logger });
-const server = http.createServer(app.callback());
+// Koa settles each request itself (errors included): nothing to await here.
+const handle = app.callback();
+const server = http.createServer((req, res) => void handle(req, res));
 server.listen(config.port, config.host, () => logger.info({ port: config.port }, 'API listening'));
 
 // SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most

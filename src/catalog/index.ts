@@ -1,39 +1,30 @@
-// The engine and model catalog behind GET /v1/engines, validated at start-up. Prices are kept
-// internally as integer micro-dollars per million tokens; effective prices are derived
-// (base × premium_multiplier), never typed by hand.
+// The engine and model catalog behind GET /v1/engines: the engines are the registry's
+// (src/engines/registry.ts), the models and their base prices are catalog.json's, validated at
+// start-up. Prices are kept internally as integer micro-dollars per million tokens; effective prices
+// are derived (base × the engine's premium multiplier), never typed by hand.
 import fs from 'node:fs';
 import { z } from 'zod';
+import { allEngines, type EngineModule } from '../engines/index.js';
 
 const usd = z.number().min(0).max(10_000);
 const catalogFileSchema = z
   .object({
-    engines: z
+    $comment: z.string().optional(),
+    models: z
       .array(
         z.object({
-          id: z.string().regex(/^[a-z][a-z0-9-]*$/),
+          id: z.string().min(1).max(100),
           name: z.string().min(1),
-          premium_multiplier: z.number().positive().max(100),
-          models: z
-            .array(
-              z.object({
-                id: z.string().min(1).max(100),
-                name: z.string().min(1),
-                input_per_million_usd: usd,
-                output_per_million_usd: usd,
-              }),
-            )
-            .min(1),
+          input_per_million_usd: usd,
+          output_per_million_usd: usd,
         }),
       )
       .min(1),
   })
+  .strict()
   .superRefine((c, ctx) => {
-    const engineIds = c.engines.map((e) => e.id);
-    if (new Set(engineIds).size !== engineIds.length) ctx.addIssue({ code: 'custom', message: 'duplicate engine id' });
-    for (const e of c.engines) {
-      const ids = e.models.map((m) => m.id);
-      if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', message: `duplicate model id in ${e.id}` });
-    }
+    const ids = c.models.map((m) => m.id);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', message: 'duplicate model id' });
   });
 
 export type CatalogFile = z.infer<typeof catalogFileSchema>;
@@ -54,20 +45,26 @@ export type Pricing = {
 
 const toMicros = (usdAmount: number) => Math.round(usdAmount * 1_000_000);
 
+type CatalogEngine = Pick<EngineModule, 'id' | 'name' | 'premiumMultiplier'>;
+
 export class Catalog {
   private readonly prices = new Map<string, ModelPrice>();
 
-  constructor(readonly file: CatalogFile) {
-    for (const e of file.engines) {
-      for (const m of e.models) {
+  constructor(
+    readonly file: CatalogFile,
+    readonly engines: readonly CatalogEngine[] = allEngines(),
+  ) {
+    for (const e of engines) {
+      for (const m of file.models) {
         this.prices.set(`${e.id}/${m.id}`, {
-          inputMicrosPerMillion: Math.round(toMicros(m.input_per_million_usd) * e.premium_multiplier),
-          outputMicrosPerMillion: Math.round(toMicros(m.output_per_million_usd) * e.premium_multiplier),
+          inputMicrosPerMillion: Math.round(toMicros(m.input_per_million_usd) * e.premiumMultiplier),
+          outputMicrosPerMillion: Math.round(toMicros(m.output_per_million_usd) * e.premiumMultiplier),
         });
       }
     }
   }
 
+  /** The catalog of the registered engines (call after plug-in engines are registered). */
   static load(filePath = new URL('./catalog.json', import.meta.url)): Catalog {
     const raw = JSON.parse(fs.readFileSync(filePath, 'utf8'));
     const parsed = catalogFileSchema.safeParse(raw);
@@ -75,12 +72,10 @@ export class Catalog {
     return new Catalog(parsed.data);
   }
 
-  engineIds(): string[] {
-    return this.file.engines.map((e) => e.id);
-  }
-
-  modelIds(): string[] {
-    return [...new Set(this.file.engines.flatMap((e) => e.models.map((m) => m.id)))];
+  /** Models offered (on `engine`, when given; every engine offers every model). */
+  modelIds(engine?: string): string[] {
+    if (engine !== undefined && !this.engines.some((e) => e.id === engine)) return [];
+    return this.file.models.map((m) => m.id);
   }
 
   /** Effective price of a model on an engine, or undefined when the engine does not offer it. */
@@ -98,15 +93,15 @@ export class Catalog {
   /** The public view of interface section 2.5. */
   toPublic() {
     return {
-      engines: this.file.engines.map((e) => ({
+      engines: this.engines.map((e) => ({
         id: e.id,
         name: e.name,
-        supported_models: e.models.map((m) => {
+        supported_models: this.file.models.map((m) => {
           const p = this.price(e.id, m.id)!;
           const pricing: Pricing = {
             input_per_million_usd: m.input_per_million_usd,
             output_per_million_usd: m.output_per_million_usd,
-            premium_multiplier: e.premium_multiplier,
+            premium_multiplier: e.premiumMultiplier,
             effective_input_per_million_usd: p.inputMicrosPerMillion / 1_000_000,
             effective_output_per_million_usd: p.outputMicrosPerMillion / 1_000_000,
           };

@@ -5,16 +5,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
+import { z } from 'zod';
+import { validate } from '../http/validate.js';
 import type { DashboardState } from './context.js';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 const TYPES = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' } as const;
 export type AssetName = keyof typeof TYPES;
 
-const assets = new Map(
-  (Object.keys(TYPES) as AssetName[]).map((name) => {
+const assets = new Map<string, { type: string; body: Buffer; version: string }>(
+  Object.entries(TYPES).map(([name, type]) => {
     const body = fs.readFileSync(path.join(DIR, name));
-    return [name, { body, version: crypto.createHash('sha256').update(body).digest('hex').slice(0, 16) }] as const;
+    return [name, { type, body, version: crypto.createHash('sha256').update(body).digest('hex').slice(0, 16) }];
   }),
 );
 
@@ -22,11 +24,10 @@ export const assetUrl = (name: AssetName) => `/dashboard/assets/${name}?v=${asse
 
 export function assetRoutes(): Router<DashboardState> {
   const router = new Router<DashboardState>();
-  router.get('/dashboard/assets/:name', (ctx) => {
-    const name = ctx.params.name as AssetName;
-    const asset = assets.get(name);
+  router.get('/dashboard/assets/:name', validate({ params: z.object({ name: z.string() }) }, (ctx, { params }) => {
+    const asset = assets.get(params.name);
     if (!asset) return; // falls through to the dashboard's 404 page
-    ctx.type = TYPES[name];
+    ctx.type = asset.type;
     ctx.etag = asset.version;
     ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.status = 200;
@@ -35,6 +36,6 @@ export function assetRoutes(): Router<DashboardState> {
       return;
     }
     ctx.body = asset.body;
-  });
+  }));
   return router;
 }

@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { AppState } from '../api/context.js';
 import type { DashboardSession } from '../db/sessions.js';
+import type { AppState } from '../http/context.js';
 
 export type DashboardState = AppState & {
   /** The signed-in member's session (set on every dashboard request that carries a live cookie). */
@@ -13,4 +12,3 @@ export type DashboardState = AppState & {
 };
 
 export type DashboardContext = RouterContext<DashboardState>;
-export type DashboardRouter = Router<DashboardState>;

@@ -2,7 +2,7 @@
 // server-side) in a hidden field; every POST must echo it. The sign-in form has no session yet, so it
 // uses a double-submit token: a random value in a path-scoped cookie and in the form, compared on POST.
 import crypto from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { html, type SafeHtml } from './html.js';
 
 export const CSRF_FIELD = '_csrf';
@@ -16,7 +16,7 @@ export function sameToken(given: string | null | undefined, expected: string | n
 
 export function checkCsrf(form: URLSearchParams, expected: string | null | undefined): void {
   if (!sameToken(form.get(CSRF_FIELD), expected)) {
-    throw new ApiError(403, 'csrf_failed', 'This form is stale or did not come from this dashboard. Reload the page and try again.');
+    throw new DomainError('forbidden', 'csrf_failed', 'This form is stale or did not come from this dashboard. Reload the page and try again.');
   }
 }
 

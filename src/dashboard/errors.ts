@@ -1,8 +1,8 @@
 // Failures on dashboard pages become HTML error pages. The status and message come from the one
-// error type (ApiError, via the API's toApiError), so a 404 here is a 404 in the JSON API too.
+// mapping of the HTTP layer (toApiError), so a 404 here is a 404 in the JSON API too.
 import type { Middleware } from 'koa';
-import { toApiError } from '../api/middleware/errors.js';
 import { notFound } from '../errors.js';
+import { toApiError } from '../http/errors.js';
 import type { DashboardContext, DashboardState } from './context.js';
 import { sendPage } from './respond.js';
 import { errorPage } from './views/layout.js';

@@ -1,6 +1,6 @@
 // Dashboard forms are plain url-encoded POSTs (they work without JavaScript). The app's JSON body
 // parser leaves them unread, so they are read here, with a size limit.
-import { ApiError } from '../errors.js';
+import { ApiError } from '../http/errors.js';
 import type { DashboardContext } from './context.js';
 
 const FORM_LIMIT_BYTES = 64 * 1024;

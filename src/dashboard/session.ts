@@ -1,9 +1,9 @@
 // Dashboard sessions over HTTP: the session cookie, loading the session on each request, and the
 // guard of member-only routes (signed in; and for every state change, a valid CSRF token).
 import type { Middleware } from 'koa';
-import type { AppDeps } from '../api/context.js';
 import { createSession, deleteSession, findSession, type DashboardSession, type SessionLimits } from '../db/sessions.js';
-import { ApiError } from '../errors.js';
+import { unauthenticated } from '../errors.js';
+import type { AppDeps } from '../http/context.js';
 import type { DashboardContext, DashboardState } from './context.js';
 import { clearCookie, readTokenCookie, setCookie } from './cookies.js';
 import { checkCsrf } from './csrf.js';
@@ -53,7 +53,7 @@ export function requireMember(): Middleware<DashboardState> {
     const session = ctx.state.session;
     const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
     if (!session) {
-      if (!reading) throw new ApiError(401, 'unauthorized', 'You are signed out. Sign in and try again.');
+      if (!reading) throw unauthenticated('You are signed out. Sign in and try again.');
       return seeOther(ctx as DashboardContext, `/dashboard/login?next=${encodeURIComponent(ctx.path)}`);
     }
     if (!reading) {
@@ -66,7 +66,7 @@ export function requireMember(): Middleware<DashboardState> {
 
 /** The signed-in member of a route behind requireMember. */
 export function member(ctx: DashboardContext): DashboardSession {
-  if (!ctx.state.session) throw new ApiError(401, 'unauthorized', 'You are signed out');
+  if (!ctx.state.session) throw unauthenticated('You are signed out');
   return ctx.state.session;
 }
 

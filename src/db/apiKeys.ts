@@ -71,7 +71,18 @@ export async function authenticateApiKey(db: Db, key: string): Promise<KeyPrinci
   return { apiKeyId: row.id, organizationId: row.organization_id };
 }
 
-function toInfo(r: Record<string, any>): ApiKeyInfo {
+/** An api_keys row as pg returns it (timestamps as Date). */
+type ApiKeyRow = {
+  id: string;
+  organization_id: string;
+  name: string;
+  key_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+};
+
+function toInfo(r: ApiKeyRow): ApiKeyInfo {
   return {
     id: r.id,
     organization_id: r.organization_id,

@@ -45,7 +45,10 @@ export async function setMemberPasswordHash(db: Queryable, email: string, passwo
   return rows[0] ? toMember(rows[0]) : null;
 }
 
-function toMember(r: Record<string, any>): Member {
+/** A members row as pg returns it (timestamps as Date). */
+type MemberRow = { id: string; organization_id: string; email: string; created_at: Date };
+
+function toMember(r: MemberRow): Member {
   return { id: r.id, organization_id: r.organization_id, email: r.email, created_at: r.created_at.toISOString() };
 }
 

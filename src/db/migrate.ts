@@ -28,7 +28,7 @@ export async function migrate(db: Db): Promise<string[]> {
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');
-        throw new Error(`migration ${file} failed: ${(err as Error).message}`);
+        throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
       }
       applied.push(file);
     }

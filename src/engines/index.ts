@@ -1,16 +1,18 @@
-// The rendering engines behind one interface. Activities call getEngine(id).validate(...) and .render(...).
-import type { EngineId } from '../shared.js';
-import { hyperframesEngine } from './hyperframes/index.js';
-import { lottieEngine } from './lottie/index.js';
-import type { Engine } from './types.js';
-
-const ENGINES: Record<EngineId, Engine> = { hyperframes: hyperframesEngine, lottie: lottieEngine };
-
-export function getEngine(id: EngineId): Engine {
-  const engine = ENGINES[id];
-  if (!engine) throw new Error(`Unknown engine: ${String(id)}`);
-  return engine;
-}
-
+// The rendering engines behind one interface: activities and the API use the registry's engines.
+export { allEngines, chooseEngine, defaultEngineId, engineIds, getEngine, registerEngine, registerEnginePlugins } from './registry.js';
 export * from './limits.js';
-export { RenderError, type Engine, type Finding, type RenderErrorCode, type RenderOptions, type RenderResult } from './types.js';
+export {
+  RenderError,
+  type Canvas,
+  type Engine,
+  type EngineLlmKit,
+  type EngineModule,
+  type Finding,
+  type MediaAsset,
+  type OfflineCompositionSpec,
+  type RenderErrorCode,
+  type RenderOptions,
+  type RenderResult,
+  type RenderTools,
+  type ValidationTarget,
+} from './types.js';

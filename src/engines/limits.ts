@@ -1,6 +1,7 @@
 // What the engines accept, and how a request's width/height/aspect_ratio become a canvas.
-import { badRequest } from '../errors.js';
-import { RenderError, type Finding, type RenderOptions } from './types.js';
+import { invalidInput } from '../errors.js';
+import { statedDurationSeconds } from './storyboard/duration.js';
+import { RenderError, type Canvas, type Finding, type RenderOptions } from './types.js';
 
 /** Smallest and largest canvas side in pixels. Sides are even: H.264 with yuv420p needs it. */
 export const MIN_CANVAS_SIDE = 16;
@@ -16,10 +17,11 @@ export const DEFAULT_FPS = 30;
 export const MAX_DURATION_SECONDS = 60;
 /** The most frames one render may produce (longest video at the highest frame rate). */
 export const MAX_FRAMES = MAX_DURATION_SECONDS * MAX_FPS;
+/** How far a composition's length may be from a requested length. */
+export const DURATION_TOLERANCE_SECONDS = 0.5;
 /** Largest composition source (HTML or Lottie JSON), in bytes of UTF-8. */
 export const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
 
-export type Canvas = { width: number; height: number };
 export type CanvasRequest = { width?: number | null; height?: number | null; aspect_ratio?: string | null };
 
 const roundEven = (n: number) => Math.max(2, Math.round(n / 2) * 2);
@@ -31,7 +33,7 @@ const roundEven = (n: number) => Math.max(2, Math.round(n / 2) * 2);
  * - none given with aspect_ratio: the long side is 1920 (height for portrait and square, width for landscape);
  * - otherwise each missing side takes its default (1080 wide, 1920 high).
  * Every side is rounded to the nearest even number, then must lie in [16, 3840].
- * Invalid input throws ApiError 400 whose `param` names the field (`aspectParam`: the request shape's
+ * Invalid input throws an invalid_input DomainError whose `param` names the field (`aspectParam`: the request shape's
  * name of aspect_ratio, e.g. `aspectRatio` in the Chat shape).
  */
 export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'): Canvas {
@@ -53,7 +55,7 @@ export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'):
   for (const side of ['width', 'height'] as const) {
     if (out[side] < MIN_CANVAS_SIDE || out[side] > MAX_CANVAS_SIDE) {
       // Only a derived side can get here: given sides were checked above.
-      throw badRequest(
+      throw invalidInput(
         `${aspectParam} gives a ${out.width}x${out.height} canvas; each side must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`,
         aspectParam,
       );
@@ -64,9 +66,9 @@ export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'):
 
 function checkSide(value: number | null | undefined, param: 'width' | 'height'): number | undefined {
   if (value == null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw badRequest(`${param} must be an integer number of pixels`, param);
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidInput(`${param} must be an integer number of pixels`, param);
   if (value < MIN_CANVAS_SIDE || value > MAX_CANVAS_SIDE) {
-    throw badRequest(`${param} must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`, param);
+    throw invalidInput(`${param} must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`, param);
   }
   return roundEven(value);
 }
@@ -75,7 +77,7 @@ function parseAspectRatio(value: string, param: string): { w: number; h: number 
   const m = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(value) : null;
   const w = Number(m?.[1]);
   const h = Number(m?.[2]);
-  if (!m || !(w > 0) || !(h > 0)) throw badRequest(`${param} must look like "<w>:<h>" with positive numbers, e.g. "9:16"`, param);
+  if (!m || !(w > 0) || !(h > 0)) throw invalidInput(`${param} must look like "<w>:<h>" with positive numbers, e.g. "9:16"`, param);
   return { w, h };
 }
 
@@ -122,4 +124,25 @@ export function durationFinding(durationSeconds: number, fps: number, location?:
     };
   }
   return undefined;
+}
+
+/**
+ * The length a generation must have: the request's duration_seconds, else a length its prompt states
+ * ("a 10-second teaser", clamped to the limits), else null (the composition decides).
+ */
+export function resolveDuration(requested: number | undefined, promptText: string): number | null {
+  const seconds = requested ?? statedDurationSeconds(promptText);
+  return seconds === null ? null : Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 100) / 100));
+}
+
+/** A composition that must last `requested` seconds and does not (within DURATION_TOLERANCE_SECONDS). */
+export function requestedDurationFinding(actualSeconds: number, requested: number | null, location?: string): Finding | undefined {
+  if (requested === null || Math.abs(actualSeconds - requested) <= DURATION_TOLERANCE_SECONDS) return undefined;
+  return {
+    code: 'wrong_duration',
+    severity: 'error',
+    location,
+    message: `The composition lasts ${actualSeconds.toFixed(2)} s; this video must last ${requested} s`,
+    fix_hint: `Make the animation exactly ${requested} seconds long.`,
+  };
 }

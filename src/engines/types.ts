@@ -1,15 +1,10 @@
 // The one contract between the workflow activities and the rendering engines.
-import type { EngineId } from '../shared.js';
+import type { Finding } from '../shared.js';
 
-/** One problem found in a composition; `severity: 'error'` means the composition is invalid. */
-export type Finding = {
-  code: string;
-  message: string;
-  /** Where: a JSON path for Lottie (`/layers/2/ks`), a selector, element id or snippet for HTML. */
-  location?: string;
-  fix_hint?: string;
-  severity: 'error' | 'warning';
-};
+export type { Finding };
+
+/** Binaries and limits a render runs with (config RENDER_* / CHROME_PATH / FFMPEG_PATH), passed in by the caller. */
+export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number };
 
 export type RenderOptions = {
   width: number;
@@ -17,9 +12,10 @@ export type RenderOptions = {
   /** Frames per second of the output; default: the composition's own (Lottie `fr`) or 30. */
   fps?: number;
   outputPath: string;
+  tools: RenderTools;
   signal?: AbortSignal;
   onProgress?: (fraction: number) => void;
-  /** Wall-clock limit of this render; default: config RENDER_TIMEOUT_SECONDS. */
+  /** Wall-clock limit of this render; default: tools.timeoutMs. */
   timeoutMs?: number;
 };
 
@@ -34,11 +30,80 @@ export type RenderResult = {
   codec: string;
 };
 
-export interface Engine {
-  id: EngineId;
-  /** Media type of the source (the stored artifact), e.g. text/html, application/json. */
-  artifactType: string;
-  validate(source: string, opts: { width: number; height: number }): Promise<Finding[]>;
+export type Canvas = { width: number; height: number };
+
+/**
+ * A user's image or video, fetched and stored with the generation. Compositions refer to it by `name`
+ * under the `assets/` path (`<img src="assets/photo-1.jpg">`, Lottie `"u": "assets/", "p": "photo-1.jpg"`).
+ */
+export type MediaAsset = {
+  name: string;
+  kind: 'image' | 'video';
+  mediaType: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+};
+
+/** What a composition is checked against: the canvas, the length asked for, the assets it may use. */
+export type ValidationTarget = Canvas & { durationSeconds?: number | null; assets?: readonly MediaAsset[] };
+
+/** What the embedded offline composer (the `local` provider) is asked for. */
+export type OfflineCompositionSpec = Canvas & {
+  prompt: string;
+  instructions: string | null;
+  /** Seconds the video must last; null: the storyboard's natural length. */
+  durationSeconds: number | null;
+  assets: readonly MediaAsset[];
+};
+
+/** What an LLM needs to write this engine's compositions, and how its reply is read. */
+export type EngineLlmKit = {
+  /** "a HyperFrames HTML composition": how prompts name what the LLM writes. */
+  description: string;
+  /** Language tag of the fenced block the LLM is asked to reply in (```html). */
+  fence: string;
+  /** Fence languages that count as this engine's composition when reading a reply. */
+  fenceLanguages: readonly string[];
+  /** The composition within a block or a raw reply (trims prose around an HTML document or a JSON object). */
+  trimToComposition(text: string): string;
+  /** The composition contract: system prompt of every composition call. */
+  contract(): string;
+  /** The prompting guide: system prompt of the expand_prompt call. */
+  guide(): string;
+};
+
+/**
+ * One rendering engine: everything engine-specific, in its folder `src/engines/<id>/`. The registry
+ * (src/engines/registry.ts) lists the modules; nothing outside src/engines/ branches on an engine id.
+ */
+export interface EngineModule {
+  /** The `engine` value of requests and the catalog: lowercase letters, digits, '-'. */
+  readonly id: string;
+  /** The catalog's display name (GET /v1/engines). */
+  readonly name: string;
+  /** Multiplier on every model's token prices for this engine (catalog `premium_multiplier`). */
+  readonly premiumMultiplier: number;
+  /** The stored composition (the artifact): media type and file extension. */
+  readonly artifact: { mediaType: string; extension: string };
+  /** Words in a prompt that make `engine: "auto"` choose this engine. */
+  readonly autoKeywords: readonly string[];
+  /** Findings about a composition; any with severity 'error' refuses the render. */
+  validate(source: string, target: ValidationTarget): Promise<Finding[]>;
+  /**
+   * The module run in the isolated render process: it exports `render: ChildRenderer`. Packages in
+   * `preload` are imported natively before TypeScript support starts (large bundles load far faster so).
+   */
+  readonly renderEntry: URL;
+  readonly preload?: readonly string[];
+  readonly llm: EngineLlmKit;
+  /** A valid composition from the prompt alone, for the embedded offline `local` provider. */
+  composeOffline(spec: OfflineCompositionSpec): string;
+}
+
+/** An engine as callers use it: the module plus its isolated render. */
+export interface Engine extends EngineModule {
   render(source: string, opts: RenderOptions): Promise<RenderResult>;
 }
 

@@ -1,9 +1,7 @@
-// Gets the composition out of an LLM reply: a fenced ```html / ```json block (or the longest fenced
-// block), else the raw reply, trimmed to the HTML document or the outermost JSON object. Whatever
+// Gets the composition out of an LLM reply: a fenced block in one of the engine's languages (or the
+// longest fenced block), else the raw reply, trimmed by the engine (to the HTML document, the JSON object). Whatever
 // comes out is validated by the engine; a reply without a composition fails validation and is repaired.
-import type { EngineId } from '../shared.js';
-
-const LANGUAGES: Record<EngineId, string[]> = { hyperframes: ['html', 'htm', 'xhtml'], lottie: ['json', 'lottie', 'jsonc'] };
+import { getEngine } from '../engines/index.js';
 
 type Block = { lang: string; body: string };
 
@@ -30,24 +28,11 @@ export function fencedBlocks(reply: string): Block[] {
 const isClosingFence = (line: string, opening: string) =>
   line.length >= opening.length && line === opening[0]!.repeat(line.length);
 
-export function extractComposition(reply: string, engine: EngineId): string {
+export function extractComposition(reply: string, engineId: string): string {
+  const { llm } = getEngine(engineId);
   const blocks = fencedBlocks(reply);
   const block =
-    blocks.find((b) => LANGUAGES[engine].includes(b.lang)) ??
+    blocks.find((b) => llm.fenceLanguages.includes(b.lang)) ??
     blocks.reduce<Block | undefined>((a, b) => (!a || b.body.length > a.body.length ? b : a), undefined);
-  const text = (block?.body ?? reply).trim();
-  return engine === 'lottie' ? outermostObject(text) : htmlDocument(text);
-}
-
-function htmlDocument(text: string): string {
-  const start = text.search(/<!doctype html|<html[\s>]/i);
-  if (start === -1) return text;
-  const end = text.toLowerCase().lastIndexOf('</html>');
-  return end > start ? text.slice(start, end + '</html>'.length) : text.slice(start);
-}
-
-function outermostObject(text: string): string {
-  const start = text.indexOf('{');
-  const end = text.lastIndexOf('}');
-  return start !== -1 && end > start ? text.slice(start, end + 1) : text;
+  return llm.trimToComposition((block?.body ?? reply).trim());
 }

@@ -38,7 +38,7 @@ export async function postJson(url: string, headers: Record<string, string>, bod
 
 /** Both protocols put the reason in `error` ({message, type, code}); Anthropic wraps it in `{type: "error", error}`. */
 export function httpFailure(status: number, body: string): ProviderError {
-  let detail: { message?: unknown; type?: unknown; code?: unknown } = {};
+  let detail: { message?: unknown; type?: unknown; code?: unknown };
   try {
     const parsed = JSON.parse(body);
     detail = typeof parsed?.error === 'object' && parsed.error ? parsed.error : { message: parsed?.error ?? parsed?.message };

@@ -1,26 +1,22 @@
 // Orchestration providers: one call of one provider, as the composition activities make it. Routing
 // between providers (order, fallback, repair rounds, usage sums) is the workflow's (workflows/compose.ts).
-import type { GenerationRequest, TokenUsage } from '../shared.js';
-import { anthropicChat } from './anthropic/adapter.js';
-import { chatAdapter } from './chat.js';
+import type { ExpansionCall, GenerationRequest, TokenUsage } from '../shared.js';
 import { extractComposition } from './extract.js';
-import { localAdapter } from './local/adapter.js';
-import { openaiChat } from './openai/adapter.js';
-import type { ProviderConnection, ProviderRegistry, SecretReader } from './registry.js';
-import type { Brief, ProviderAdapter, ProviderReply, Repair } from './types.js';
+import type { ProviderConnection } from './protocol.js';
+import { protocolOf } from './protocols.js';
+import type { ProviderEntry, ProviderRegistry, SecretReader } from './registry.js';
+import type { Brief, ProviderAdapter, ProviderReply, Repair, VideoSpec } from './types.js';
 
 export { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE, ProviderError } from './errors.js';
-export { assertProviderOrder, loadProviderRegistry, registryOf, type PlannedAttempt } from './registry.js';
+export { assertProviderOrder, loadProviderRegistry, registryOf } from './registry.js';
 
-export type ExpansionCall = { provider: string; request: GenerationRequest };
-export type CompositionCall = { provider: string; request: GenerationRequest; expandedPrompt: string | null; repair: Repair | null };
-export type CompositionDraft = { source: string; usage: TokenUsage };
+/** One composition (or repair) call to a provider; the activity resolves storage keys to sources first. */
+export type ProviderCompositionCall = { provider: string; request: GenerationRequest; expandedPrompt: string | null; repair: Repair | null };
+export type WrittenComposition = { source: string; usage: TokenUsage };
 
-export function adapterFor(conn: ProviderConnection, signal: AbortSignal): ProviderAdapter {
-  const { entry } = conn;
-  if (entry.protocol === 'local') return localAdapter;
-  const chat = { ...conn, entry };
-  return chatAdapter(chat, entry.protocol === 'anthropic' ? anthropicChat : openaiChat, signal);
+/** The adapter of the connection's protocol (the registry has refused entries of any unregistered one). */
+export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: AbortSignal): ProviderAdapter {
+  return protocolOf(conn.entry.protocol)!.connect(conn, signal);
 }
 
 /** The request's messages as one brief: every text part in order, every image and video. */
@@ -30,6 +26,8 @@ export function briefOf(request: GenerationRequest, expandedPrompt: string | nul
   const media = parts.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, url: p.url }] : []));
   return { text: expandedPrompt ?? text, media, instructions: request.instructions };
 }
+
+const videoSpec = (r: GenerationRequest): VideoSpec => ({ engine: r.engine, width: r.width, height: r.height, durationSeconds: r.duration_seconds });
 
 export type CallEnv = { registry: ProviderRegistry; secret: SecretReader; signal: AbortSignal };
 
@@ -41,17 +39,15 @@ function connect({ registry, secret, signal }: CallEnv, provider: string, reques
 export async function expandPrompt(env: CallEnv, call: ExpansionCall): Promise<ProviderReply> {
   const { request } = call;
   const brief = briefOf(request);
-  const reply = await connect(env, call.provider, request).expand({ engine: request.engine, width: request.width, height: request.height, brief });
+  const reply = await connect(env, call.provider, request).expand({ ...videoSpec(request), brief });
   return { text: reply.text.trim() || brief.text, usage: reply.usage };
 }
 
 /** One composition (or repair) call: the composition extracted from the reply, and the tokens it used. */
-export async function writeComposition(env: CallEnv, call: CompositionCall): Promise<CompositionDraft> {
+export async function writeComposition(env: CallEnv, call: ProviderCompositionCall): Promise<WrittenComposition> {
   const { request } = call;
   const reply = await connect(env, call.provider, request).compose({
-    engine: request.engine,
-    width: request.width,
-    height: request.height,
+    ...videoSpec(request),
     brief: briefOf(request, call.expandedPrompt),
     repair: call.repair,
   });

@@ -1,10 +1,7 @@
 // The conversations sent to chat LLMs: expansion (prompting guide) and composition (contract, canvas,
 // duration, the requester's media, and on repair the validator's findings).
-import { MAX_DURATION_SECONDS } from '../engines/limits.js';
-import type { Finding } from '../engines/types.js';
-import type { EngineId } from '../shared.js';
-import { compositionContract, promptingGuide } from './guides/index.js';
-import type { MediaKind } from './registry.js';
+import { DURATION_TOLERANCE_SECONDS, getEngine, MAX_DURATION_SECONDS, type Finding } from '../engines/index.js';
+import type { MediaKind } from './protocol.js';
 import type { Brief, CompositionTask, ExpansionTask } from './types.js';
 
 /** Length asked for when the prompt names none: long enough to say something, quick to render. */
@@ -16,11 +13,6 @@ export type ChatPart = { type: 'text'; text: string } | { type: 'image' | 'video
 export type ChatMessage = { role: 'user' | 'assistant'; content: ChatPart[] };
 /** A protocol-neutral chat: each adapter turns it into its own wire format. */
 export type ChatRequest = { system: string; messages: ChatMessage[] };
-
-const FORMAT: Record<EngineId, { fence: string; what: string }> = {
-  hyperframes: { fence: 'html', what: 'a HyperFrames HTML composition' },
-  lottie: { fence: 'json', what: 'a Lottie JSON animation' },
-};
 
 const text = (t: string): ChatPart => ({ type: 'text', text: t });
 
@@ -35,27 +27,30 @@ function briefContent(brief: Brief, accepts: MediaKind[], prompt = brief.text): 
 }
 
 export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRequest {
-  const { what } = FORMAT[task.engine];
+  const { llm } = getEngine(task.engine);
   const system = [
-    `You improve prompts for an AI that writes ${what}, which is rendered into a ${task.width}x${task.height} pixel video.`,
+    `You improve prompts for an AI that writes ${llm.description}, which is rendered into a ${task.width}x${task.height} pixel video.`,
     'Rewrite the request below into one detailed, self-contained creative brief following the guide: scenes and their timing in seconds, ' +
       'layout for the canvas, colors, typography, motion and easing. Keep every requirement of the request, and its language. ' +
       'Describe; do not write code. No audio, no remote media. Reply with the brief only, without preamble.',
-    promptingGuide(task.engine),
+    llm.guide(),
   ].join('\n\n');
   const media = task.brief.media.length ? '\n\n(The request comes with the media attached or listed below.)' : '';
   return { system, messages: [{ role: 'user', content: briefContent(task.brief, accepts, `Request:\n${task.brief.text}${media}`) }] };
 }
 
 export function compositionChat(task: CompositionTask, accepts: MediaKind[]): ChatRequest {
-  const { fence, what } = FORMAT[task.engine];
+  const { llm } = getEngine(task.engine);
+  const { fence } = llm;
   const system = [
-    `You write ${what}. The service renders it into an MP4 video, offline.`,
-    compositionContract(task.engine),
+    `You write ${llm.description}. The service renders it into an MP4 video, offline.`,
+    llm.contract(),
     [
       '## This video',
       `- Canvas: ${task.width}x${task.height} pixels (width x height). Lay everything out for exactly this size.`,
-      `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length (at most ${MAX_DURATION_SECONDS} seconds).`,
+      task.durationSeconds !== null
+        ? `- Duration: exactly ${task.durationSeconds} seconds (compositions off by more than ${DURATION_TOLERANCE_SECONDS} s are rejected).`
+        : `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length (at most ${MAX_DURATION_SECONDS} seconds).`,
     ].join('\n'),
     task.brief.instructions ? `## Instructions from the requester\n${task.brief.instructions}` : '',
     `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, without explanation.`,

@@ -6,7 +6,12 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { badRequest } from '../errors.js';
+import { invalidInput } from '../errors.js';
+import type { PlannedAttempt } from '../shared.js';
+import type { ProtocolEntry, ProviderConnection, ServedModel } from './protocol.js';
+import { PROTOCOLS, protocolOf } from './protocols.js';
+
+// prompts.ts and types.ts take the media type from here.
 
 export const DEFAULT_PROVIDERS_FILE = fileURLToPath(new URL('./providers.json', import.meta.url));
 
@@ -14,43 +19,19 @@ const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const SLUG_RULE = 'provider slugs are 1-64 lowercase letters, digits, "-" and "_"';
 const slug = z.string().regex(SLUG, SLUG_RULE);
 
-/** Media a model can look at; other media of a request are described to it as URLs in the text. */
-const mediaKind = z.enum(['image', 'video']);
-export type MediaKind = z.infer<typeof mediaKind>;
+export type ProviderEntry = ProtocolEntry & { protocol: string };
 
-/** A served model: the provider's model id, or `{id, input}` when the model also accepts images/videos. */
-const servedModel = z
-  .union([z.string().min(1), z.object({ id: z.string().min(1), input: z.array(mediaKind).default([]) }).strict()])
-  .transform((m) => (typeof m === 'string' ? { id: m, input: [] as MediaKind[] } : m));
-export type ServedModel = z.infer<typeof servedModel>;
+const protocolId = z.string().refine((id) => protocolOf(id) !== undefined, {
+  error: (issue) => `unknown protocol ${JSON.stringify(issue.input)} (known: ${PROTOCOLS.map((p) => p.id).join(', ')})`,
+});
 
-const httpProvider = {
-  base_url: z.url({ protocol: /^https?$/ }),
-  /** Environment variable holding the API key; omitted for servers that need none (a private vLLM). */
-  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-  timeout_seconds: z.number().positive().max(900).default(120),
-  max_output_tokens: z.number().int().min(256).max(200_000).default(8192),
-  models: z.record(z.string().min(1).max(100), servedModel).refine((m) => Object.keys(m).length > 0, 'serves no model'),
-};
-
-const providerEntry = z.discriminatedUnion('protocol', [
-  z
-    .object({
-      protocol: z.literal('openai'),
-      ...httpProvider,
-      /**
-       * The request field carrying max_output_tokens. OpenAI's own API wants `max_completion_tokens`
-       * (its o-series models refuse `max_tokens`); many compatible servers know only `max_tokens`.
-       */
-      max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
-    })
-    .strict(),
-  z.object({ protocol: z.literal('anthropic'), ...httpProvider }).strict(),
-  // The embedded offline composer serves every catalog model (it is the stand-in for all of them).
-  z.object({ protocol: z.literal('local'), models: z.literal('*').default('*'), timeout_seconds: z.number().positive().max(900).default(30) }).strict(),
-]);
-export type ProviderEntry = z.infer<typeof providerEntry>;
-export type HttpProviderEntry = Exclude<ProviderEntry, { protocol: 'local' }>;
+/** An entry: its `protocol` first, then the rest by that protocol's own schema. */
+const providerEntry = z.looseObject({ protocol: protocolId }).transform(({ protocol, ...fields }, ctx): ProviderEntry => {
+  const parsed = protocolOf(protocol)!.entry.safeParse(fields);
+  // Spread: addIssue takes raw issues, whose type a parsed issue does not match as is.
+  for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue });
+  return parsed.success ? { protocol, ...parsed.data } : z.NEVER;
+});
 
 const providersFileSchema = z
   .object({
@@ -73,11 +54,6 @@ export type ProvidersFile = z.infer<typeof providersFileSchema>;
 /** Reads an environment variable by the name the registry gives (config.providers.secret). */
 export type SecretReader = (name: string) => string | undefined;
 
-/** One provider of a route: tried, or skipped for the recorded reason. */
-export type PlannedAttempt = { provider: string; skipped: string | null; timeoutMs: number };
-
-/** A provider ready to be called: its entry, the model id to send and the API key (if it needs one). */
-export type ProviderConnection = { slug: string; entry: ProviderEntry; model: ServedModel; apiKey: string | null };
 
 export class ProviderRegistry {
   constructor(readonly file: ProvidersFile) {}
@@ -99,15 +75,15 @@ export class ProviderRegistry {
   defaultOrder(): string[] {
     if (this.file.default_order) return this.file.default_order;
     const slugs = this.slugs();
-    const isLocal = (s: string) => this.file.providers[s]!.protocol === 'local';
-    return [...slugs.filter((s) => !isLocal(s)), ...slugs.filter(isLocal)];
+    const last = (s: string) => protocolOf(this.file.providers[s]!.protocol)!.triedLast === true;
+    return [...slugs.filter((s) => !last(s)), ...slugs.filter(last)];
   }
 
   /** How the provider serves one of our models, or undefined when it does not. */
   servedModel(slug: string, model: string): ServedModel | undefined {
     const entry = this.get(slug);
     if (!entry) return undefined;
-    if (entry.protocol === 'local') return { id: model, input: [] };
+    if (entry.models === '*') return { id: model, input: [] };
     return Object.hasOwn(entry.models, model) ? entry.models[model] : undefined;
   }
 
@@ -116,7 +92,7 @@ export class ProviderRegistry {
     const entry = this.get(slug);
     if (!entry) return 'not configured';
     if (!this.servedModel(slug, model)) return `does not serve model ${model}`;
-    if (entry.protocol !== 'local' && entry.api_key_env && !secret(entry.api_key_env)) return `${entry.api_key_env} is not set`;
+    if (entry.api_key_env && !secret(entry.api_key_env)) return `${entry.api_key_env} is not set`;
     return null;
   }
 
@@ -132,11 +108,11 @@ export class ProviderRegistry {
     }));
   }
 
-  connect(slug: string, model: string, secret: SecretReader): ProviderConnection {
+  connect(slug: string, model: string, secret: SecretReader): ProviderConnection<ProviderEntry> {
     const reason = this.unusableReason(slug, model, secret);
     if (reason) throw new Error(`provider ${slug} cannot be used: ${reason}`);
     const entry = this.get(slug)!;
-    const apiKey = entry.protocol !== 'local' && entry.api_key_env ? secret(entry.api_key_env)! : null;
+    const apiKey = entry.api_key_env ? secret(entry.api_key_env)! : null;
     return { slug, entry, model: this.servedModel(slug, model)!, apiKey };
   }
 }
@@ -151,7 +127,7 @@ export function loadProviderRegistry(file = DEFAULT_PROVIDERS_FILE): ProviderReg
     try {
       raw = JSON.parse(fs.readFileSync(file, 'utf8'));
     } catch (err) {
-      throw new Error(`cannot read providers file ${file}: ${(err as Error).message}`);
+      throw new Error(`cannot read providers file ${file}: ${(err as Error).message}`, { cause: err });
     }
     registry = ProviderRegistry.parse(raw, `providers file ${file}`);
     loaded.set(file, registry);
@@ -169,12 +145,12 @@ export const registryOf = (config: Config) => loadProviderRegistry(config.provid
 export function assertProviderOrder(registry: ProviderRegistry, order: string[], model: string): void {
   const unknown = order.filter((s) => !registry.get(s));
   if (unknown.length > 0) {
-    throw badRequest(
+    throw invalidInput(
       `provider.order: unknown provider ${unknown.map((s) => `"${s}"`).join(', ')}; configured providers: ${registry.slugs().join(', ')}`,
       'provider.order',
     );
   }
   if (!order.some((s) => registry.servedModel(s, model))) {
-    throw badRequest(`provider.order: none of ${order.join(', ')} serves model ${model}`, 'provider.order');
+    throw invalidInput(`provider.order: none of ${order.join(', ')} serves model ${model}`, 'provider.order');
   }
 }

@@ -1,21 +1,22 @@
 // What flows between the composition activities and the provider adapters.
 import type { Finding } from '../engines/types.js';
 import type { EngineId, TokenUsage } from '../shared.js';
-import type { MediaKind } from './registry.js';
+import type { MediaKind } from './protocol.js';
 
 export type MediaRef = { kind: MediaKind; url: string };
 
 /** The request as the LLM sees it: the prompt (possibly expanded), its images/videos, the requester's instructions. */
 export type Brief = { text: string; media: MediaRef[]; instructions: string | null };
 
-export type Canvas = { engine: EngineId; width: number; height: number };
+/** What the video must be: engine, canvas, and the length asked for (null: the composition's choice). */
+export type VideoSpec = { engine: EngineId; width: number; height: number; durationSeconds: number | null };
 
-export type ExpansionTask = Canvas & { brief: Brief };
+export type ExpansionTask = VideoSpec & { brief: Brief };
 
 /** The composition that failed validation and why, sent back to the LLM for a fix. */
 export type Repair = { previous: string; findings: Finding[] };
 
-export type CompositionTask = Canvas & { brief: Brief; repair: Repair | null };
+export type CompositionTask = VideoSpec & { brief: Brief; repair: Repair | null };
 
 export type ProviderReply = { text: string; usage: TokenUsage };
 

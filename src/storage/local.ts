@@ -38,14 +38,27 @@ export class LocalStorage implements Storage {
   }
 
   async put(key: string, filePath: string, contentType: string): Promise<void> {
+    await this.write(key, contentType, (tmp) => fs.promises.copyFile(filePath, tmp));
+  }
+
+  async putText(key: string, text: string, contentType: string): Promise<void> {
+    await this.write(key, contentType, (tmp) => fs.promises.writeFile(tmp, text));
+  }
+
+  async getText(key: string): Promise<string> {
+    assertValidKey(key);
+    return fs.promises.readFile(this.filePath(key), 'utf8');
+  }
+
+  /** Writes beside the target, then renames: readers see the old object or the new one, never half of one. */
+  private async write(key: string, contentType: string, fill: (tmp: string) => Promise<void>): Promise<void> {
     assertValidKey(key);
     const target = this.filePath(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
     await fs.promises.mkdir(path.dirname(this.metaPath(key)), { recursive: true });
-    // Copy beside the target, then rename: readers see the old object or the new one, never half of one.
     const tmp = `${target}.${crypto.randomBytes(6).toString('hex')}.partial`;
     try {
-      await fs.promises.copyFile(filePath, tmp);
+      await fill(tmp);
       await fs.promises.writeFile(this.metaPath(key), JSON.stringify({ content_type: contentType }));
       await fs.promises.rename(tmp, target);
     } finally {
@@ -58,12 +71,6 @@ export class LocalStorage implements Storage {
     const expires = Math.floor(this.now() / 1000) + (opts.ttlSeconds ?? this.opts.ttlSeconds);
     const sig = signMedia(this.opts.secret, key, expires);
     return { url: `${this.opts.publicBaseUrl}/media/${keyToUrlPath(key)}?expires=${expires}&sig=${sig}`, expires_at: expires };
-  }
-
-  async delete(key: string): Promise<void> {
-    assertValidKey(key);
-    await fs.promises.rm(this.filePath(key), { force: true });
-    await fs.promises.rm(this.metaPath(key), { force: true });
   }
 
   checkSignature(key: string, expires: string | undefined, sig: string | undefined): SignatureCheck {

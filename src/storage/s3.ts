@@ -1,7 +1,7 @@
 // S3 (or any S3-compatible store) driver: objects in S3_BUCKET, URLs presigned for GET by the SDK,
 // so clients download straight from the bucket.
 import fs from 'node:fs';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertValidKey } from './keys.js';
 import type { SignedUrl, Storage } from './types.js';
@@ -44,6 +44,18 @@ export class S3Storage implements Storage {
     );
   }
 
+  async putText(key: string, text: string, contentType: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: text, ContentType: contentType }));
+  }
+
+  async getText(key: string): Promise<string> {
+    assertValidKey(key);
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+    if (!res.Body) throw new Error(`S3 object ${key} has no body`);
+    return res.Body.transformToString('utf-8');
+  }
+
   async url(key: string, opts: { ttlSeconds?: number } = {}): Promise<SignedUrl> {
     assertValidKey(key);
     const ttl = Math.min(opts.ttlSeconds ?? this.opts.ttlSeconds, MAX_PRESIGN_SECONDS);
@@ -55,8 +67,4 @@ export class S3Storage implements Storage {
     return { url, expires_at: Math.floor(signedAt.getTime() / 1000) + ttl };
   }
 
-  async delete(key: string): Promise<void> {
-    assertValidKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
-  }
 }

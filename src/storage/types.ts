@@ -1,4 +1,5 @@
-// Where finished videos and composition artifacts live, behind one interface.
+// Where compositions, finished videos and artifacts live, behind one interface. Workers and the API
+// share it: an activity stores a composition once and passes its key through workflow history.
 
 /** A time-limited URL (interface §2.1: `video_url = {url, expires_at}`, expires_at in Unix seconds). */
 export type SignedUrl = { url: string; expires_at: number };
@@ -9,6 +10,8 @@ export interface Storage {
   put(key: string, filePath: string, contentType: string): Promise<void>;
   /** A URL that serves `key` until it expires (default lifetime: MEDIA_URL_TTL_SECONDS). */
   url(key: string, opts?: { ttlSeconds?: number }): Promise<SignedUrl>;
-  /** Removes `key`; no error when it does not exist. */
-  delete(key: string): Promise<void>;
+  /** Stores a text (a composition) under `key`. */
+  putText(key: string, text: string, contentType: string): Promise<void>;
+  /** The text stored under `key` (UTF-8); throws when there is none. */
+  getText(key: string): Promise<string>;
 }

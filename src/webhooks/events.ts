@@ -20,6 +20,8 @@ export type GenerationEventFacts = {
   status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
   provider: string | null;
   errorMessage: string | null;
+  /** Storage key of the video (completed events): the delivery signs its URL when it builds the event. */
+  videoKey: string | null;
 };
 
 /** Input of one delivery workflow: everything needed to build its event once. */

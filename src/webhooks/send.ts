@@ -5,7 +5,7 @@
 import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
-import { ApiError } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { parseRetryAfter } from './retryPolicy.js';
 import { vetWebhookUrl, type UrlPolicy, type WebhookTarget } from './urlPolicy.js';
 
@@ -57,7 +57,7 @@ export async function sendWebhook(
     };
   } catch (err) {
     if (signal.aborted) return failed(`no response within ${timeoutMs / 1000} s`);
-    if (err instanceof ApiError) return failed(`rejected before connecting: ${err.message}`);
+    if (err instanceof DomainError) return failed(`rejected before connecting: ${err.message}`);
     return failed((err as Error).message || String(err));
   }
 }

@@ -1,10 +1,10 @@
 // webhook_url checks (interface 6.6.5): public HTTPS only, against server-side request forgery.
-// Run at request time (400 invalid_webhook_url) and again before every delivery attempt, where the
+// Run at request time (invalid input `invalid_webhook_url`: a 400) and again before every delivery attempt, where the
 // vetted address is the one connected to (src/webhooks/send.ts), so DNS rebinding cannot redirect.
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors.js';
+import { invalidInput } from '../errors.js';
 import { nonPublicAddressReason, type AddressPolicy } from './addressPolicy.js';
 
 /** Host name → its addresses. Injectable so tests control resolution (there is no internet in CI). */
@@ -35,14 +35,14 @@ const RESOLVE_TIMEOUT_MS = 5000;
 const PRIVATE_NAME_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain'];
 
 const rejected = (reason: string) =>
-  new ApiError(400, 'invalid_webhook_url', `webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url');
+  invalidInput(`webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url', 'invalid_webhook_url');
 
-/** Request time: throws ApiError 400 `invalid_webhook_url` saying why. */
+/** Request time: throws a DomainError (invalid input, `invalid_webhook_url`) saying why. */
 export async function assertPublicWebhookUrl(url: string, config: Config, resolve?: HostResolver): Promise<WebhookTarget> {
   return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve));
 }
 
-/** Parses and checks the URL, resolves its host and checks every address. Throws ApiError. */
+/** Parses and checks the URL, resolves its host and checks every address. Throws the same DomainError. */
 export async function vetWebhookUrl(url: string, policy: UrlPolicy): Promise<WebhookTarget> {
   let parsed: URL;
   try {

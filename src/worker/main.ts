@@ -10,6 +10,7 @@ import { createRenderActivities } from '../../activities/render.js';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
+import { registerEnginePlugins } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
@@ -20,6 +21,7 @@ import { createStorage } from '../storage/index.js';
 import { temporalLogger } from '../temporal/logger.js';
 
 const config = loadConfigOrExit();
+await registerEnginePlugins(config.enginePlugins);
 Runtime.install({
   logger: temporalLogger(logger),
   // The Temporal SDK's own metrics (task slots, poll latency, activity/workflow outcomes).

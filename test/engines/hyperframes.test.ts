@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
-import { colourCount, decodeFrame, fixture, meanDifference, useRenderSandbox, watchDescendants } from './support.js';
+import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
 const engine = getEngine('hyperframes');
 const canvas = { width: 360, height: 640 };
@@ -19,7 +19,7 @@ describe('hyperframes engine', () => {
     const watch = watchDescendants();
     const progress: number[] = [];
     const outputPath = path.join(sandbox.out, 'gsap.mp4');
-    const result = await engine.render(fixture('gsap-box.html'), { ...canvas, fps: 30, outputPath, onProgress: (f) => progress.push(f) });
+    const result = await engine.render(fixture('gsap-box.html'), { tools,  ...canvas, fps: 30, outputPath, onProgress: (f) => progress.push(f) });
     watch.stop();
 
     const probed = await probeVideo(outputPath, 'ffprobe', true);
@@ -44,7 +44,7 @@ describe('hyperframes engine', () => {
       </style></head><body><div id="r" data-composition-id="css" data-duration="1" data-width="360" data-height="640"><div id="b"></div></div></body></html>`;
     const started = Date.now();
     const outputPath = path.join(sandbox.out, 'css.mp4');
-    const result = await engine.render(html, { ...canvas, outputPath });
+    const result = await engine.render(html, { tools,  ...canvas, outputPath });
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30 });
     expect(meanDifference(await decodeFrame(outputPath, 0), await decodeFrame(outputPath, 29))).toBeGreaterThan(0.5);
@@ -69,7 +69,7 @@ describe('hyperframes engine', () => {
     const outputPath = path.join(sandbox.out, 'offline.mp4');
     try {
       // GSAP comes from the producer's own file server (its CDN URL is rewritten): the box still moves.
-      const result = await engine.render(html, { ...canvas, outputPath });
+      const result = await engine.render(html, { tools,  ...canvas, outputPath });
       expect(result).toMatchObject({ codec: 'h264', frames: 30 });
       expect(meanDifference(await decodeFrame(outputPath, 0), await decodeFrame(outputPath, 29))).toBeGreaterThan(1);
       expect(hits).toEqual([]);
@@ -80,7 +80,7 @@ describe('hyperframes engine', () => {
 
   it('refuses a composition whose timeline is longer than the limit once the producer knows its duration', async () => {
     const html = fixture('gsap-box.html').replace("duration: 1, ease: 'none'", "duration: 61, ease: 'none'");
-    const error = await engine.render(html, { ...canvas, outputPath: path.join(sandbox.out, 'long.mp4') }).catch((e: unknown) => e);
+    const error = await engine.render(html, { tools,  ...canvas, outputPath: path.join(sandbox.out, 'long.mp4') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RenderError);
     expect((error as RenderError).code).toBe('invalid_composition');
     expect((error as RenderError).findings.map((f) => f.code)).toEqual(['duration_too_long']);
@@ -120,7 +120,7 @@ describe('hyperframes validation', () => {
   });
 
   it('refuses to render an invalid composition, with the findings on the error', async () => {
-    const error = await engine.render('<html><body>no composition', { ...canvas, outputPath: path.join(sandbox.out, 'bad.mp4') }).catch((e: unknown) => e);
+    const error = await engine.render('<html><body>no composition', { tools,  ...canvas, outputPath: path.join(sandbox.out, 'bad.mp4') }).catch((e: unknown) => e);
     expect((error as RenderError).code).toBe('invalid_composition');
     expect((error as RenderError).findings.length).toBeGreaterThan(0);
   });

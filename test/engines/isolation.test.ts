@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
 import { closeRenderProcesses, spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
-import { fixture, waitFor, useRenderSandbox, watchDescendants } from './support.js';
+import { fixture, tools, waitFor, useRenderSandbox, watchDescendants } from './support.js';
 
 // No work directory, Chrome profile or scratch file survives (tsx keeps its transform cache by design).
 const sandbox = useRenderSandbox('isolation', (e) => !e.startsWith('tsx-'));
@@ -34,7 +34,7 @@ describe('render isolation', () => {
     const watch = watchDescendants();
     const started = Date.now();
     const error = await expectRenderError(
-      getEngine('hyperframes').render(html, { width: 360, height: 640, outputPath: path.join(sandbox.out, 'hang.mp4'), timeoutMs: 6000 }),
+      getEngine('hyperframes').render(html, { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'hang.mp4'), timeoutMs: 6000 }),
     );
     const elapsed = Date.now() - started;
     watch.stop();
@@ -52,7 +52,7 @@ describe('render isolation', () => {
     const watch = watchDescendants();
     const controller = new AbortController();
     let abortedAt = 0;
-    const render = getEngine('hyperframes').render(html, {
+    const render = getEngine('hyperframes').render(html, { tools, 
       width: 360,
       height: 640,
       outputPath: path.join(sandbox.out, 'abort-hf.mp4'),
@@ -80,7 +80,7 @@ describe('render isolation', () => {
     const watch = watchDescendants();
     const controller = new AbortController();
     let abortedAt = 0;
-    const render = getEngine('lottie').render(longLottie(30), {
+    const render = getEngine('lottie').render(longLottie(30), { tools, 
       width: 1080,
       height: 1920,
       outputPath: path.join(sandbox.out, 'abort-lottie.mp4'),
@@ -104,7 +104,7 @@ describe('render isolation', () => {
   it('fails only the render whose process crashed', async () => {
     const watch = watchDescendants(50);
     let killed = false;
-    const render = getEngine('lottie').render(longLottie(30), {
+    const render = getEngine('lottie').render(longLottie(30), { tools, 
       width: 1080,
       height: 1920,
       outputPath: path.join(sandbox.out, 'crash.mp4'),
@@ -127,7 +127,7 @@ describe('render isolation', () => {
     expect(await waitFor(() => watch.leftovers(spareProcessIds()).length === 0, 1000)).toBe(true);
 
     // The engine still works afterwards.
-    const ok = await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { width: 360, height: 640, outputPath: path.join(sandbox.out, 'after.mp4') });
+    const ok = await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'after.mp4') });
     expect(ok.frames).toBe(30);
   });
 
@@ -152,7 +152,7 @@ describe('render isolation', () => {
     controller.abort();
     const started = Date.now();
     const error = await expectRenderError(
-      getEngine('lottie').render(fixture('text-and-box.lottie.json'), { width: 360, height: 640, outputPath: path.join(sandbox.out, 'x.mp4'), signal: controller.signal }),
+      getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'x.mp4'), signal: controller.signal }),
     );
     expect(error.code).toBe('render_aborted');
     expect(Date.now() - started).toBeLessThan(500);
@@ -161,11 +161,11 @@ describe('render isolation', () => {
 
   it('keeps one warm spare render process per engine, which closeRenderProcesses() ends', async () => {
     const watch = watchDescendants(50);
-    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare.mp4') });
+    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare.mp4') });
     expect(await waitFor(() => spareProcessIds('lottie').length === 1, 3000)).toBe(true);
     const [spare] = spareProcessIds('lottie');
     // The next render takes the spare instead of starting a process (the spare renders, then exits).
-    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare2.mp4') });
+    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare2.mp4') });
     expect(spareProcessIds('lottie')).not.toContain(spare);
     expect(await waitFor(() => spareProcessIds('lottie').length === 1, 3000)).toBe(true);
     await closeRenderProcesses();

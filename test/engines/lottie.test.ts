@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
-import { colourCount, decodeFrame, fixture, meanDifference, useRenderSandbox, watchDescendants } from './support.js';
+import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
 const engine = getEngine('lottie');
 const canvas = { width: 360, height: 640 };
@@ -27,7 +27,7 @@ describe('lottie engine', () => {
   it('renders shapes and text over a white background to H.264 at the requested size', async () => {
     const watch = watchDescendants();
     const outputPath = path.join(sandbox.out, 'anim.mp4');
-    const result = await engine.render(fixture('text-and-box.lottie.json'), { ...canvas, outputPath });
+    const result = await engine.render(fixture('text-and-box.lottie.json'), { tools,  ...canvas, outputPath });
     watch.stop();
 
     const probed = await probeVideo(outputPath, 'ffprobe', true);
@@ -49,7 +49,7 @@ describe('lottie engine', () => {
 
   it('resamples to the requested frame rate', async () => {
     const anim = { ...base(), fr: 24, op: 48 }; // 2 s at 24 fps
-    const result = await engine.render(JSON.stringify(anim), { ...canvas, fps: 30, outputPath: path.join(sandbox.out, 'fps.mp4') });
+    const result = await engine.render(JSON.stringify(anim), { tools,  ...canvas, fps: 30, outputPath: path.join(sandbox.out, 'fps.mp4') });
     expect(result).toMatchObject({ fps: 30, frames: 60 });
     expect(result.durationSeconds).toBeCloseTo(2, 1);
   });
@@ -57,7 +57,7 @@ describe('lottie engine', () => {
   it('refuses to render an animation with an expression', async () => {
     const anim = base();
     anim.layers[1].ks.r = { a: 0, k: 0, x: 'var $bm_rt = time * 360;' };
-    const error = await engine.render(JSON.stringify(anim), { ...canvas, outputPath: path.join(sandbox.out, 'expr.mp4') }).catch((e: unknown) => e);
+    const error = await engine.render(JSON.stringify(anim), { tools,  ...canvas, outputPath: path.join(sandbox.out, 'expr.mp4') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RenderError);
     expect((error as RenderError).code).toBe('invalid_composition');
     expect((error as RenderError).findings[0]).toMatchObject({ code: 'expression_not_supported', location: '/layers/1/ks/r/x' });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatView, responsesView } from '../../src/api/openapi/schemas.js';
 import { Catalog } from '../../src/catalog/index.js';
+import { getEngine } from '../../src/engines/index.js';
 import { probeUrl } from '../support/media.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 
@@ -18,13 +19,13 @@ afterAll(() => stack?.close());
 
 const nowSeconds = () => Date.now() / 1000;
 
-/** Expected cost computed independently from catalog.json: tokens × base price × multiplier. */
+/** Expected cost computed independently from catalog.json and the engine module: tokens × base price × multiplier. */
 function expectedCostUsd(engine: string, model: string, input: number, output: number) {
-  const e = catalog.file.engines.find((x) => x.id === engine)!;
-  const m = e.models.find((x) => x.id === model)!;
+  const multiplier = getEngine(engine).premiumMultiplier;
+  const m = catalog.file.models.find((x) => x.id === model)!;
   const micros = Math.ceil(
-    (input * Math.round(m.input_per_million_usd * 1e6 * e.premium_multiplier) +
-      output * Math.round(m.output_per_million_usd * 1e6 * e.premium_multiplier)) /
+    (input * Math.round(m.input_per_million_usd * 1e6 * multiplier) +
+      output * Math.round(m.output_per_million_usd * 1e6 * multiplier)) /
       1e6,
   );
   return micros / 1e6;

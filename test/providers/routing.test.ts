@@ -6,8 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { compositionContract, promptingGuide } from '../../src/providers/guides/index.js';
-import { composeLocally } from '../../src/providers/local/composer.js';
+import { getEngine } from '../../src/engines/index.js';
 import { countTokens } from '../../src/providers/tokens.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { closedPortUrl, FakeLlm, fenced, messageTexts, systemPrompt } from './support/fakeLlm.js';
@@ -78,7 +77,7 @@ afterAll(async () => {
 beforeEach(() => fakes.forEach((f) => f.script()));
 
 const canvas = { width: 160, height: 284 };
-const lottie = (prompt: string) => composeLocally({ engine: 'lottie', prompt, ...canvas });
+const lottie = (prompt: string) => getEngine('lottie').composeOffline({ instructions: null, durationSeconds: null, assets: [], prompt, ...canvas });
 
 /** Creates a generation through the Responses shape and waits for its terminal state. */
 async function generate(body: Record<string, unknown>) {
@@ -89,9 +88,8 @@ async function generate(body: Record<string, unknown>) {
 
 /** Cost in US dollars computed from catalog.json: tokens × price per million × the engine's premium multiplier. */
 function expectedCostUsd(engine: string, model: string, input: number, output: number): number {
-  const e = catalogFile.engines.find((x: any) => x.id === engine);
-  const m = e.models.find((x: any) => x.id === model);
-  return ((input * m.input_per_million_usd + output * m.output_per_million_usd) * e.premium_multiplier) / 1_000_000;
+  const m = catalogFile.models.find((x: any) => x.id === model);
+  return ((input * m.input_per_million_usd + output * m.output_per_million_usd) * getEngine(engine).premiumMultiplier) / 1_000_000;
 }
 
 function expectUsage(g: any, engine: string, model: string, input: number, output: number) {
@@ -237,9 +235,9 @@ describe('expand_prompt', () => {
     expect(g.status, JSON.stringify(g.error)).toBe('completed');
     expect(alpha.requests).toHaveLength(2);
     const [expansion, composition] = alpha.requests.map((r) => r.body);
-    expect(systemPrompt(expansion)).toContain(promptingGuide('lottie'));
+    expect(systemPrompt(expansion)).toContain(getEngine('lottie').llm.guide());
     expect(messageTexts(expansion)[1]).toContain('spinning square');
-    expect(systemPrompt(composition)).toContain(compositionContract('lottie'));
+    expect(systemPrompt(composition)).toContain(getEngine('lottie').llm.contract());
     expect(messageTexts(composition)[1]).toBe(expanded);
     expectUsage(g, 'lottie', 'gpt-4o-mini', 200_000, 50_000);
   });

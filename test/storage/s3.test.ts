@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppState } from '../../src/api/context.js';
+import type { AppState } from '../../src/http/context.js';
 import { mediaRoutes } from '../../src/api/media/routes.js';
-import { errorMiddleware } from '../../src/api/middleware/errors.js';
+import { errorMiddleware } from '../../src/http/errors.js';
 import { loadConfig } from '../../src/config.js';
 import { toolsCacheDir } from '../../src/dev/install.mjs';
 import { createStorage, S3Storage, type Storage } from '../../src/storage/index.js';
@@ -109,14 +109,13 @@ describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
     expect(Buffer.from(await part.arrayBuffer())).toEqual(video.subarray(100, 200));
   });
 
-  it('deletes objects', async () => {
-    const file = path.join(dir, 'a.json');
-    fs.writeFileSync(file, '{}');
-    await storage.put('generations/gen_s3/composition.json', file, 'application/json');
-    const { url } = await storage.url('generations/gen_s3/composition.json');
-    expect((await fetch(url)).status).toBe(200);
-    await storage.delete('generations/gen_s3/composition.json');
-    expect((await fetch(url)).status).toBe(404);
+  it('stores and reads back texts (compositions)', async () => {
+    const json = '{"v":"5.7.0","nm":"日本語 ✓"}';
+    await storage.putText('generations/gen_s3/compositions/1.json', json, 'application/json');
+    expect(await storage.getText('generations/gen_s3/compositions/1.json')).toBe(json);
+    const res = await fetch((await storage.url('generations/gen_s3/compositions/1.json')).url);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    await expect(storage.getText('generations/gen_s3/compositions/2.json')).rejects.toThrow();
   });
 
   it('leaves the API media route unused (404): URLs point at the bucket', async () => {

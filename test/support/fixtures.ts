@@ -17,6 +17,7 @@ export function generationRequest(
     width: 160,
     height: 284,
     aspect_ratio: null,
+    duration_seconds: null,
     provider_order: null,
     webhook_url: null,
     ...rest,

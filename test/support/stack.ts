@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createApp } from '../../src/api/app.js';
+import { createApp } from '../../src/http/app.js';
 import { Catalog } from '../../src/catalog/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApiKey } from '../../src/db/apiKeys.js';
@@ -43,7 +43,9 @@ export async function startApi(envOverrides: Record<string, string> = {}): Promi
   const db = createPool(config.databaseUrl, 5);
   const temporal = createTemporalClient(config);
   const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: createStorage(config), logger });
-  server.on('request', app.callback());
+  // Koa settles each request itself (errors included): nothing to await here.
+  const handle = app.callback();
+  server.on('request', (req, res) => void handle(req, res));
   return {
     url,
     db,
@@ -71,7 +73,7 @@ export async function api(base: string, path: string, init: RequestInit & { key?
   if (init.json !== undefined) headers.set('content-type', 'application/json');
   const res = await fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   const text = await res.text();
-  let body: any = null;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

@@ -1,30 +1,29 @@
 // Helpers of the usage and money tests: generation rows written through the real data-access
 // functions (admission, then the workflow's charging step), and prices computed independently from
-// the catalog file (effective price = base × premium_multiplier; cost rounded up to the micro-dollar).
+// the catalog file and the engine's premium (effective price = base × premium multiplier; cost rounded
+// up to the micro-dollar).
 import fs from 'node:fs';
 import type { Catalog } from '../../src/catalog/index.js';
+import { getEngine } from '../../src/engines/index.js';
 import { finishGeneration, insertGeneration, markGenerationStarted } from '../../src/db/generations.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids.js';
 import type { EngineId, GenerationOutcome, TokenUsage } from '../../src/shared.js';
 import { generationRequest } from '../support/fixtures.js';
 
-type CatalogFile = {
-  engines: Array<{ id: string; premium_multiplier: number; models: Array<{ id: string; input_per_million_usd: number; output_per_million_usd: number }> }>;
-};
+type CatalogFile = { models: Array<{ id: string; input_per_million_usd: number; output_per_million_usd: number }> };
 const catalogFile: CatalogFile = JSON.parse(fs.readFileSync(new URL('../../src/catalog/catalog.json', import.meta.url), 'utf8'));
 
 /** Micro-dollars for the tokens, from the catalog file's dollars per million tokens. */
 export function expectedCostMicros(engine: string, model: string, usage: TokenUsage | null): number {
   if (!usage) return 0;
-  const e = catalogFile.engines.find((x) => x.id === engine)!;
-  const m = e.models.find((x) => x.id === model)!;
+  const multiplier = getEngine(engine).premiumMultiplier;
+  const m = catalogFile.models.find((x) => x.id === model)!;
   // USD per million tokens = micro-dollars per token; effective price in whole micro-dollars per million.
-  const perMillion = (usd: number) => Math.round(usd * 1_000_000 * e.premium_multiplier);
+  const perMillion = (usd: number) => Math.round(usd * 1_000_000 * multiplier);
   const total = usage.input_tokens * perMillion(m.input_per_million_usd) + usage.output_tokens * perMillion(m.output_per_million_usd);
   return Math.ceil(total / 1_000_000);
 }
-
 
 export type Fixture = {
   engine: EngineId;

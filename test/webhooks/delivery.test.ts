@@ -268,6 +268,7 @@ async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Parti
     width: 160,
     height: 284,
     aspect_ratio: null,
+    duration_seconds: null,
     provider_order: null,
     webhook_url: webhookUrl,
   };
@@ -281,7 +282,7 @@ async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Parti
     webhookUrl,
     engine: 'lottie',
     model: 'gpt-4o-mini',
-    facts: { type: 'video.generation.completed', status: 'failed', provider: 'local', errorMessage: 'boom', ...opts.facts },
+    facts: { type: 'video.generation.completed', status: 'failed', provider: 'local', errorMessage: 'boom', videoKey: null, ...opts.facts },
   };
   const handle = await temporal.workflow.start('webhookDeliveryWorkflow', { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
   return { eventId, orgId, generationId, result: handle.result() as Promise<WebhookDeliveryResult> };

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { AppDeps, AppState } from '../context.js';
+import type { AppDeps, AppState } from '../../http/context.js';
 
 /** GET /v1/engines — public catalog (interface 2.5, 4.8): no key, not rate-limited. */
 export function enginesRoutes({ catalog }: AppDeps) {

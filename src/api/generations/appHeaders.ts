@@ -1,6 +1,6 @@
 // Optional application identification headers (interface 5.6), stored with each generation.
 import type { Context } from 'koa';
-import { badRequest } from '../../errors.js';
+import { invalidInput } from '../../errors.js';
 import type { AppInfo } from '../../db/generations.js';
 
 export const APP_HEADER_LIMITS = { name: 256, referer: 2048, title: 256 } as const;
@@ -21,16 +21,16 @@ export function readAppHeaders(ctx: Pick<Context, 'get'>): AppInfo {
 
 function checkReferer(value: string): string {
   if (value.length > APP_HEADER_LIMITS.referer) {
-    throw badRequest(`Referer is longer than ${APP_HEADER_LIMITS.referer} characters`, 'Referer');
+    throw invalidInput(`Referer is longer than ${APP_HEADER_LIMITS.referer} characters`, 'Referer');
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw badRequest('Referer must be a valid http or https URL', 'Referer');
+    throw invalidInput('Referer must be a valid http or https URL', 'Referer');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest('Referer must be a valid http or https URL', 'Referer');
+    throw invalidInput('Referer must be a valid http or https URL', 'Referer');
   }
   return value;
 }

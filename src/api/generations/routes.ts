@@ -2,37 +2,52 @@
 // same service; translate.ts converts requests in and views out.
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppDeps, AppState } from '../context.js';
-import { validate } from '../middleware/validate.js';
+import type { AppDeps, AppState } from '../../http/context.js';
+import { validate } from '../../http/validate.js';
+import type { GenerationRequest } from '../../shared.js';
 import { readAppHeaders } from './appHeaders.js';
-import { chatRequest, responsesRequest, type ChatRequest, type ResponsesRequest } from './schema.js';
+import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
-import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView } from './translate.js';
+import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot } from './translate.js';
 
 const idParams = z.object({ id: z.string().min(1) });
 
+/** One request shape: its path, body schema, and the translations in and out of the service. */
+type Shape<S extends z.ZodType> = {
+  path: string;
+  schema: S;
+  translate: (body: z.output<S>) => GenerationRequest;
+  view: (generation: GenerationSnapshot) => unknown;
+};
+
 export function generationsRoutes(deps: AppDeps) {
   const router = new Router<AppState>();
-  const shapes = [
-    { path: '/v1/responses', schema: responsesRequest, translate: (b: unknown) => fromResponsesRequest(b as ResponsesRequest, deps), view: toResponsesView },
-    { path: '/v1/chat/completions', schema: chatRequest, translate: (b: unknown) => fromChatRequest(b as ChatRequest, deps), view: toChatView },
-  ];
-  for (const shape of shapes) {
-    router.post(shape.path, validate({ body: shape.schema }), async (ctx) => {
-      const request = shape.translate(ctx.state.body);
-      const generation = await createGeneration(deps, ctx.state.auth, request, readAppHeaders(ctx));
-      ctx.status = 200;
-      ctx.body = shape.view(generation);
-    });
-    router.get(`${shape.path}/:id`, validate({ params: idParams }), async (ctx) => {
-      const { id } = ctx.state.params as z.infer<typeof idParams>;
-      ctx.body = shape.view(await readGeneration(deps, ctx.state.auth.organizationId, id));
-    });
-    router.delete(`${shape.path}/:id`, validate({ params: idParams }), async (ctx) => {
-      const { id } = ctx.state.params as z.infer<typeof idParams>;
-      await cancelGeneration(deps, ctx.state.auth.organizationId, id);
-      ctx.body = { id, cancelled: true };
-    });
-  }
+  const { responsesRequest, chatRequest } = requestSchemas();
+
+  const mount = <S extends z.ZodType>(shape: Shape<S>) => {
+    router.post(
+      shape.path,
+      validate({ body: shape.schema }, async (ctx, { body }) => {
+        const generation = await createGeneration(deps, ctx.state.auth, shape.translate(body), readAppHeaders(ctx));
+        ctx.status = 200;
+        ctx.body = shape.view(generation);
+      }),
+    );
+    router.get(
+      `${shape.path}/:id`,
+      validate({ params: idParams }, async (ctx, { params: { id } }) => {
+        ctx.body = shape.view(await readGeneration(deps, ctx.state.auth.organizationId, id));
+      }),
+    );
+    router.delete(
+      `${shape.path}/:id`,
+      validate({ params: idParams }, async (ctx, { params: { id } }) => {
+        await cancelGeneration(deps, ctx.state.auth.organizationId, id);
+        ctx.body = { id, cancelled: true };
+      }),
+    );
+  };
+  mount({ path: '/v1/responses', schema: responsesRequest, translate: (body) => fromResponsesRequest(body, deps), view: toResponsesView });
+  mount({ path: '/v1/chat/completions', schema: chatRequest, translate: (body) => fromChatRequest(body, deps), view: toChatView });
   return router;
 }

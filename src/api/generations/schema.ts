@@ -1,6 +1,7 @@
 // Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
 // chosen here and documented in the README.
 import { z } from 'zod';
+import { defaultEngineId, engineIds, MAX_DURATION_SECONDS } from '../../engines/index.js';
 
 export const LIMITS = {
   /** Messages in `input` / `messages`. */
@@ -27,23 +28,12 @@ const urlRef = z.union([url, z.object({ url })]).transform((v) => (typeof v === 
 
 const role = z.enum(['system', 'developer', 'user', 'assistant']);
 
-const engine = z.enum(['hyperframes', 'lottie', 'auto']).default('hyperframes');
 const dimension = z.number().int().positive();
 const aspectRatio = z.string().regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"');
 const provider = z
   .object({ order: z.array(z.string().min(1).max(64)).min(1).max(LIMITS.maxProviders).optional() })
   .loose();
 const webhookUrl = z.string().max(LIMITS.maxUrlChars);
-
-const common = {
-  model: z.string().min(1).max(100).refine(storable, storableMessage),
-  engine,
-  expand_prompt: z.boolean().default(false),
-  width: dimension.optional(),
-  height: dimension.optional(),
-  provider: provider.optional(),
-  webhook_url: webhookUrl.optional(),
-};
 
 // Responses shape
 const responsesPart = z.discriminatedUnion('type', [
@@ -56,28 +46,49 @@ const responsesMessage = z.object({
   role,
   content: z.union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)]),
 });
-export const responsesRequest = z.object({
-  ...common,
-  input: z.union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)]),
-  instructions: text.optional(),
-  aspect_ratio: aspectRatio.optional(),
-});
-
 // Chat shape
 const chatPart = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text }),
   z.object({ type: z.literal('image_url'), image_url: urlRef }),
   z.object({ type: z.literal('video_url'), video_url: urlRef }),
 ]);
-export const chatRequest = z.object({
-  ...common,
-  messages: z
-    .array(z.object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]) }))
-    .min(1)
-    .max(LIMITS.maxMessages),
-  instructions: text.optional(),
-  aspectRatio: aspectRatio.optional(),
-});
 
-export type ResponsesRequest = z.infer<typeof responsesRequest>;
-export type ChatRequest = z.infer<typeof chatRequest>;
+/**
+ * The request schemas of both shapes. Built, not constant: the `engine` enum is the engine registry's
+ * at the time the app is created (plug-in engines register before).
+ */
+export function requestSchemas() {
+  const common = {
+    engine: z.enum([...engineIds(), 'auto']).default(defaultEngineId()),
+    model: z.string().min(1).max(100).refine(storable, storableMessage),
+    expand_prompt: z.boolean().default(false),
+    width: dimension.optional(),
+    height: dimension.optional(),
+    provider: provider.optional(),
+    webhook_url: webhookUrl.optional(),
+    /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
+    duration_seconds: z.number().min(1).max(MAX_DURATION_SECONDS).optional(),
+  };
+  // Strict: an unknown field is a 400 naming it (as OpenAI answers), never silently ignored.
+  const responsesRequest = z.strictObject({
+    ...common,
+    input: z.union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)]),
+    instructions: text.optional(),
+    aspect_ratio: aspectRatio.optional(),
+  });
+
+  const chatRequest = z.strictObject({
+    ...common,
+    messages: z
+      .array(z.object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]) }))
+      .min(1)
+      .max(LIMITS.maxMessages),
+    instructions: text.optional(),
+    aspectRatio: aspectRatio.optional(),
+  });
+  return { responsesRequest, chatRequest };
+}
+
+type RequestSchemas = ReturnType<typeof requestSchemas>;
+export type ResponsesRequest = z.infer<RequestSchemas['responsesRequest']>;
+export type ChatRequest = z.infer<RequestSchemas['chatRequest']>;

@@ -1,7 +1,8 @@
 // Generations on Temporal: create = start a workflow (id = generation id), read = the PostgreSQL
 // record merged with the workflow's live state while in flight, cancel = workflow cancellation.
-import { WorkflowNotFoundError } from '@temporalio/client';
-import { ApiError, conflict, notFound } from '../../errors.js';
+import { WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
+import { generationWorkflow, stateQuery } from '../../../workflows/generation.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
 import {
   deleteGeneration,
   getGeneration,
@@ -21,7 +22,7 @@ import {
 } from '../../shared.js';
 import type { KeyPrincipal } from '../../db/apiKeys.js';
 import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../http/context.js';
 import type { GenerationSnapshot } from './translate.js';
 
 const QUERY_DEADLINE_MS = 2000;
@@ -37,29 +38,29 @@ export async function createGeneration(
   const id = newId('gen');
   // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
   const row = await insertGeneration(deps.db, { id, organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, request, app });
-  if (!row) throw new ApiError(402, 'insufficient_credits', 'The organization has no credit left; add credits to continue');
+  if (!row) throw new DomainError('payment_required', 'insufficient_credits', 'The organization has no credit left; add credits to continue');
   try {
     await deps.temporal.workflow.start(
-      'generationWorkflow',
+      generationWorkflow,
       generationStartOptions({ generationId: id, organizationId: principal.organizationId, request, createdAtMs: row.created_at.getTime() }, app),
     );
   } catch (err) {
     // Nothing half-created: without a workflow there is no generation.
     await deleteGeneration(deps.db, id);
     deps.logger.error({ err, generation_id: id }, 'workflow start failed');
-    throw new ApiError(503, 'temporarily_unavailable', 'The generation could not be started; retry shortly');
+    throw new DomainError('unavailable', 'temporarily_unavailable', 'The generation could not be started; retry shortly');
   }
   metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
   return snapshot(deps, row, null);
 }
 
 /** How a generation's workflow is started: id = generation id, search attributes and memo for operators. */
-export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo) {
+export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo): WorkflowStartOptions<typeof generationWorkflow> {
   const { generationId, organizationId, request } = input;
   return {
     workflowId: generationId,
     taskQueue: TASK_QUEUES.io,
-    args: [input] as [GenerationWorkflowInput],
+    args: [input],
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.organization, value: organizationId },
       { key: SEARCH_ATTRIBUTES.engine, value: request.engine },
@@ -84,7 +85,7 @@ export async function cancelGeneration(deps: AppDeps, organizationId: string, id
   const row = await findOwned(deps, organizationId, id);
   const finished = () => conflict(`Generation ${id} already finished with status ${row.status}`, 'generation_finished');
   if (TERMINAL_STATUSES.includes(row.status)) throw finished();
-  const handle = deps.temporal.workflow.getHandle(id);
+  const handle = deps.temporal.workflow.getHandle<typeof generationWorkflow>(id);
   try {
     await handle.cancel();
   } catch (err) {
@@ -110,7 +111,7 @@ async function findOwned(deps: AppDeps, organizationId: string, id: string): Pro
 async function queryLiveState(deps: AppDeps, id: string): Promise<GenerationLiveState | null> {
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
-      deps.temporal.workflow.getHandle(id).query<GenerationLiveState>('state'),
+      deps.temporal.workflow.getHandle<typeof generationWorkflow>(id).query(stateQuery),
     );
   } catch (err) {
     deps.logger.warn({ err: String(err), generation_id: id }, 'state query failed; answering from the record');

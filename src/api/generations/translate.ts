@@ -1,13 +1,13 @@
 // The one place where the two request/response shapes meet the internal generation model:
 // Responses request / Chat request → GenerationRequest, and a stored generation → either view.
-import { badRequest } from '../../errors.js';
-import { resolveCanvas } from '../../engines/index.js';
+import { invalidInput } from '../../errors.js';
+import { chooseEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
 import { assertProviderOrder, registryOf } from '../../providers/registry.js';
-import type { AppDeps } from '../context.js';
-import type { ContentPart, EngineId, GenerationRequest, GenerationStatus, InputMessage } from '../../shared.js';
+import type { AppDeps } from '../../http/context.js';
+import type { ContentPart, GenerationRequest, GenerationStatus, InputMessage } from '../../shared.js';
 import { LIMITS, type ChatRequest, type ResponsesRequest } from './schema.js';
 
-type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url'>;
+type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url' | 'duration_seconds'>;
 
 /** What request translation needs: the catalog (models per engine) and the config (provider registry). */
 export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
@@ -45,17 +45,8 @@ export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): Generat
     .filter(isSystem)
     .flatMap((m) => toContentParts(m.content).flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const instructions = [body.instructions, ...systemText].filter(Boolean).join('\n\n') || null;
-  if (messages.length === 0) throw badRequest('messages: at least one user message is required', 'messages');
+  if (messages.length === 0) throw invalidInput('messages: at least one user message is required', 'messages');
   return build(body, deps, messages, instructions, body.aspectRatio ?? null, 'aspectRatio');
-}
-
-/** Words that make `engine: "auto"` pick Lottie (vector, loop-style motion graphics); otherwise HyperFrames. */
-export const LOTTIE_HINTS = ['lottie', 'icon', 'logo', 'loader', 'loading', 'spinner', 'sticker', 'emoji', 'vector', 'flat'];
-
-export function chooseEngine(requested: EngineId | 'auto', text: string): EngineId {
-  if (requested !== 'auto') return requested;
-  const words = new Set(text.toLowerCase().match(/[a-z]+/g) ?? []);
-  return LOTTIE_HINTS.some((w) => words.has(w)) ? 'lottie' : 'hyperframes';
 }
 
 function build(
@@ -70,18 +61,18 @@ function build(
   const allText = [instructions ?? '', ...texts].join('\n');
   // Characters the requester wrote (the '\n' separators above are ours and do not count).
   if (allText.length - texts.length > LIMITS.maxTotalTextChars) {
-    throw badRequest(`Prompt text is longer than ${LIMITS.maxTotalTextChars} characters in total`, 'input');
+    throw invalidInput(`Prompt text is longer than ${LIMITS.maxTotalTextChars} characters in total`, 'input');
   }
-  if (texts.every((t) => t.trim() === '')) throw badRequest('The prompt has no text', 'input');
+  if (texts.every((t) => t.trim() === '')) throw invalidInput('The prompt has no text', 'input');
   const media = messages.reduce((n, m) => n + m.content.filter((p) => p.type !== 'text').length, 0);
   if (media > LIMITS.maxMediaParts) {
-    throw badRequest(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${media})`, 'input');
+    throw invalidInput(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${media})`, 'input');
   }
 
   const engine = chooseEngine(body.engine, allText);
   if (!catalog.price(engine, body.model)) {
-    const offered = catalog.file.engines.find((e) => e.id === engine)!.models.map((m) => m.id);
-    throw badRequest(`model: "${body.model}" is not offered on engine ${engine}; choose one of ${offered.join(', ')}`, 'model');
+    const offered = catalog.modelIds(engine);
+    throw invalidInput(`model: "${body.model}" is not offered on engine ${engine}; choose one of ${offered.join(', ')}`, 'model');
   }
   if (body.provider?.order) assertProviderOrder(registryOf(config), body.provider.order, body.model);
   const canvas = resolveCanvas({ width: body.width, height: body.height, aspect_ratio: aspectRatio ?? undefined }, aspectParam);
@@ -95,6 +86,7 @@ function build(
     width: canvas.width,
     height: canvas.height,
     aspect_ratio: aspectRatio,
+    duration_seconds: resolveDuration(body.duration_seconds, texts.join('\n')),
     provider_order: body.provider?.order ?? null,
     webhook_url: body.webhook_url ?? null,
   };

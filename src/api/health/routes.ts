@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { registry } from '../../metrics.js';
-import type { AppDeps, AppState } from '../context.js';
+import type { AppDeps, AppState } from '../../http/context.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 

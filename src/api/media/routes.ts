@@ -2,26 +2,31 @@
 // the signature is the authentication. Supports Range requests so players can seek.
 import fs from 'node:fs';
 import Router from '@koa/router';
-import { ApiError, notFound } from '../../errors.js';
+import { z } from 'zod';
+import { DomainError, notFound } from '../../errors.js';
+import type { AppDeps, AppState } from '../../http/context.js';
+import { ApiError } from '../../http/errors.js';
+import { validate } from '../../http/validate.js';
 import { LocalStorage } from '../../storage/index.js';
-import type { AppDeps, AppState } from '../context.js';
 import { parseRange } from './range.js';
+
+/** A query value counts only as one string; absent or repeated is no value, which fails the signature check (403). */
+const single = z.string().optional().catch(undefined);
+const mediaRequest = { params: z.object({ key: z.string() }), query: z.object({ expires: single, sig: single }) };
 
 export function mediaRoutes({ storage }: Pick<AppDeps, 'storage'>) {
   const router = new Router<AppState>();
-  router.get('/media/*key', async (ctx) => {
+  router.get('/media/*key', validate(mediaRequest, async (ctx, { params: { key }, query: { expires, sig } }) => {
     // With S3 storage, URLs point at the bucket: nothing is served here.
     if (!(storage instanceof LocalStorage)) throw notFound('Media is not served by this API (STORAGE_DRIVER=s3)');
-    const key = String((ctx.params as { key: string }).key);
-    const expires = typeof ctx.query.expires === 'string' ? ctx.query.expires : undefined;
-    const sig = typeof ctx.query.sig === 'string' ? ctx.query.sig : undefined;
     const check = storage.checkSignature(key, expires, sig);
-    if (check === 'invalid') throw new ApiError(403, 'invalid_signature', 'The media URL signature is invalid');
-    if (check === 'expired') throw new ApiError(403, 'url_expired', 'The media URL has expired; fetch the generation again for a fresh URL');
+    if (check === 'invalid') throw new DomainError('forbidden', 'invalid_signature', 'The media URL signature is invalid');
+    if (check === 'expired') throw new DomainError('forbidden', 'url_expired', 'The media URL has expired; fetch the generation again for a fresh URL');
 
     const object = await storage.stat(key);
     if (!object) throw notFound('No such media');
     const range = parseRange(ctx.get('Range') || undefined, object.size);
+    // An unsatisfiable Range is HTTP's own answer (416 with Content-Range), not a domain failure.
     if (range === 'unsatisfiable') {
       throw new ApiError(416, 'range_not_satisfiable', `The file has ${object.size} bytes`, undefined, undefined, {
         'Content-Range': `bytes */${object.size}`,
@@ -42,6 +47,6 @@ export function mediaRoutes({ storage }: Pick<AppDeps, 'storage'>) {
     }
     ctx.body = fs.createReadStream(object.path, { start, end });
     ctx.length = end - start + 1;
-  });
+  }));
   return router;
 }

@@ -4,8 +4,8 @@
 // in PostgreSQL (src/db/rateLimit.ts), so every API process shares it. Runs right after auth.
 import type { Middleware } from 'koa';
 import { sweepIdleRateLimitKeys, takeRateLimitSlot } from '../../db/rateLimit.js';
-import { ApiError } from '../../errors.js';
-import type { AppDeps, AppState } from '../context.js';
+import type { AppDeps, AppState } from '../../http/context.js';
+import { ApiError } from '../../http/errors.js';
 import { metrics } from '../../metrics.js';
 
 /**

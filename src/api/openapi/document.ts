@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the zod schemas the API validates requests with
 // (src/api/generations/schema.ts) and the response schemas the tests hold responses to.
 import { z } from 'zod';
-import { chatRequest, responsesRequest } from '../generations/schema.js';
+import { requestSchemas } from '../generations/schema.js';
 import { cancelResult, chatView, enginesCatalog, errorBody, responsesView, usageResource } from './schemas.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
@@ -54,6 +54,7 @@ function generationPaths(base: string, tag: string, request: z.ZodType, view: z.
 }
 
 export function openApiDocument(serverUrl: string) {
+  const { responsesRequest, chatRequest } = requestSchemas();
   return {
     openapi: '3.1.0',
     info: {

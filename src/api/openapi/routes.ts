@@ -1,6 +1,6 @@
 // GET /openapi.json (OpenAPI 3.1) and GET /docs (the same document as a readable page, no CDN).
 import Router from '@koa/router';
-import type { AppDeps, AppState } from '../context.js';
+import type { AppDeps, AppState } from '../../http/context.js';
 import { openApiDocument } from './document.js';
 
 const escapeHtml = (s: string) =>

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { AppDeps, AppState } from '../context.js';
+import type { AppDeps, AppState } from '../../http/context.js';
 import { readUsage } from './service.js';
 
 /** GET /v1/usage (interface 2.4, 4.7): balance and usage of the calling key's organization. */

@@ -4,7 +4,7 @@
 import { MICROS_PER_CENT } from '../../db/organizations.js';
 import { readUsageSnapshot, type RecentGeneration, type RouteDayUsage } from '../../db/usage.js';
 import { notFound } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { AppDeps } from '../../http/context.js';
 
 /** Days in `daily_usage` and `daily_usage_by_route`: today (UTC) and the 29 before, oldest first. */
 export const USAGE_DAYS = 30;

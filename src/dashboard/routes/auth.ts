@@ -2,8 +2,8 @@
 // time; every attempt counts as a failure of the login rate limit until it succeeds
 // (src/dashboard/loginLimit.ts).
 import Router from '@koa/router';
-import type { AppDeps } from '../../api/context.js';
 import { clearLoginFailures, findMemberByEmail } from '../../db/members.js';
+import type { AppDeps } from '../../http/context.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { clearCookie, readTokenCookie, setCookie } from '../cookies.js';
 import { CSRF_FIELD, newCsrfToken, sameToken } from '../csrf.js';

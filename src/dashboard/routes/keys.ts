@@ -2,10 +2,10 @@
 // revoke, delete. A key id of another organization is answered 404, like an unknown one.
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppDeps } from '../../api/context.js';
-import { validate } from '../../api/middleware/validate.js';
 import { createApiKey, deleteApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../db/apiKeys.js';
 import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../http/context.js';
+import { validate } from '../../http/validate.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { sendPage, seeOther } from '../respond.js';
 import { form, member, requireMember } from '../session.js';
@@ -13,7 +13,7 @@ import { confirmPage } from '../views/layout.js';
 import { KEY_ACTION_LABELS, keyActionQuestion, keysPage, type KeyAction } from '../views/keys.js';
 
 const keyName = z.string().trim().min(1, 'Give the key a name').max(200, 'Names have at most 200 characters');
-const keyParams = validate({ params: z.object({ id: z.string().min(1).max(100) }) });
+const keyParams = z.object({ id: z.string().min(1).max(100) });
 
 const NOTICES: Record<string, string> = { revoked: 'The key was revoked.', deleted: 'The key was deleted.' };
 
@@ -39,9 +39,8 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
     sendPage(ctx, keysPage({ session, keys, created, message: { kind: 'ok', text: 'Key created.' } }), 201);
   });
 
-  /** The organization's key named in the path, else 404. */
-  const ownKey = async (ctx: DashboardContext): Promise<ApiKeyInfo> => {
-    const { id } = ctx.state.params as { id: string };
+  /** The organization's key with this id, else 404. */
+  const ownKey = async (ctx: DashboardContext, id: string): Promise<ApiKeyInfo> => {
     const key = (await listApiKeys(db, member(ctx).organizationId)).find((k) => k.id === id);
     if (!key) throw notFound('No such API key in your organization');
     return key;
@@ -52,27 +51,31 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
     delete: (id) => deleteApiKey(db, id),
   };
   for (const action of ['revoke', 'delete'] as const) {
-    router.post(`/dashboard/keys/:id/${action}`, requireMember(), keyParams, async (ctx) => {
-      const key = await ownKey(ctx);
-      if (form(ctx).get('confirm') !== 'yes') {
-        const label = KEY_ACTION_LABELS[action];
-        return sendPage(
-          ctx,
-          confirmPage({
-            session: member(ctx),
-            section: 'keys',
-            title: `${label} key`,
-            question: keyActionQuestion(action, key),
-            action: ctx.path,
-            label,
-            back: '/dashboard/keys',
-          }),
-        );
-      }
-      await apply[action](key.id);
-      ctx.state.log.info({ api_key_id: key.id }, `dashboard: key ${action}d`);
-      seeOther(ctx, `/dashboard/keys?notice=${action}d`);
-    });
+    router.post(
+      `/dashboard/keys/:id/${action}`,
+      requireMember(),
+      validate({ params: keyParams }, async (ctx: DashboardContext, { params }) => {
+        const key = await ownKey(ctx, params.id);
+        if (form(ctx).get('confirm') !== 'yes') {
+          const label = KEY_ACTION_LABELS[action];
+          return sendPage(
+            ctx,
+            confirmPage({
+              session: member(ctx),
+              section: 'keys',
+              title: `${label} key`,
+              question: keyActionQuestion(action, key),
+              action: ctx.path,
+              label,
+              back: '/dashboard/keys',
+            }),
+          );
+        }
+        await apply[action](key.id);
+        ctx.state.log.info({ api_key_id: key.id }, `dashboard: key ${action}d`);
+        seeOther(ctx, `/dashboard/keys?notice=${action}d`);
+      }),
+    );
   }
   return router;
 }

@@ -2,11 +2,11 @@
 // with its video (a signed storage URL) and webhook deliveries. Another organization's id is a 404.
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AppDeps } from '../../api/context.js';
-import { validate } from '../../api/middleware/validate.js';
 import { readUsage } from '../../api/usage/service.js';
 import { getGeneration } from '../../db/generations.js';
 import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../http/context.js';
+import { validate } from '../../http/validate.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';
 import { sendPage } from '../respond.js';
@@ -49,10 +49,8 @@ export function usageRoutes(deps: AppDeps): Router<DashboardState> {
   router.get(
     '/dashboard/generations/:id',
     requireMember(),
-    validate({ params: z.object({ id: z.string().min(1).max(100) }) }),
-    async (ctx) => {
+    validate({ params: z.object({ id: z.string().min(1).max(100) }) }, async (ctx: DashboardContext, { params: { id } }) => {
       const session = member(ctx);
-      const { id } = ctx.state.params as { id: string };
       const generation = await getGeneration(db, session.organizationId, id);
       if (!generation) throw notFound('No such generation in your organization');
       const deliveries = await listDeliveries(db, session.organizationId, { generationId: id });
@@ -66,7 +64,7 @@ export function usageRoutes(deps: AppDeps): Router<DashboardState> {
           deliveries,
         }),
       );
-    },
+    }),
   );
   return router;
 }

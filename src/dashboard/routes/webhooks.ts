@@ -1,7 +1,6 @@
 // Webhook settings of the member's organization (through src/db/webhooks.ts): reveal and rotate the
 // signing secret, toggle event types, and the recent deliveries with their attempts.
 import Router from '@koa/router';
-import type { AppDeps } from '../../api/context.js';
 import {
   getWebhookSettings,
   rotateWebhookSecret,
@@ -10,6 +9,7 @@ import {
   type WebhookSettings,
 } from '../../db/webhooks.js';
 import { notFound } from '../../errors.js';
+import type { AppDeps } from '../../http/context.js';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
 import type { DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';

@@ -1,11 +1,20 @@
 // The `hyperframes` engine: HTML + GSAP compositions rendered by @hyperframes/producer in headless Chrome.
-import { renderIsolated } from '../render.js';
-import type { Engine } from '../types.js';
+import { siblingModule } from '../modulePath.js';
+import type { EngineModule } from '../types.js';
+import { hyperframesLlm } from './llm.js';
+import { composeHyperframes } from './offline.js';
 import { validateHyperframes } from './validate.js';
 
-export const hyperframesEngine: Engine = {
+export const hyperframesEngine: EngineModule = {
   id: 'hyperframes',
-  artifactType: 'text/html',
+  name: 'HyperFrames (HTML + GSAP, rendered in headless Chromium)',
+  premiumMultiplier: 1.2,
+  artifact: { mediaType: 'text/html', extension: 'html' },
+  // The default engine: `auto` picks it when no other engine's keyword matches.
+  autoKeywords: [],
   validate: validateHyperframes,
-  render: (source, opts) => renderIsolated('hyperframes', validateHyperframes, source, opts),
+  renderEntry: siblingModule(import.meta.url, 'renderInChild'),
+  preload: ['@hyperframes/producer'],
+  llm: hyperframesLlm,
+  composeOffline: composeHyperframes,
 };

@@ -24,7 +24,7 @@ export function producerRenderConfig(opts: { fps: number; chromePath: string; lo
   };
 }
 
-export const renderHyperframes: ChildRenderer = async (job, { onProgress, log }) => {
+export const render: ChildRenderer = async (job, { onProgress, log }) => {
   const projectDir = path.join(job.workDir, 'project');
   await fs.mkdir(path.join(projectDir, VENDOR_DIR), { recursive: true });
   const prepared = prepareComposition(job.source, job);

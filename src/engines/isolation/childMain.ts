@@ -1,21 +1,16 @@
 // Main module of a render process (spawned by renderProcess.ts, loaded by childEntry.mjs). Loads
-// its engine's renderer at once (a spare process waits fully loaded), receives one job over IPC,
+// its engine's render entry at once (a spare process waits fully loaded), receives one job over IPC,
 // renders it, reports progress and the outcome, exits. If the parent goes away, the render's whole
 // process tree is killed and its work directory removed: nobody would collect them.
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { logger } from '../../logger.js';
-import type { EngineId } from '../../shared.js';
 import { RenderError } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildRenderer, ParentMessage } from './protocol.js';
 
-const renderers: Record<EngineId, () => Promise<ChildRenderer>> = {
-  hyperframes: async () => (await import('../hyperframes/renderInChild.js')).renderHyperframes,
-  lottie: async () => (await import('../lottie/renderInChild.js')).renderLottie,
-};
-
-const engine = process.argv[2] as EngineId;
-const renderer = renderers[engine]();
+// The engine's render entry module (EngineModule.renderEntry), passed by the parent.
+const renderer = import(pathToFileURL(process.argv[2]!).href).then((m: { render: ChildRenderer }) => m.render);
 renderer.catch(() => {}); // reported when a job arrives
 let job: ParentMessage['job'] | undefined;
 

@@ -1,12 +1,11 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
-import type { EngineId } from '../../shared.js';
 import type { Logger } from '../../logger.js';
 import type { Finding, RenderErrorCode } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. */
 export type IsolatedJob = {
   renderId: string;
-  engine: EngineId;
+  engine: string;
   source: string;
   width: number;
   height: number;
@@ -25,7 +24,10 @@ export type ChildMessage =
   | { type: 'done' }
   | { type: 'failed'; code: RenderErrorCode; message: string; findings?: Finding[] };
 
-/** What each engine implements on the child side. */
+/** The program a render process runs: the engine's render entry module and the packages it preloads. */
+export type ChildProgram = { entry: URL; preload: readonly string[] };
+
+/** What each engine's render entry module exports as `render`. */
 export type ChildRenderer = (
   job: IsolatedJob,
   ctx: { onProgress: (fraction: number) => void; log: Logger },

@@ -8,7 +8,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { logger } from '../../logger.js';
-import type { EngineId } from '../../shared.js';
+import type { ChildProgram } from './protocol.js';
 import { RENDER_MARKER_ENV } from './processTree.js';
 
 export type RenderProcess = {
@@ -26,12 +26,12 @@ const OUTPUT_TAIL_LINES = 30;
 /** Spares start this long after a render ends, so they do not compete with the render's last work. */
 const SPARE_DELAY_MS = 200;
 
-const spares = new Map<EngineId, RenderProcess>();
+const spares = new Map<string, RenderProcess>();
 const pendingSpares = new Set<NodeJS.Timeout>();
 
-function start(engine: EngineId, ffmpegPath: string): RenderProcess {
+function start(program: ChildProgram, ffmpegPath: string): RenderProcess {
   const renderId = crypto.randomUUID();
-  const child = spawn(process.execPath, [childEntry, engine], {
+  const child = spawn(process.execPath, [childEntry, fileURLToPath(program.entry), ...program.preload], {
     detached: true, // own process group, so the whole group can be killed
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, [RENDER_MARKER_ENV]: renderId, ...producerFfmpegEnv(ffmpegPath) },
@@ -45,29 +45,32 @@ function start(engine: EngineId, ffmpegPath: string): RenderProcess {
 /** Whether the process holds the engine's event loop: a spare must not keep the parent alive. */
 function holdEventLoop(p: RenderProcess, hold: boolean) {
   const handles = [p.child, p.child.channel, p.child.stdout, p.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
-  for (const h of handles) hold ? h?.ref() : h?.unref();
+  for (const h of handles) {
+    if (hold) h?.ref();
+    else h?.unref();
+  }
 }
 
 const isAlive = (p: RenderProcess) => p.child.exitCode === null && p.child.signalCode === null && p.child.connected;
 
 /** A render process for `engine`: the warm spare when there is one, else a new one. */
-export function acquireRenderProcess(engine: EngineId, ffmpegPath: string): RenderProcess {
+export function acquireRenderProcess(engine: string, program: ChildProgram, ffmpegPath: string): RenderProcess {
   const spare = spares.get(engine);
   spares.delete(engine);
   if (spare && isAlive(spare)) {
     holdEventLoop(spare, true);
     return spare;
   }
-  return start(engine, ffmpegPath);
+  return start(program, ffmpegPath);
 }
 
 /** Starts a spare for `engine` shortly, unless one is waiting already. */
-export function keepSpare(engine: EngineId, ffmpegPath: string): void {
+export function keepSpare(engine: string, program: ChildProgram, ffmpegPath: string): void {
   const timer = setTimeout(() => {
     pendingSpares.delete(timer);
     const existing = spares.get(engine);
     if (existing && isAlive(existing)) return;
-    const spare = start(engine, ffmpegPath);
+    const spare = start(program, ffmpegPath);
     holdEventLoop(spare, false);
     spare.child.once('exit', () => spares.get(engine) === spare && spares.delete(engine));
     spares.set(engine, spare);
@@ -76,7 +79,7 @@ export function keepSpare(engine: EngineId, ffmpegPath: string): void {
 }
 
 /** Pids of the idle spare processes (of one engine, or all). */
-export function spareProcessIds(engine?: EngineId): number[] {
+export function spareProcessIds(engine?: string): number[] {
   return [...spares.entries()]
     .filter(([e]) => !engine || e === engine)
     .map(([, p]) => p.child.pid)

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { logger } from '../../logger.js';
 import { RenderError } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
-import type { ChildMessage, IsolatedJob, ParentMessage } from './protocol.js';
+import type { ChildMessage, ChildProgram, IsolatedJob, ParentMessage } from './protocol.js';
 import { acquireRenderProcess, keepSpare, type RenderProcess } from './renderProcess.js';
 
 /** Prefix of every render's work directory under the OS temp directory. */
@@ -33,13 +33,14 @@ export type IsolatedRenderOptions = {
 /** Renders `job` in a render process and moves its output to `outputPath`. Throws RenderError. */
 export async function runIsolated(
   job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath'>,
+  program: ChildProgram,
   outputPath: string,
   opts: IsolatedRenderOptions,
 ): Promise<void> {
   if (opts.signal?.aborted) throw new RenderError('render_aborted', 'Render aborted before it started');
   const started = Date.now();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
-  const proc = acquireRenderProcess(job.engine, job.ffmpegPath);
+  const proc = acquireRenderProcess(job.engine, program, job.ffmpegPath);
   const log = logger.child({ render: proc.renderId, engine: job.engine });
   const fullJob: IsolatedJob = { ...job, renderId: proc.renderId, workDir, outputPath: path.join(workDir, 'output.mp4') };
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
@@ -54,7 +55,7 @@ export async function runIsolated(
   } finally {
     await killAndWait(tree);
     fs.rmSync(workDir, { recursive: true, force: true });
-    keepSpare(job.engine, job.ffmpegPath);
+    keepSpare(job.engine, program, job.ffmpegPath);
   }
 }
 

@@ -1,11 +1,20 @@
 // The `lottie` engine: Lottie JSON rendered by ThorVG (dotlottie-web WASM) and encoded by ffmpeg, no browser.
-import { renderIsolated } from '../render.js';
-import type { Engine } from '../types.js';
+import { siblingModule } from '../modulePath.js';
+import type { EngineModule } from '../types.js';
+import { lottieLlm } from './llm.js';
+import { composeLottie } from './offline.js';
 import { validateLottie } from './validate.js';
 
-export const lottieEngine: Engine = {
+export const lottieEngine: EngineModule = {
   id: 'lottie',
-  artifactType: 'application/json',
+  name: 'Lottie (JSON animation, rendered with ThorVG)',
+  premiumMultiplier: 1,
+  artifact: { mediaType: 'application/json', extension: 'json' },
+  // Vector, loop-style motion graphics.
+  autoKeywords: ['lottie', 'icon', 'logo', 'loader', 'loading', 'spinner', 'sticker', 'emoji', 'vector', 'flat'],
   validate: validateLottie,
-  render: (source, opts) => renderIsolated('lottie', validateLottie, source, opts),
+  renderEntry: siblingModule(import.meta.url, 'renderInChild'),
+  preload: ['@lottiefiles/dotlottie-web'],
+  llm: lottieLlm,
+  composeOffline: composeLottie,
 };

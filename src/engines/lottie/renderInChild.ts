@@ -19,7 +19,7 @@ export function outputFps(animation: LottieAnimation, requested?: number): numbe
 export const lottieFrameAt = (k: number, animation: LottieAnimation, fps: number, totalFrames: number) =>
   Math.min(totalFrames - 1, (k * animation.fr) / fps);
 
-export const renderLottie: ChildRenderer = async (job, { onProgress }) => {
+export const render: ChildRenderer = async (job, { onProgress }) => {
   const animation = JSON.parse(job.source) as LottieAnimation; // validated by the parent before it sent the job
   const fps = outputFps(animation, job.fps);
   const frames = Math.max(1, Math.round(((animation.op - animation.ip) / animation.fr) * fps));

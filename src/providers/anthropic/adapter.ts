@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { PROVIDER_FAILURE, ProviderError } from '../errors.js';
 import { postJson } from '../http.js';
 import type { ChatPart } from '../prompts.js';
-import { baseUrl, timeoutMs, usageOrEstimate, type ChatCompletion } from '../chat.js';
+import type { ProviderProtocol } from '../protocol.js';
+import { baseUrl, chatAdapter, chatEntry, timeoutMs, usageOrEstimate, type ChatCompletion, type ChatEntry } from '../chat.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -28,7 +29,7 @@ function toWire(p: ChatPart) {
   return { type: 'text', text: `Video: ${p.url}` };
 }
 
-export const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
+const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
   const body = {
     model: conn.model.id,
     max_tokens: conn.entry.max_output_tokens,
@@ -48,4 +49,10 @@ export const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
   const tokens = usageOrEstimate(reported ?? null, conn, chat, text);
   if (stop_reason === 'refusal') throw new ProviderError(PROVIDER_FAILURE.refused, 'refused the content (stop_reason: refusal)', tokens);
   return { text, usage: tokens };
+};
+
+export const anthropicProtocol: ProviderProtocol<ChatEntry> = {
+  id: 'anthropic',
+  entry: chatEntry,
+  connect: (conn, signal) => chatAdapter(conn, anthropicChat, signal),
 };

@@ -1,21 +1,41 @@
-// Protocol `local`: the embedded offline composer as a provider. It reads the prompt, not a chat, so
+// Protocol `local`: the engines' embedded offline composers as a provider. It reads the prompt, not a chat, so
 // it implements the adapter directly. Tokens are counted with the real tokenizer (prompt in,
 // composition out) and billed at the requested model's price, like any provider.
+import { z } from 'zod';
+import { getEngine } from '../../engines/index.js';
 import type { TokenUsage } from '../../shared.js';
+import type { ProviderProtocol } from '../protocol.js';
 import { countTokens } from '../tokens.js';
 import type { ProviderAdapter } from '../types.js';
-import { composeLocally } from './composer.js';
 
 const NOTHING: TokenUsage = { input_tokens: 0, output_tokens: 0 };
 
-export const localAdapter: ProviderAdapter = {
+const localAdapter: ProviderAdapter = {
   // The composer takes its headline from the prompt's first sentence: the prompt stays as written.
   async expand(task) {
     return { text: task.brief.text, usage: NOTHING };
   },
   async compose(task) {
     const prompt = [task.brief.instructions, task.brief.text].filter(Boolean).join('\n\n');
-    const source = composeLocally({ engine: task.engine, prompt: task.brief.text, width: task.width, height: task.height });
+    const source = getEngine(task.engine).composeOffline({
+      prompt: task.brief.text,
+      instructions: task.brief.instructions,
+      width: task.width,
+      height: task.height,
+      durationSeconds: task.durationSeconds,
+      assets: [],
+    });
     return { text: source, usage: { input_tokens: countTokens(prompt), output_tokens: countTokens(source) } };
   },
+};
+
+// The embedded offline composer serves every catalog model (it is the stand-in for all of them).
+const entry = z.object({ models: z.literal('*').default('*'), timeout_seconds: z.number().positive().max(900).default(30) }).strict();
+
+export const localProtocol: ProviderProtocol<z.infer<typeof entry>> = {
+  id: 'local',
+  entry,
+  // The last resort: a real model writes better compositions.
+  triedLast: true,
+  connect: () => localAdapter,
 };

@@ -4,7 +4,17 @@ import { z } from 'zod';
 import { PROVIDER_FAILURE, ProviderError } from '../errors.js';
 import { postJson } from '../http.js';
 import type { ChatMessage } from '../prompts.js';
-import { baseUrl, timeoutMs, usageOrEstimate, type ChatCompletion } from '../chat.js';
+import type { ProviderProtocol } from '../protocol.js';
+import { baseUrl, chatAdapter, chatEntry, timeoutMs, usageOrEstimate, type ChatCompletion } from '../chat.js';
+
+const entry = chatEntry.extend({
+  /**
+   * The request field carrying max_output_tokens. OpenAI's own API wants `max_completion_tokens`
+   * (its o-series models refuse `max_tokens`); many compatible servers know only `max_tokens`.
+   */
+  max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+});
+type OpenaiEntry = z.infer<typeof entry>;
 
 const completionSchema = z.object({
   choices: z
@@ -31,11 +41,10 @@ function toWire(m: ChatMessage) {
   };
 }
 
-export const openaiChat: ChatCompletion = async (conn, chat, signal) => {
-  const tokenLimitField = conn.entry.protocol === 'openai' ? conn.entry.max_tokens_field : 'max_tokens';
+const openaiChat: ChatCompletion<OpenaiEntry> = async (conn, chat, signal) => {
   const body = {
     model: conn.model.id,
-    [tokenLimitField]: conn.entry.max_output_tokens,
+    [conn.entry.max_tokens_field]: conn.entry.max_output_tokens,
     messages: [{ role: 'system', content: chat.system }, ...chat.messages.map(toWire)],
   };
   const headers: Record<string, string> = conn.apiKey ? { authorization: `Bearer ${conn.apiKey}` } : {};
@@ -50,4 +59,10 @@ export const openaiChat: ChatCompletion = async (conn, chat, signal) => {
     throw new ProviderError(PROVIDER_FAILURE.refused, `refused the content: ${message.refusal ?? 'content filter'}`, tokens);
   }
   return { text, usage: tokens };
+};
+
+export const openaiProtocol: ProviderProtocol<OpenaiEntry> = {
+  id: 'openai',
+  entry,
+  connect: (conn, signal) => chatAdapter(conn, openaiChat, signal),
 };

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractComposition, fencedBlocks } from '../../src/providers/extract.js';
-import { compositionContract, HYPERFRAMES_GUIDE_SECTIONS, markdownSection, promptingGuide } from '../../src/providers/guides/index.js';
+import { getEngine } from '../../src/engines/index.js';
+import { HYPERFRAMES_GUIDE_SECTIONS, markdownSection } from '../../src/engines/hyperframes/llm.js';
 import { compositionChat, expansionChat, repairRequest } from '../../src/providers/prompts.js';
 
 const html = '<!doctype html>\n<html><body><div data-composition-id="main"></div></body></html>';
@@ -48,16 +49,16 @@ describe('engine texts', () => {
 
   it('the HyperFrames prompting guide is made of the @hyperframes/core docs sections and common mistakes', () => {
     const core = fs.readFileSync(path.join(docs, 'core.md'), 'utf8');
-    const guide = promptingGuide('hyperframes');
+    const guide = getEngine('hyperframes').llm.guide();
     for (const heading of HYPERFRAMES_GUIDE_SECTIONS) expect(guide).toContain(markdownSection(core, heading)!);
     expect(guide).toContain(fs.readFileSync(path.join(docs, 'common-mistakes.md'), 'utf8').trim());
     expect(guide).toContain('window.__timelines');
   });
 
   it('the Lottie guide and both contracts are the concise texts in src/providers/guides', () => {
-    expect(promptingGuide('lottie')).toMatch(/^## Prompting guide: Lottie motion graphics/);
-    expect(compositionContract('hyperframes')).toMatch(/window\.__timelines\["main"\] = tl/);
-    expect(compositionContract('lottie')).toMatch(/"op": FRAMES/);
+    expect(getEngine('lottie').llm.guide()).toMatch(/^## Prompting guide: Lottie motion graphics/);
+    expect(getEngine('hyperframes').llm.contract()).toMatch(/window\.__timelines\["main"\] = tl/);
+    expect(getEngine('lottie').llm.contract()).toMatch(/"op": FRAMES/);
   });
 
   it('markdownSection stops at the next section of the same level', () => {
@@ -77,8 +78,8 @@ describe('conversations', () => {
   };
 
   it('composition: contract, canvas, duration, instructions and fence format in the system prompt; accepted media as parts', () => {
-    const chat = compositionChat({ engine: 'lottie', width: 160, height: 284, brief, repair: null }, ['image']);
-    expect(chat.system).toContain(compositionContract('lottie'));
+    const chat = compositionChat({ engine: 'lottie', width: 160, height: 284, durationSeconds: null, brief, repair: null }, ['image']);
+    expect(chat.system).toContain(getEngine('lottie').llm.contract());
     expect(chat.system).toContain('Canvas: 160x284 pixels');
     expect(chat.system).toContain('Duration: 5 seconds unless the request asks for another length (at most 60 seconds)');
     expect(chat.system).toContain('## Instructions from the requester\nUse brand colors');
@@ -96,7 +97,7 @@ describe('conversations', () => {
 
   it('repair: the previous composition as the assistant turn, then the findings with their fix hints', () => {
     const findings = [{ code: 'missing_timeline_registry', severity: 'error' as const, message: 'Missing registration', fix_hint: 'Register it', location: '#x' }];
-    const chat = compositionChat({ engine: 'hyperframes', width: 160, height: 284, brief, repair: { previous: html, findings } }, []);
+    const chat = compositionChat({ engine: 'hyperframes', width: 160, height: 284, durationSeconds: null, brief, repair: { previous: html, findings } }, []);
     expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(chat.messages[1]!.content).toEqual([{ type: 'text', text: `\`\`\`html\n${html}\n\`\`\`` }]);
     expect(chat.messages[2]!.content).toEqual([{ type: 'text', text: repairRequest(findings, 'html') }]);
@@ -104,8 +105,8 @@ describe('conversations', () => {
   });
 
   it('expansion: the engine guide in the system prompt, the request as the user turn', () => {
-    const chat = expansionChat({ engine: 'hyperframes', width: 1080, height: 1920, brief }, ['image', 'video']);
-    expect(chat.system).toContain(promptingGuide('hyperframes'));
+    const chat = expansionChat({ engine: 'hyperframes', width: 1080, height: 1920, durationSeconds: null, brief }, ['image', 'video']);
+    expect(chat.system).toContain(getEngine('hyperframes').llm.guide());
     expect(chat.system).toContain('1080x1920');
     expect(chat.messages[0]!.content).toEqual([
       { type: 'text', text: expect.stringContaining('Request:\nA bouncing ball') },

@@ -1,13 +1,10 @@
-// The texts that teach an LLM each engine: the composition contract (system prompt of every
-// composition call) and the prompting guide (system prompt of the expand_prompt call). The
-// HyperFrames guide comes from the authoring docs @hyperframes/core ships, so it follows the engine's
-// version; the contracts and the Lottie guide are ours, in the .md files beside this module.
+// What an LLM needs to write HyperFrames compositions: the contract (ours, contract.md) and the
+// prompting guide, taken from the authoring docs @hyperframes/core ships so it follows the engine's
+// version; and how a reply is read (an HTML document, prose around it trimmed).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { EngineId } from '../../shared.js';
-
-const read = (file: string) => fs.readFileSync(new URL(file, import.meta.url), 'utf8').trim();
+import type { EngineLlmKit } from '../types.js';
 
 const HYPERFRAMES_DOCS = path.join(path.dirname(createRequire(import.meta.url).resolve('@hyperframes/core/package.json')), 'docs');
 
@@ -23,7 +20,7 @@ export function markdownSection(markdown: string, heading: string): string | und
   return lines.slice(start, end === -1 ? undefined : end).join('\n').trim();
 }
 
-function hyperframesGuide(): string {
+function readGuide(): string {
   const core = fs.readFileSync(path.join(HYPERFRAMES_DOCS, 'core.md'), 'utf8');
   const sections = HYPERFRAMES_GUIDE_SECTIONS.map((h) => {
     const section = markdownSection(core, h);
@@ -34,13 +31,22 @@ function hyperframesGuide(): string {
   return ['# HyperFrames (from the @hyperframes/core documentation)', ...sections, mistakes].join('\n\n');
 }
 
-const cache = new Map<string, string>();
-const once = (key: string, load: () => string) => cache.get(key) ?? cache.set(key, load()).get(key)!;
-
-export function compositionContract(engine: EngineId): string {
-  return once(`contract/${engine}`, () => read(`./${engine}-contract.md`));
+/** The HTML document in a text: from `<!doctype html>`/`<html>` to the last `</html>`. */
+function htmlDocument(text: string): string {
+  const start = text.search(/<!doctype html|<html[\s>]/i);
+  if (start === -1) return text;
+  const end = text.toLowerCase().lastIndexOf('</html>');
+  return end > start ? text.slice(start, end + '</html>'.length) : text.slice(start);
 }
 
-export function promptingGuide(engine: EngineId): string {
-  return once(`guide/${engine}`, () => (engine === 'hyperframes' ? hyperframesGuide() : read('./lottie-guide.md')));
-}
+let contract: string | undefined;
+let guide: string | undefined;
+
+export const hyperframesLlm: EngineLlmKit = {
+  description: 'a HyperFrames HTML composition',
+  fence: 'html',
+  fenceLanguages: ['html', 'htm', 'xhtml'],
+  trimToComposition: htmlDocument,
+  contract: () => (contract ??= fs.readFileSync(new URL('./contract.md', import.meta.url), 'utf8').trim()),
+  guide: () => (guide ??= readGuide()),
+};

@@ -6,8 +6,8 @@ import path from 'node:path';
 import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaRoutes } from '../../src/api/media/routes.js';
-import { errorMiddleware } from '../../src/api/middleware/errors.js';
-import type { AppState } from '../../src/api/context.js';
+import { errorMiddleware } from '../../src/http/errors.js';
+import type { AppState } from '../../src/http/context.js';
 import { loadConfig } from '../../src/config.js';
 import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
 import { mediaUrlSecret, signMedia, SECRET_FILE } from '../../src/storage/signing.js';
@@ -151,9 +151,17 @@ describe('signed media URLs over HTTP', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.text()).toBe('{"v":"5.7.4"}');
 
-    await storage.delete('generations/gen_test/composition.json');
-    const gone = await fetch((await storage.url('generations/gen_test/composition.json')).url);
+    const gone = await fetch((await storage.url('generations/gen_test/never-stored.json')).url);
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('stores and reads back texts (compositions) with their content type', async () => {
+    const html = '<!doctype html><html><body>日本語 ✓</body></html>';
+    await storage.putText('generations/gen_text/compositions/1.html', html, 'text/html');
+    expect(await storage.getText('generations/gen_text/compositions/1.html')).toBe(html);
+    const res = await fetch((await storage.url('generations/gen_text/compositions/1.html')).url);
+    expect(res.headers.get('content-type')).toBe('text/html');
+    await expect(storage.getText('generations/gen_text/compositions/2.html')).rejects.toThrow();
   });
 });

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../logger.js';
-import { metrics } from '../../metrics.js';
-import type { AppState } from '../context.js';
+import type { Logger } from '../logger.js';
+import { metrics } from '../metrics.js';
+import type { AppState } from './context.js';
 
 const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 

@@ -2,7 +2,8 @@
 // with its reason; names are judged by what a controlled resolver answers (no internet here).
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { toApiError } from '../../src/http/errors.js';
 import { assertPublicWebhookUrl, vetWebhookUrl, type HostResolver } from '../../src/webhooks/urlPolicy.js';
 
 const DNS: Record<string, string[]> = {
@@ -31,15 +32,15 @@ const resolver: HostResolver = async (host) => {
 
 const strict = { allowLoopback: false, resolve: resolver };
 
-async function rejection(url: string, policy = strict): Promise<ApiError> {
+async function rejection(url: string, policy = strict): Promise<DomainError> {
   const err = await vetWebhookUrl(url, policy).then(
     (t) => {
       throw new Error(`accepted ${url} → ${t.address}`);
     },
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  return err as DomainError;
 }
 
 // [url, expected part of the reason]
@@ -143,7 +144,8 @@ describe('webhook_url policy', () => {
   for (const [url, reason] of REJECTED) {
     it(`refuses ${url}`, async () => {
       const err = await rejection(url);
-      expect(err.status).toBe(400);
+      expect(err.kind).toBe('invalid_input');
+      expect(toApiError(err).status).toBe(400);
       expect(err.code).toBe('invalid_webhook_url');
       expect(err.param).toBe('webhook_url');
       expect(err.message).toMatch(/^webhook_url must be a public HTTPS URL: /);
@@ -203,6 +205,6 @@ describe('webhook_url policy', () => {
     const config = loadConfig({});
     expect(config.webhooks.unsafeAllowLoopback).toBe(false);
     expect(config.webhooks.unsafeCaFile).toBeUndefined();
-    await expect(assertPublicWebhookUrl('https://127.0.0.1/', config, resolver)).rejects.toMatchObject({ status: 400 });
+    await expect(assertPublicWebhookUrl('https://127.0.0.1/', config, resolver)).rejects.toMatchObject({ kind: 'invalid_input', code: 'invalid_webhook_url' });
   });
 });

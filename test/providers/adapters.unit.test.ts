@@ -1,11 +1,10 @@
 // One provider call at a time (what each activity does), against local servers speaking the
 // OpenAI-compatible and Anthropic protocols: wire format, usage, and how failures are classified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getEngine } from '../../src/engines/index.js';
 import { PROVIDER_FAILURE, ProviderError } from '../../src/providers/errors.js';
 import { expandPrompt, writeComposition, type CallEnv } from '../../src/providers/index.js';
 import { ANTHROPIC_VERSION } from '../../src/providers/anthropic/adapter.js';
-import { promptingGuide, compositionContract } from '../../src/providers/guides/index.js';
-import { composeLocally } from '../../src/providers/local/composer.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
 import { countTokens } from '../../src/providers/tokens.js';
 import type { GenerationRequest } from '../../src/shared.js';
@@ -15,7 +14,8 @@ import { generationRequest } from '../support/fixtures.js';
 const openai = new FakeLlm('openai', 'sk-openai-test');
 const anthropic = new FakeLlm('anthropic', 'sk-ant-test');
 let env: CallEnv;
-const lottie = composeLocally({ engine: 'lottie', prompt: 'a ball', width: 160, height: 284 });
+const { llm, composeOffline } = getEngine('lottie');
+const lottie = composeOffline({ prompt: 'a ball', instructions: null, durationSeconds: null, assets: [], width: 160, height: 284 });
 
 beforeAll(async () => {
   await Promise.all([openai.start(), anthropic.start()]);
@@ -91,7 +91,7 @@ describe('OpenAI-compatible protocol', () => {
     expect(req!.body.model).toBe('gpt-4o-mini-2024-07-18');
     expect(req!.body.max_tokens).toBe(4000);
     expect(req!.body.messages[0].role).toBe('system');
-    expect(req!.body.messages[0].content).toContain(compositionContract('lottie'));
+    expect(req!.body.messages[0].content).toContain(llm.contract());
     expect(req!.body.messages[0].content).toContain('Canvas: 160x284 pixels');
     expect(req!.body.messages[1]).toEqual({
       role: 'user',
@@ -127,7 +127,7 @@ describe('OpenAI-compatible protocol', () => {
     openai.script({ reply: lottie, usage: null });
     const { usage } = await compose('oai', 'gpt-4o-mini');
     expect(usage.output_tokens).toBe(countTokens(lottie));
-    expect(usage.input_tokens).toBeGreaterThan(countTokens(compositionContract('lottie')));
+    expect(usage.input_tokens).toBeGreaterThan(countTokens(llm.contract()));
   });
 
   it('a refusal (message.refusal or finish_reason content_filter) is content_refused and keeps the billed tokens', async () => {
@@ -153,7 +153,7 @@ describe('Anthropic protocol', () => {
     expect(req!.headers.authorization).toBeUndefined();
     expect(req!.body.model).toBe('claude-sonnet-4-5-20250929');
     expect(req!.body.max_tokens).toBe(8192);
-    expect(req!.body.system).toContain(compositionContract('lottie'));
+    expect(req!.body.system).toContain(llm.contract());
     expect(req!.body.messages).toEqual([
       {
         role: 'user',
@@ -224,7 +224,7 @@ describe('expand_prompt call', () => {
     const reply = await expandPrompt(env, { provider: 'ant', request: request('claude-sonnet-4-5') });
     expect(reply).toEqual({ text: 'A glossy red ball drops from the top...', usage: { input_tokens: 900, output_tokens: 80 } });
     const body = anthropic.requests[0]!.body;
-    expect(body.system).toContain(promptingGuide('lottie'));
+    expect(body.system).toContain(llm.guide());
     expect(messageTexts(body)[0]).toContain('Request:\nA red ball bouncing');
   });
 
@@ -243,7 +243,7 @@ describe('expand_prompt call', () => {
 describe('local protocol', () => {
   it('composes offline with the embedded composer, tokens counted with the tokenizer; expansion leaves the prompt as is', async () => {
     const draft = await compose('local', 'claude-sonnet-4-5');
-    expect(draft.source).toBe(composeLocally({ engine: 'lottie', prompt: 'A red ball bouncing', width: 160, height: 284 }));
+    expect(draft.source).toBe(composeOffline({ prompt: 'A red ball bouncing', instructions: null, durationSeconds: null, assets: [], width: 160, height: 284 }));
     expect(draft.usage).toEqual({ input_tokens: countTokens('A red ball bouncing'), output_tokens: countTokens(draft.source) });
     expect(await expandPrompt(env, { provider: 'local', request: request('gpt-4o-mini') })).toEqual({
       text: 'A red ball bouncing',

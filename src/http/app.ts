@@ -1,20 +1,21 @@
-// Where every HTTP request enters: middleware order and the route table.
+// Where every HTTP request enters: middleware order and the route table. The one module of src/http
+// that knows its users (the API's routers and the dashboard); they import the rest of src/http.
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
+import { enginesRoutes } from '../api/engines/routes.js';
+import { generationsRoutes } from '../api/generations/routes.js';
+import { healthRoutes } from '../api/health/routes.js';
+import { mediaRoutes } from '../api/media/routes.js';
+import { authMiddleware } from '../api/middleware/auth.js';
+import { rateLimitMiddleware } from '../api/middleware/rateLimit.js';
+import { openApiRoutes } from '../api/openapi/routes.js';
+import { usageRoutes } from '../api/usage/routes.js';
 import { dashboard } from '../dashboard/index.js';
 import type { AppDeps, AppState } from './context.js';
-import { enginesRoutes } from './engines/routes.js';
-import { generationsRoutes } from './generations/routes.js';
-import { healthRoutes } from './health/routes.js';
-import { mediaRoutes } from './media/routes.js';
-import { authMiddleware } from './middleware/auth.js';
-import { errorMiddleware } from './middleware/errors.js';
-import { rateLimitMiddleware } from './middleware/rateLimit.js';
-import { requestLogMiddleware } from './middleware/requestLog.js';
-import { openApiRoutes } from './openapi/routes.js';
-import { usageRoutes } from './usage/routes.js';
+import { errorMiddleware } from './errors.js';
+import { requestLogMiddleware } from './requestLog.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();

@@ -1,4 +1,4 @@
-import type Router from '@koa/router';
+// What every request handler of the HTTP layer (API routes and dashboard pages) sees.
 import type { Client } from '@temporalio/client';
 import type { Catalog } from '../catalog/index.js';
 import type { Config } from '../config.js';
@@ -22,10 +22,4 @@ export type AppState = {
   log: Logger;
   /** Set by the auth middleware on keyed routes. */
   auth: KeyPrincipal;
-  /** Set by the validate middleware. */
-  body: unknown;
-  params: unknown;
-  query: unknown;
 };
-
-export type AppRouter = Router<AppState>;

@@ -1,13 +1,17 @@
 // The provider registry: the built-in file agrees with the catalog, invalid files are refused with a
-// message, routing plans follow the documented order and skip rules, request-time order checks.
+// message, routing plans follow the documented order and skip rules, request-time order checks, and
+// each registered protocol is reached through its own module.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/index.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
+import { adapterFor } from '../../src/providers/index.js';
+import { PROTOCOLS } from '../../src/providers/protocols.js';
 import { assertProviderOrder, DEFAULT_PROVIDERS_FILE, loadProviderRegistry, ProviderRegistry } from '../../src/providers/registry.js';
+import { FakeLlm } from './support/fakeLlm.js';
 
 const catalog = Catalog.load();
 const builtIn = loadProviderRegistry();
@@ -35,9 +39,7 @@ describe('built-in registry (src/providers/providers.json)', () => {
       expect(real.filter((s) => builtIn.servedModel(s, model)), `providers of ${model}`).not.toEqual([]);
     }
     for (const slug of real) {
-      const entry = builtIn.get(slug)!;
-      if (entry.protocol === 'local') continue;
-      for (const model of Object.keys(entry.models)) expect(catalog.modelIds(), `${slug} serves ${model}`).toContain(model);
+      for (const model of Object.keys(builtIn.get(slug)!.models)) expect(catalog.modelIds(), `${slug} serves ${model}`).toContain(model);
     }
   });
 
@@ -62,7 +64,12 @@ describe('built-in registry (src/providers/providers.json)', () => {
 
 describe('registry file validation', () => {
   const bad: [string, unknown, RegExp][] = [
-    ['unknown protocol', { providers: { x: { protocol: 'grpc', base_url: 'http://h/v1', models: { m: 'm' } } } }, /protocol/],
+    [
+      'unknown protocol',
+      { providers: { x: { protocol: 'grpc', base_url: 'http://h/v1', models: { m: 'm' } } } },
+      /unknown protocol "grpc" \(known: openai, anthropic, local\)\n.*providers\.x\.protocol/,
+    ],
+    ['a field of another protocol', { providers: { x: { protocol: 'anthropic', base_url: 'http://h/v1', max_tokens_field: 'max_tokens', models: { m: 'm' } } } }, /max_tokens_field/],
     ['bad base_url', { providers: { x: { protocol: 'openai', base_url: 'not a url', models: { m: 'm' } } } }, /base_url/],
     ['no models', { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', models: {} } } }, /serves no model/],
     ['bad slug', { providers: { 'Not OK': { protocol: 'local' } } }, /slug/],
@@ -75,6 +82,15 @@ describe('registry file validation', () => {
     expect(() => ProviderRegistry.parse(raw)).toThrow(message);
   });
 
+  it('refuses an unknown protocol when the file is loaded, naming it and the known ones', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'providers-'));
+    const file = path.join(dir, 'p.json');
+    fs.writeFileSync(file, JSON.stringify({ providers: { ok: { protocol: 'local' }, foo: { protocol: 'grpc', base_url: 'http://h/v1' } } }));
+    expect(() => loadProviderRegistry(file)).toThrow(`invalid providers file ${file}`);
+    expect(() => loadProviderRegistry(file)).toThrow(/unknown protocol "grpc" \(known: openai, anthropic, local\)\n.*providers\.foo\.protocol/);
+    fs.rmSync(dir, { recursive: true });
+  });
+
   it('names the file when it cannot be read or parsed', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'providers-'));
     const file = path.join(dir, 'p.json');
@@ -85,8 +101,7 @@ describe('registry file validation', () => {
   });
 
   it('applies defaults: 120 s timeout, 8192 output tokens sent as max_tokens, text-only models', () => {
-    const alpha = registry.get('alpha')!;
-    expect(alpha.protocol === 'openai' && [alpha.timeout_seconds, alpha.max_output_tokens, alpha.max_tokens_field]).toEqual([120, 8192, 'max_tokens']);
+    expect(registry.get('alpha')).toMatchObject({ timeout_seconds: 120, max_output_tokens: 8192, max_tokens_field: 'max_tokens' });
     expect(registry.servedModel('alpha', 'gpt-4o-mini')).toEqual({ id: 'a-mini', input: [] });
     expect(registry.servedModel('beta', 'claude-sonnet-4-5')).toEqual({ id: 'b-sonnet', input: ['image'] });
   });
@@ -134,7 +149,7 @@ describe('request-time check of provider.order', () => {
       assertProviderOrder(registry, order, model);
       return null;
     } catch (err) {
-      return err as ApiError;
+      return err as DomainError;
     }
   };
 
@@ -142,17 +157,52 @@ describe('request-time check of provider.order', () => {
     expect(check(['alpha', 'local'])).toBeNull();
   });
 
-  it('refuses an unknown slug with 400 and param provider.order, listing the configured ones', () => {
+  it('refuses an unknown slug as invalid input with param provider.order, listing the configured ones', () => {
     const err = check(['alpha', 'nope'])!;
-    expect(err).toBeInstanceOf(ApiError);
-    expect([err.status, err.param]).toEqual([400, 'provider.order']);
+    expect(err).toBeInstanceOf(DomainError);
+    expect([err.kind, err.code, err.param]).toEqual(['invalid_input', 'invalid_request', 'provider.order']);
     expect(err.message).toMatch(/unknown provider "nope".*configured providers: local, alpha, beta, keyless/);
   });
 
   it('refuses an order in which no provider serves the model', () => {
     const err = check(['beta'], 'gpt-4o-mini')!;
-    expect([err.status, err.param]).toEqual([400, 'provider.order']);
+    expect([err.kind, err.param]).toEqual(['invalid_input', 'provider.order']);
     expect(err.message).toMatch(/none of beta serves model gpt-4o-mini/);
+  });
+});
+
+describe('protocols (src/providers/protocols.ts)', () => {
+  it('adapterFor reaches each registered protocol through its own module', async () => {
+    const openai = await new FakeLlm('openai', 'sk-o').start();
+    const anthropic = await new FakeLlm('anthropic', 'sk-a').start();
+    try {
+      // One provider per protocol: a protocol added to the list must be added here.
+      const providers = {
+        openai: { protocol: 'openai', base_url: openai.baseUrl, api_key_env: 'O_KEY', models: { 'gpt-4o-mini': 'o-mini' } },
+        anthropic: { protocol: 'anthropic', base_url: anthropic.baseUrl, api_key_env: 'A_KEY', models: { 'gpt-4o-mini': 'a-mini' } },
+        local: { protocol: 'local' },
+      };
+      expect(PROTOCOLS.map((p) => p.id)).toEqual(Object.keys(providers));
+      const r = ProviderRegistry.parse({ providers });
+      const expand = (slug: string) =>
+        adapterFor(r.connect(slug, 'gpt-4o-mini', secrets({ O_KEY: 'sk-o', A_KEY: 'sk-a' })), new AbortController().signal).expand({
+          engine: 'lottie',
+          durationSeconds: null,
+          width: 160,
+          height: 284,
+          brief: { text: 'a ball', media: [], instructions: null },
+        });
+      openai.script({ reply: 'by openai', usage: { input: 1, output: 2 } });
+      anthropic.script({ reply: 'by anthropic', usage: { input: 3, output: 4 } });
+
+      expect(await expand('openai')).toEqual({ text: 'by openai', usage: { input_tokens: 1, output_tokens: 2 } });
+      expect(await expand('anthropic')).toEqual({ text: 'by anthropic', usage: { input_tokens: 3, output_tokens: 4 } });
+      expect(await expand('local')).toEqual({ text: 'a ball', usage: { input_tokens: 0, output_tokens: 0 } });
+      expect(openai.requests.map((q) => [q.path, q.body.model])).toEqual([['/v1/chat/completions', 'o-mini']]);
+      expect(anthropic.requests.map((q) => [q.path, q.body.model])).toEqual([['/v1/messages', 'a-mini']]);
+    } finally {
+      await Promise.all([openai.close(), anthropic.close()]);
+    }
   });
 });
 

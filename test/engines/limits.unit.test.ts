@@ -1,6 +1,6 @@
 // Canvas resolution and the engine limits: every limit has a test.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors.js';
+import { DomainError } from '../../src/errors.js';
 import {
   checkRenderOptions,
   DEFAULT_FPS,
@@ -16,14 +16,14 @@ import {
   sourceSizeFinding,
 } from '../../src/engines/index.js';
 
-function apiError(fn: () => unknown): ApiError {
+function domainError(fn: () => unknown): DomainError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
+    expect(err).toBeInstanceOf(DomainError);
+    return err as DomainError;
   }
-  throw new Error('expected an ApiError');
+  throw new Error('expected a DomainError');
 }
 
 describe('resolveCanvas', () => {
@@ -59,25 +59,25 @@ describe('resolveCanvas', () => {
   });
 
   it(`rejects sides outside ${MIN_CANVAS_SIDE}..${MAX_CANVAS_SIDE} naming the field`, () => {
-    expect(apiError(() => resolveCanvas({ width: MIN_CANVAS_SIDE - 1 }))).toMatchObject({ status: 400, param: 'width' });
-    expect(apiError(() => resolveCanvas({ height: MAX_CANVAS_SIDE + 1 }))).toMatchObject({ status: 400, param: 'height' });
+    expect(domainError(() => resolveCanvas({ width: MIN_CANVAS_SIDE - 1 }))).toMatchObject({ kind: 'invalid_input', param: 'width' });
+    expect(domainError(() => resolveCanvas({ height: MAX_CANVAS_SIDE + 1 }))).toMatchObject({ kind: 'invalid_input', param: 'height' });
     expect(resolveCanvas({ width: MIN_CANVAS_SIDE, height: MAX_CANVAS_SIDE })).toEqual({ width: 16, height: 3840 });
   });
 
   it('rejects non-integer sides', () => {
-    expect(apiError(() => resolveCanvas({ width: 1080.5 }))).toMatchObject({ status: 400, param: 'width', code: 'invalid_request' });
+    expect(domainError(() => resolveCanvas({ width: 1080.5 }))).toMatchObject({ kind: 'invalid_input', param: 'width', code: 'invalid_request' });
   });
 
   it('rejects a malformed aspect_ratio, naming the field as the request shape spells it', () => {
     for (const bad of ['16x9', '0:1', '16:', '-1:2', 'wide']) {
-      expect(apiError(() => resolveCanvas({ aspect_ratio: bad }))).toMatchObject({ status: 400, param: 'aspect_ratio' });
+      expect(domainError(() => resolveCanvas({ aspect_ratio: bad }))).toMatchObject({ kind: 'invalid_input', param: 'aspect_ratio' });
     }
-    expect(apiError(() => resolveCanvas({ aspect_ratio: 'x' }, 'aspectRatio'))).toMatchObject({ param: 'aspectRatio' });
+    expect(domainError(() => resolveCanvas({ aspect_ratio: 'x' }, 'aspectRatio'))).toMatchObject({ param: 'aspectRatio' });
   });
 
   it('rejects an aspect_ratio that derives a side outside the limits', () => {
-    expect(apiError(() => resolveCanvas({ width: 3000, aspect_ratio: '1:2' }))).toMatchObject({ status: 400, param: 'aspect_ratio' });
-    expect(apiError(() => resolveCanvas({ aspect_ratio: '1000:1' }))).toMatchObject({ param: 'aspect_ratio' });
+    expect(domainError(() => resolveCanvas({ width: 3000, aspect_ratio: '1:2' }))).toMatchObject({ kind: 'invalid_input', param: 'aspect_ratio' });
+    expect(domainError(() => resolveCanvas({ aspect_ratio: '1000:1' }))).toMatchObject({ param: 'aspect_ratio' });
   });
 });
 

@@ -1,0 +1,128 @@
+// ESLint gate (`npm run lint`, part of `npm test`): type-aware typescript-eslint over the TypeScript of
+// src/, workflows/, activities/, test/ and bench/. Kept small on purpose: typescript-eslint's
+// `recommended` set, the promise rules that catch lost errors, no import cycles, and the import rules
+// that keep workflow code deterministic (Temporal replays it inside a sandbox).
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+// Node built-ins under both spellings (`fs` and `node:fs`); `node:*` is also caught by a pattern below.
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+
+// Packages that do I/O or read the clock/environment: never imported at run time by code that runs in
+// the workflow sandbox.
+const IO_PACKAGES = [
+  'pg',
+  'pino',
+  'koa',
+  'openai',
+  'prom-client',
+  '@temporalio/client',
+  '@temporalio/worker',
+  '@temporalio/activity',
+  '@temporalio/testing',
+];
+
+const noIoImports = {
+  paths: [...NODE_BUILTINS, ...IO_PACKAGES].map((name) => ({
+    name,
+    allowTypeImports: true,
+    message: 'Workflow code runs in the deterministic sandbox: no Node built-ins or I/O packages (import type is fine).',
+  })),
+  patterns: [
+    {
+      group: ['node:*', '@aws-sdk/*', '@hyperframes/*', '@koa/*'],
+      allowTypeImports: true,
+      message: 'Workflow code runs in the deterministic sandbox: no Node built-ins or I/O packages (import type is fine).',
+    },
+  ],
+};
+
+export default defineConfig(
+  {
+    // Plain-JavaScript files sit outside the typed program: the browser asset
+    // (src/dashboard/assets/dashboard.js), the dependency-free install script, the render child's entry
+    // and .puppeteerrc.cjs. Only TypeScript is linted.
+    ignores: ['**/*.js', '**/*.mjs', '**/*.cjs', 'node_modules/**', 'data/**', 'test-results/**'],
+  },
+  {
+    files: ['**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    plugins: { 'import-x': importX },
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    settings: {
+      // `./x.js` in an import names x.ts: the TypeScript resolver maps it, and import-x parses .ts files
+      // with typescript-eslint's parser (without these it silently skips them and finds no cycle).
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: import.meta.dirname })],
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      // A promise nobody awaits loses its rejection (an unhandled rejection kills the process).
+      // Intentional fire-and-forget is written `void promise` next to a comment saying why.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // An async function where a void callback is expected (event emitters, Koa/timer callbacks):
+      // its rejection goes nowhere.
+      '@typescript-eslint/no-misused-promises': 'error',
+      // Cycles through runtime imports (type-only imports are ignored: they vanish at build time).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // tsc already reports unused locals and parameters (noUnusedLocals/noUnusedParameters), and
+      // undefined names: the ESLint copies only repeat it.
+      '@typescript-eslint/no-unused-vars': 'off',
+      'no-undef': 'off',
+      // The code matches control characters on purpose (header and input validation, fuzzing).
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    // Tests and benches read loosely typed JSON bodies (`const body: any = await res.json()`) and poke
+    // at internals: `any` there is the shortest honest type, and typing every response would only
+    // restate the API schemas the tests check.
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Workflow code is replayed by Temporal inside a deterministic sandbox: its run-time imports are
+    // @temporalio/workflow, other workflow files, and the modules of src/ written to be sandbox-safe
+    // (the list below: keep each of them free of Node and I/O imports). Anything else (db, storage,
+    // engines, config, logger, providers' HTTP, activities…) only as `import type`; activities are
+    // reached through proxyActivities.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: noIoImports.paths,
+          patterns: [
+            ...noIoImports.patterns,
+            {
+              regex: String.raw`^(\.\./)+src/(?!(shared|providers/errors|webhooks/retryPolicy|webhooks/events)\.js$)`,
+              allowTypeImports: true,
+              message:
+                'Workflow code may import at run time only the sandbox-safe modules of src/ (shared, providers/errors, webhooks/retryPolicy, webhooks/events); use `import type` for the rest.',
+            },
+            {
+              regex: String.raw`^(\.\./)+activities/`,
+              allowTypeImports: true,
+              message: 'Workflows reach activities through proxyActivities: import their types only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sandbox-safe modules the workflows import at run time: the same ban on Node and I/O imports
+    // one level down, so the workflows' guarantee does not leak through them.
+    files: ['src/shared.ts', 'src/providers/errors.ts', 'src/webhooks/retryPolicy.ts', 'src/webhooks/events.ts'],
+    rules: { 'no-restricted-imports': ['error', noIoImports] },
+  },
+);

@@ -1,0 +1,56 @@
+// The one validation step of route handlers: zod schemas for body, path params and query; the first
+// problem becomes a 400 naming the field (`param`, dotted path) in the API's error shape. The handler
+// gets the parsed parts typed by their schemas (`input.body` is the body schema's output type).
+import type { RouterContext, RouterMiddleware } from '@koa/router';
+import type { z } from 'zod';
+import { invalidInput } from '../errors.js';
+import type { AppState } from './context.js';
+import { ApiError } from './errors.js';
+
+type Schemas = { body?: z.ZodType; params?: z.ZodType; query?: z.ZodType };
+
+/** The request parts a route declared, each as its schema's output. */
+export type Input<S extends Schemas> = { [K in keyof S]: S[K] extends z.ZodType ? z.output<S[K]> : never };
+
+/**
+ * A route handler that runs only on valid input: `validate({ params }, async (ctx, { params }) => …)`.
+ * `ctx` carries AppState; a handler of a router with more state annotates it (`ctx: DashboardContext`).
+ */
+export function validate<S extends Schemas, State extends AppState = AppState>(
+  schemas: S,
+  handler: (ctx: RouterContext<State>, input: Input<S>) => unknown,
+): RouterMiddleware<State> {
+  return async (ctx) => {
+    if (schemas.body && ctx.request.length && !ctx.request.is('application/json')) {
+      throw new ApiError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json');
+    }
+    const input: Partial<Record<keyof Schemas, unknown>> = {};
+    if (schemas.body) input.body = parse(schemas.body, (ctx.request as { body?: unknown }).body, 'body');
+    if (schemas.params) input.params = parse(schemas.params, ctx.params, 'path');
+    if (schemas.query) input.query = parse(schemas.query, ctx.query, 'query');
+    // Each part present was parsed by its own schema just above.
+    await handler(ctx, input as Input<S>);
+  };
+}
+
+function parse(schema: z.ZodType, value: unknown, where: string): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = mostSpecific(result.error.issues[0]!);
+  const param = issue.path.map(String).join('.');
+  const message = param ? `${param}: ${issue.message}` : `Invalid request ${where}: ${issue.message}`;
+  throw invalidInput(message, param || undefined);
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * For a value that matched no member of a union, report the member that got furthest (the longest
+ * path), so `input.0.content.1.image_url` is named rather than just `input`.
+ */
+function mostSpecific(issue: Issue): Issue {
+  if (issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  const candidates = issue.errors.filter((e) => e.length > 0).map((e) => mostSpecific(e[0]!));
+  const best = candidates.reduce<Issue | undefined>((a, b) => (!a || b.path.length > a.path.length ? b : a), undefined);
+  return best && best.path.length > 0 ? { ...best, path: [...issue.path, ...best.path] } : issue;
+}

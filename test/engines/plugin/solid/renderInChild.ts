@@ -1,0 +1,15 @@
+// Child side of the solid-colour test engine: ffmpeg's colour source, encoded to H.264.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { ChildRenderer } from '../../../../src/engines/isolation/protocol.js';
+import type { SolidComposition } from './index.js';
+
+const run = promisify(execFile);
+
+export const render: ChildRenderer = async (job, { onProgress }) => {
+  const { color, seconds } = JSON.parse(job.source) as SolidComposition;
+  const fps = job.fps ?? 30;
+  const source = `color=c=${color}:s=${job.width}x${job.height}:r=${fps}:d=${seconds}`;
+  await run(job.ffmpegPath, ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', job.outputPath]);
+  onProgress(1);
+};

@@ -1,0 +1,100 @@
+// Cancelling a generation at each stage, with stub activities (test/workflows/harness.ts) on the real
+// Temporal dev server: the outcome is `cancelled`, finishGeneration is still called (with the tokens
+// used so far), the running activity receives the cancellation, and no completed webhook event is
+// emitted (every request carries a webhook_url, so the events are visible in the history).
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import type { GenerationRequest, TokenUsage } from '../../src/shared.js';
+import { stateQuery } from '../../workflows/generation.js';
+import { emittedEvents, hang, startHarness, usage, type GenerationRun, type Harness, type Name, type Script } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(inject('temporalAddress'));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const withWebhook: Partial<GenerationRequest> = { webhook_url: 'https://hooks.example.com/video' };
+
+type Stage = {
+  name: string;
+  /** The stub that blocks until cancelled. */
+  blocking: Name;
+  script: Script;
+  request?: Partial<GenerationRequest>;
+  /** What the state query answers while blocked there. */
+  state: { status: string; provider: string | null };
+  provider: string | null;
+  usage: TokenUsage | null;
+  events: string[];
+};
+
+const STAGES: Stage[] = [
+  {
+    name: 'while queued (markStarted running)',
+    blocking: 'markStarted',
+    script: { markStarted: () => hang() },
+    state: { status: 'queued', provider: null },
+    provider: null,
+    usage: null,
+    events: ['video.generation.queued'],
+  },
+  {
+    name: 'during a provider call (after the expansion)',
+    blocking: 'writeComposition',
+    script: { writeComposition: () => hang() },
+    request: { expand_prompt: true },
+    state: { status: 'in_progress', provider: null },
+    provider: null,
+    usage: usage(1, 2), // the expansion's tokens are billed
+    events: ['video.generation.queued', 'video.generation.started'],
+  },
+  {
+    name: 'during validation',
+    blocking: 'validateComposition',
+    script: { validateComposition: () => hang() },
+    state: { status: 'in_progress', provider: null },
+    provider: null,
+    usage: usage(10, 20),
+    events: ['video.generation.queued', 'video.generation.started'],
+  },
+  {
+    name: 'during the render',
+    blocking: 'renderComposition',
+    script: { renderComposition: () => hang() },
+    state: { status: 'in_progress', provider: 'p1' },
+    provider: 'p1',
+    usage: usage(10, 20),
+    events: ['video.generation.queued', 'video.generation.started'],
+  },
+];
+
+describe.concurrent('cancellation', () => {
+  for (const stage of STAGES) {
+    test(stage.name, async ({ expect }) => {
+      const run: GenerationRun = await h.startGeneration(stage.script, { ...withWebhook, ...stage.request });
+      const { handle, trace } = run;
+      await trace.waitFor(stage.blocking);
+      expect(await handle.query(stateQuery)).toEqual(stage.state);
+
+      await handle.cancel();
+      expect(await handle.result()).toBe('cancelled');
+      // The workflow itself completes normally: it recorded the cancellation.
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      // The blocked activity was told (through its heartbeats).
+      await trace.waitFor(stage.blocking, { event: 'cancelled' });
+
+      expect(trace.outcome).toEqual({
+        generationId: run.id,
+        status: 'cancelled',
+        provider: stage.provider,
+        usage: stage.usage,
+        rendered: null,
+        error: { code: 'cancelled', message: 'Generation was cancelled' },
+      });
+      expect(await handle.query(stateQuery)).toEqual({ status: 'cancelled', provider: stage.provider });
+      expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual(stage.events);
+    });
+  }
+});

@@ -1,0 +1,364 @@
+// Runs the real workflows (workflows/index.ts, bundled by the worker) on the real Temporal dev server,
+// with stub activities scripted per execution: no LLM, database, storage or render. One harness = one
+// fresh namespace and two in-process workers (`video-io` with the workflows, `video-render`).
+// Stubs are looked up by generation id (the generation workflow's id; a webhook event's
+// input.generationId), so tests of one file can run concurrently on the same workers.
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { ProviderActivities } from '../../activities/providers.js';
+import type { RecordActivities } from '../../activities/records.js';
+import type { RenderActivities } from '../../activities/render.js';
+import type { WebhookActivities, WebhookAttemptResult } from '../../activities/webhooks.js';
+import type { GenerationRequest, GenerationWorkflowInput, PlannedAttempt, TokenUsage } from '../../src/shared.js';
+import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
+import { createNamespace } from '../../src/temporal/devServer.js';
+import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/webhooks/events.js';
+import { generationWorkflow } from '../../workflows/generation.js';
+import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+export type AllActivities = ProviderActivities & RecordActivities & RenderActivities & WebhookActivities;
+export type Name = keyof AllActivities;
+/** What a trace keeps of a call: the argument, or the argument list of a multi-argument activity. */
+export type Input<K extends Name> = Parameters<AllActivities[K]> extends [infer Only] ? Only : Parameters<AllActivities[K]>;
+
+/** How one execution's activities behave: any activity left out runs its default below. */
+export type Script = Partial<AllActivities>;
+
+/** One stub invocation, in the order they started. `event` marks what a stub observed (e.g. its cancellation). */
+export type Call = { activity: Name; input: unknown; attempt: number } | { event: string; activity: Name; attempt: number };
+
+/** The calls of one execution, with a way to wait for the next one. */
+export class Trace {
+  readonly calls: Call[] = [];
+  private waiters: { match: (c: Call) => boolean; resolve: (c: Call) => void }[] = [];
+
+  push(call: Call) {
+    this.calls.push(call);
+    this.waiters = this.waiters.filter((w) => (w.match(call) ? (w.resolve(call), false) : true));
+  }
+
+  /** Inputs of the completed-or-running calls of one activity (every attempt). */
+  inputs<K extends Name>(activity: K): Input<K>[] {
+    return this.calls.filter((c) => c.activity === activity && !('event' in c)).map((c) => (c as { input: unknown }).input as Input<K>);
+  }
+
+  /** Resolves when the nth call (1-based) of `activity` has started, or `event` (e.g. 'cancelled') was seen. */
+  waitFor(activity: Name, opts: { nth?: number; event?: string } = {}): Promise<Call> {
+    const nth = opts.nth ?? 1;
+    const matches = (c: Call) => c.activity === activity && (opts.event ? 'event' in c && c.event === opts.event : !('event' in c));
+    let seen = this.calls.filter(matches).length;
+    if (seen >= nth) return Promise.resolve(this.calls.filter(matches)[nth - 1]!);
+    return new Promise((resolve) =>
+      this.waiters.push({
+        match: (c) => matches(c) && ++seen === nth,
+        resolve,
+      }),
+    );
+  }
+
+  /** The outcome the workflow wrote with finishGeneration (exactly one call is expected). */
+  get outcome() {
+    const outcomes = this.inputs('finishGeneration');
+    if (outcomes.length !== 1) throw new Error(`finishGeneration called ${outcomes.length} times: ${JSON.stringify(this.calls)}`);
+    return outcomes[0]!;
+  }
+}
+
+// ---- scripting helpers ---------------------------------------------------------------------------
+
+export const usage = (input_tokens: number, output_tokens: number): TokenUsage => ({ input_tokens, output_tokens });
+
+/** What a provider activity throws for a classified failure (as activities/providers.ts does). */
+export function providerFailure(type: string, message: string, used: TokenUsage | null = null): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details: [{ usage: used }] });
+}
+
+/** workflows/compose.ts gives a provider call its `timeoutMs` plus this grace as start-to-close timeout. */
+export const CALL_GRACE_MS = 15_000;
+/** Compressed: a provider call that hangs times out after this (with its one retry: ~3 s in all). */
+export const CALL_TIMEOUT_MS = 1000;
+
+/**
+ * A planned provider. `timeoutMs` defaults to CALL_TIMEOUT_MS - CALL_GRACE_MS (negative: no real plan
+ * has that), so the workflow's timeout for each call comes out at CALL_TIMEOUT_MS.
+ */
+export function attempt(provider: string, skipped: string | null = null, timeoutMs = CALL_TIMEOUT_MS - CALL_GRACE_MS): PlannedAttempt {
+  return { provider, skipped, timeoutMs };
+}
+
+/**
+ * Blocks the calling stub until Temporal cancels it (worker shutdown included), recording the
+ * cancellation in the trace. With `heartbeat: false` it never heartbeats, so it never learns of a
+ * cancellation from the server, and Temporal's heartbeat timeout ends the attempt instead.
+ */
+export async function hang({ heartbeat = true } = {}): Promise<never> {
+  const ctx = Context.current();
+  const beat = heartbeat ? setInterval(() => ctx.heartbeat(), 50) : undefined;
+  if (heartbeat) ctx.heartbeat();
+  try {
+    return await ctx.cancelled;
+  } catch (err) {
+    const { key, activity } = current.get(ctx) ?? {};
+    if (key && activity) traceOf(key).push({ event: 'cancelled', activity, attempt: ctx.info.attempt });
+    throw err;
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** A promise the test opens when it wants a stub to go on. */
+export function gate() {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}
+
+/** The result of one webhook attempt answered with `statusCode` (null: no response). */
+export function attemptResult(
+  req: { eventId: string; attempt: number },
+  statusCode: number | null,
+  extra: Partial<WebhookAttemptResult> = {},
+): WebhookAttemptResult {
+  return {
+    eventId: req.eventId,
+    attempt: req.attempt,
+    attemptedAtMs: Date.now(),
+    statusCode,
+    durationMs: 1,
+    error: statusCode === null ? 'connect ECONNREFUSED' : null,
+    retryAfterMs: null,
+    responseExcerpt: null,
+    ...extra,
+  };
+}
+
+// ---- the stub activities --------------------------------------------------------------------------
+
+const scripts = new Map<string, Script>();
+const traces = new Map<string, Trace>();
+const eventToGeneration = new Map<string, string>();
+const current = new WeakMap<Context, { key: string; activity: Name }>();
+
+export function traceOf(key: string): Trace {
+  let t = traces.get(key);
+  if (!t) traces.set(key, (t = new Trace()));
+  return t;
+}
+
+export const draftKey = (generationId: string, draftNumber: number) => `generations/${generationId}/compositions/${draftNumber}.html`;
+
+/** What an activity does when the execution's script does not say otherwise: everything succeeds. */
+export const defaults = {
+  async planRoute() {
+    return { attempts: [attempt('p1')], repairRounds: 1 };
+  },
+  async expandPrompt(call) {
+    return { text: `expanded by ${call.provider}`, usage: usage(1, 2) };
+  },
+  async writeComposition(call) {
+    return { key: draftKey(call.generationId, call.draftNumber), usage: usage(10, 20) };
+  },
+  async validateComposition() {
+    return [];
+  },
+  async markStarted() {},
+  async finishGeneration() {},
+  async renderComposition(input) {
+    return {
+      video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' },
+      artifact: { key: input.compositionKey, content_type: 'text/html' },
+      duration_seconds: 2,
+    };
+  },
+  async prepareWebhookEvent() {
+    return { retryScheduleMs: [0, 200] };
+  },
+  async attemptWebhookDelivery(req) {
+    return attemptResult(req, 200);
+  },
+  async recordWebhookAttempt() {},
+} satisfies AllActivities;
+
+const workflowKey = () => Context.current().info.workflowExecution?.workflowId ?? '';
+
+/** A stub with the real activity's name and type: records the call, then runs the script or the default. */
+function stub<K extends Name>(activity: K, keyOf: (...args: Parameters<AllActivities[K]>) => string): AllActivities[K] {
+  const run = async (...args: Parameters<AllActivities[K]>) => {
+    const key = keyOf(...args);
+    const ctx = Context.current();
+    current.set(ctx, { key, activity });
+    traceOf(key).push({ activity, input: args.length === 1 ? args[0] : args, attempt: ctx.info.attempt });
+    const impl = (scripts.get(key)?.[activity] ?? defaults[activity]) as (...a: Parameters<AllActivities[K]>) => unknown;
+    return impl(...args);
+  };
+  return run as unknown as AllActivities[K];
+}
+
+export const stubActivities = {
+  planRoute: stub('planRoute', workflowKey),
+  expandPrompt: stub('expandPrompt', workflowKey),
+  writeComposition: stub('writeComposition', (call) => call.generationId),
+  validateComposition: stub('validateComposition', workflowKey),
+  markStarted: stub('markStarted', (generationId) => generationId),
+  finishGeneration: stub('finishGeneration', (outcome) => outcome.generationId),
+  renderComposition: stub('renderComposition', (input) => input.generationId),
+  prepareWebhookEvent: stub('prepareWebhookEvent', (input) => {
+    eventToGeneration.set(input.eventId, input.generationId);
+    return input.generationId;
+  }),
+  attemptWebhookDelivery: stub('attemptWebhookDelivery', (req) => eventToGeneration.get(req.eventId) ?? req.eventId),
+  recordWebhookAttempt: stub('recordWebhookAttempt', (result) => eventToGeneration.get(result.eventId) ?? result.eventId),
+} satisfies AllActivities;
+
+const { renderComposition, ...ioActivities } = stubActivities;
+
+// ---- requests and executions ----------------------------------------------------------------------
+
+export function request(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
+  return {
+    model: 'test-model',
+    engine: 'hyperframes',
+    engine_requested: 'hyperframes',
+    instructions: null,
+    messages: [{ role: 'user', content: [{ type: 'text', text: 'A bold product launch teaser' }] }],
+    expand_prompt: false,
+    width: 540,
+    height: 960,
+    aspect_ratio: null,
+    duration_seconds: null,
+    provider_order: null,
+    webhook_url: null,
+    ...overrides,
+  };
+}
+
+export type GenerationRun = { id: string; handle: WorkflowHandle<typeof generationWorkflow>; trace: Trace };
+export type WebhookRun = { eventId: string; handle: WorkflowHandle<typeof webhookDeliveryWorkflow>; trace: Trace };
+
+export type Harness = {
+  namespace: string;
+  client: Client;
+  /** Starts the generation workflow (id = generation id) as the API does, its activities following `script`. */
+  startGeneration(script?: Script, overrides?: Partial<GenerationRequest>): Promise<GenerationRun>;
+  /** Starts one webhook delivery workflow (id = event id) with its activities following `script`. */
+  startWebhook(script?: Script, facts?: Partial<GenerationEventFacts>): Promise<WebhookRun>;
+  close(): Promise<void>;
+};
+
+const id = (prefix: string) => `${prefix}_${crypto.randomBytes(8).toString('hex')}`;
+
+let runtimeInstalled = false;
+/** The SDK's own logs (TS and core) only from ERROR up: scripted failures would otherwise fill the output with warnings. */
+export function installQuietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({
+      logger: new DefaultLogger('ERROR'),
+      telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+    });
+  } catch {
+    // already installed in this process
+  }
+}
+
+export async function startHarness(address: string): Promise<Harness> {
+  installQuietRuntime();
+  const namespace = `wf-${crypto.randomBytes(4).toString('hex')}`;
+  await createNamespace(address, namespace);
+  const nativeConnection = await NativeConnection.connect({ address });
+  const compressed = {
+    connection: nativeConnection,
+    namespace,
+    // Heartbeats (and the cancellations their answers carry) go out at once, not after 0.8 × the
+    // heartbeat timeout.
+    maxHeartbeatThrottleInterval: '50 ms',
+    defaultHeartbeatThrottleInterval: '50 ms',
+  } as const;
+  const workers = await Promise.all([
+    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.io, workflowsPath: WORKFLOWS_PATH, activities: ioActivities }),
+    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.render, activities: { renderComposition } }),
+  ]);
+  const running = Promise.all(workers.map((w) => w.run()));
+  running.catch(() => {}); // surfaced by close()
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace });
+
+  return {
+    namespace,
+    client,
+    async startGeneration(script = {}, overrides = {}) {
+      const generationId = id('gen');
+      scripts.set(generationId, script);
+      const input: GenerationWorkflowInput = {
+        generationId,
+        organizationId: 'org_test',
+        request: request(overrides),
+        createdAtMs: Date.now(),
+      };
+      // Id, task queue and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
+      const handle = await client.workflow.start(generationWorkflow, {
+        workflowId: generationId,
+        taskQueue: TASK_QUEUES.io,
+        args: [input],
+        typedSearchAttributes: [
+          { key: SEARCH_ATTRIBUTES.organization, value: input.organizationId },
+          { key: SEARCH_ATTRIBUTES.engine, value: input.request.engine },
+          { key: SEARCH_ATTRIBUTES.model, value: input.request.model },
+          { key: SEARCH_ATTRIBUTES.status, value: 'queued' },
+        ],
+      });
+      return { id: generationId, handle, trace: traceOf(generationId) };
+    },
+    async startWebhook(script = {}, facts = {}) {
+      const generationId = id('gen');
+      scripts.set(generationId, script);
+      const eventId = id('evt');
+      const input: WebhookDeliveryInput = {
+        eventId,
+        generationId,
+        organizationId: 'org_test',
+        webhookUrl: 'https://hooks.example.com/video',
+        engine: 'hyperframes',
+        model: 'test-model',
+        facts: { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: null, ...facts },
+      };
+      const handle = await client.workflow.start(webhookDeliveryWorkflow, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
+      return { eventId, handle, trace: traceOf(generationId) };
+    },
+    async close() {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await running;
+      await connection.close();
+      await nativeConnection.close();
+    },
+  };
+}
+
+// ---- reading histories ----------------------------------------------------------------------------
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** The lifecycle events a generation started as child workflows, in order (from its history). */
+export async function emittedEvents(handle: WorkflowHandle): Promise<WebhookDeliveryInput[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? [])
+    .map((e: HistoryEvent) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+    .filter((a) => a != null)
+    .map((a) => defaultPayloadConverter.fromPayload<WebhookDeliveryInput>(a.input!.payloads![0]!));
+}
+
+/** The durations of the timers a workflow started, in ms, in order. */
+export async function timerDurations(handle: WorkflowHandle): Promise<number[]> {
+  const { events } = await handle.fetchHistory();
+  return (events ?? [])
+    .map((e: HistoryEvent) => e.timerStartedEventAttributes?.startToFireTimeout)
+    .filter((t) => t != null)
+    .map((t) => Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6));
+}

@@ -1,0 +1,132 @@
+// Records the histories the replay gate (test/workflows/replay.test.ts) replays: representative
+// executions of the real workflows with the stub activities of the workflow tests, each written to
+// test/histories/<name>.json (the JSON of Temporal's history exports: see historyJson.ts).
+//
+//   npm run record-histories            # starts its own Temporal dev server
+//   TEMPORAL_ADDRESS=host:port npm run record-histories
+//
+// Re-record only when no execution of the old workflow code can still be running (see README,
+// "Changing workflows"); a change that alters the commands of running workflows needs patched().
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApplicationFailure } from '@temporalio/activity';
+import type { WorkflowHandle } from '@temporalio/client';
+import { findTemporalCli } from '../../src/dev/install.mjs';
+import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
+import { freePort } from '../support/ports.js';
+import { historyToJson } from './historyJson.js';
+import { attempt, attemptResult, hang, providerFailure, startHarness, type Harness } from './harness.js';
+
+const HISTORIES_DIR = fileURLToPath(new URL('../histories/', import.meta.url));
+
+const webhook_url = 'https://hooks.example.com/video';
+
+/** Each scenario runs one execution to its end and returns its handle. */
+const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
+  /** Expansion, composition, render; queued/started/completed events as child workflows. */
+  async 'generation-completed'(h) {
+    const { handle } = await h.startGeneration({}, { webhook_url, expand_prompt: true });
+    await handle.result();
+    return handle;
+  },
+
+  /** A skipped provider, one that times out, one unavailable, then a rejection ends it. No webhook_url. */
+  async 'generation-failed-after-fallback'(h) {
+    const { handle } = await h.startGeneration({
+      planRoute: async () => ({
+        attempts: [attempt('p1', 'no API key configured'), attempt('p2'), attempt('p3'), attempt('p4')],
+        repairRounds: 1,
+      }),
+      writeComposition: async (call) => {
+        if (call.provider === 'p2') return hang();
+        if (call.provider === 'p3') throw providerFailure('provider_unavailable', '503 Service Unavailable', { input_tokens: 3, output_tokens: 0 });
+        throw providerFailure('provider_rejected', '400 invalid request', { input_tokens: 5, output_tokens: 0 });
+      },
+    });
+    await handle.result();
+    return handle;
+  },
+
+  /** Invalid first draft, repaired once, rendered. */
+  async 'generation-repaired'(h) {
+    const { handle } = await h.startGeneration(
+      {
+        validateComposition: async (input) =>
+          input.key.endsWith('/1.html') ? [{ code: 'no_timeline', message: 'no GSAP timeline', severity: 'error' as const }] : [],
+      },
+      { webhook_url },
+    );
+    await handle.result();
+    return handle;
+  },
+
+  /** The render fails with a final render_failed. */
+  async 'generation-render-failed'(h) {
+    const { handle } = await h.startGeneration(
+      {
+        renderComposition: async () => {
+          throw ApplicationFailure.create({ type: 'render_failed', message: 'ffmpeg exited with code 1', nonRetryable: true });
+        },
+      },
+      { webhook_url },
+    );
+    await handle.result();
+    return handle;
+  },
+
+  /** Cancelled while rendering. */
+  async 'generation-cancelled'(h) {
+    const { handle, trace } = await h.startGeneration({ renderComposition: () => hang() }, { webhook_url });
+    await trace.waitFor('renderComposition');
+    await handle.cancel();
+    await handle.result();
+    return handle;
+  },
+
+  /** 500, a throwing attempt, a 503 with Retry-After, then 200: delivered on attempt 4. */
+  async 'webhook-retried'(h) {
+    const { handle } = await h.startWebhook({
+      prepareWebhookEvent: async () => ({ retryScheduleMs: [0, 200, 200, 400, 400] }),
+      attemptWebhookDelivery: async (req) => {
+        if (req.attempt === 2) throw new Error('worker lost mid-send');
+        if (req.attempt === 3) return attemptResult(req, 503, { retryAfterMs: 600 });
+        return attemptResult(req, req.attempt === 1 ? 500 : 200);
+      },
+    });
+    await handle.result();
+    return handle;
+  },
+};
+
+async function main() {
+  let server: DevServer | undefined;
+  let address = process.env.TEMPORAL_ADDRESS;
+  if (!address) {
+    const cliPath = findTemporalCli();
+    if (!cliPath) throw new Error('Temporal CLI not installed: run `npm start` or `npm test` once, or set TEMPORAL_ADDRESS');
+    server = await startDevServer({ cliPath, port: await freePort(), uiPort: null });
+    address = server.address;
+  }
+  const h = await startHarness(address);
+  try {
+    fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+    const results = await Promise.all(
+      Object.entries(SCENARIOS).map(async ([name, run]) => {
+        const handle = await run(h);
+        const history = await handle.fetchHistory();
+        // Failures carry the stub's stack trace (this machine's paths): dropped, replay never reads them.
+        const json = historyToJson(history).replace(/"stackTrace":"(?:[^"\\]|\\.)*"/g, '"stackTrace":""');
+        const file = path.join(HISTORIES_DIR, `${name}.json`);
+        fs.writeFileSync(file, json);
+        return `${path.relative(process.cwd(), file)} (${history.events?.length ?? 0} events)`;
+      }),
+    );
+    for (const line of results) console.log(`recorded ${line}`);
+  } finally {
+    await h.close();
+    await server?.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,160 @@
+// The webhook delivery workflow end to end with stub activities (test/workflows/harness.ts) on the
+// real Temporal dev server, with a compressed retry schedule: every outcome, the attempts recorded,
+// the durable timers' lengths read from the history (Retry-After); and the lifecycle events a
+// generation starts as child workflows.
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import type { WebhookEventStatus } from '../../src/db/webhooks.js';
+import { attemptResult, emittedEvents, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness(inject('temporalAddress'));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const SCHEDULE = [0, 200, 200, 400];
+const schedule = async () => ({ retryScheduleMs: SCHEDULE });
+
+/** The attempts as recordWebhookAttempt received them: [attempt, status code, event status]. */
+const recorded = (trace: Trace) =>
+  trace.inputs('recordWebhookAttempt').map(([result, status]): [number, number | null, WebhookEventStatus] => [result.attempt, result.statusCode, status]);
+
+// Every test below runs concurrently (at most vitest's maxConcurrency, 5, at once).
+describe.concurrent('webhooks', () => {
+  describe('webhook delivery', () => {
+    test('500, 500, then 200: delivered after 3 attempts, each recorded, on the schedule', async ({ expect }) => {
+      const codes = [500, 500, 200];
+      const { handle, trace, eventId } = await h.startWebhook({
+        prepareWebhookEvent: schedule,
+        attemptWebhookDelivery: async (req) => attemptResult(req, codes[req.attempt - 1]!),
+      });
+      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 3 });
+      expect(trace.inputs('attemptWebhookDelivery')).toEqual([1, 2, 3].map((attempt) => ({ eventId, attempt })));
+      expect(recorded(trace)).toEqual([
+        [1, 500, 'pending'],
+        [2, 500, 'pending'],
+        [3, 200, 'delivered'],
+      ]);
+      expect(await timerDurations(handle)).toEqual([200, 200]);
+    });
+
+    test('410: gone, no further attempt', async ({ expect }) => {
+      const codes = [503, 410];
+      const { handle, trace } = await h.startWebhook({
+        prepareWebhookEvent: schedule,
+        attemptWebhookDelivery: async (req) => attemptResult(req, codes[req.attempt - 1]!),
+      });
+      expect(await handle.result()).toEqual({ status: 'gone', attempts: 2 });
+      expect(recorded(trace)).toEqual([
+        [1, 503, 'pending'],
+        [2, 410, 'gone'],
+      ]);
+    });
+
+    test('every attempt failing: failed after the last one of the schedule', async ({ expect }) => {
+      const { handle, trace } = await h.startWebhook({
+        prepareWebhookEvent: schedule,
+        attemptWebhookDelivery: async (req) => attemptResult(req, req.attempt % 2 ? 500 : null),
+      });
+      expect(await handle.result()).toEqual({ status: 'failed', attempts: 4 });
+      expect(recorded(trace)).toEqual([
+        [1, 500, 'pending'],
+        [2, null, 'pending'],
+        [3, 500, 'pending'],
+        [4, null, 'failed'],
+      ]);
+      expect(await timerDurations(handle)).toEqual([200, 200, 400]);
+    });
+
+    test('Retry-After of a 429/503 longer than the scheduled wait is honoured; shorter, or on other codes, it is not', async ({ expect }) => {
+      const replies = [
+        { statusCode: 429, retryAfterMs: 1000 }, // next wait: 1000 instead of 200
+        { statusCode: 503, retryAfterMs: 50 }, // shorter than the schedule's 200: 200
+        { statusCode: 500, retryAfterMs: 5000 }, // not a 429/503: the schedule's 400
+        { statusCode: 200, retryAfterMs: null },
+      ];
+      const { handle, trace } = await h.startWebhook({
+        prepareWebhookEvent: schedule,
+        attemptWebhookDelivery: async (req) => {
+          const { statusCode, retryAfterMs } = replies[req.attempt - 1]!;
+          return attemptResult(req, statusCode, { retryAfterMs });
+        },
+      });
+      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 4 });
+      expect(await timerDurations(handle)).toEqual([1000, 200, 400]);
+      expect(recorded(trace).map(([, , status]) => status)).toEqual(['pending', 'pending', 'pending', 'delivered']);
+    });
+
+    test('an attempt whose activity throws is a failed attempt, recorded, and the schedule goes on', async ({ expect }) => {
+      const { handle, trace } = await h.startWebhook({
+        prepareWebhookEvent: schedule,
+        attemptWebhookDelivery: async (req) => {
+          if (req.attempt === 1) throw new Error('worker lost mid-send');
+          return attemptResult(req, 204);
+        },
+      });
+      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 2 });
+      // One activity run per attempt: the throwing one is not retried by Temporal.
+      expect(trace.inputs('attemptWebhookDelivery').map((r) => r.attempt)).toEqual([1, 2]);
+      const [failed] = trace.inputs('recordWebhookAttempt')[0]!;
+      expect(failed).toMatchObject({ attempt: 1, statusCode: null, retryAfterMs: null, error: 'attempt did not complete: worker lost mid-send' });
+      expect(recorded(trace)).toEqual([
+        [1, null, 'pending'],
+        [2, 204, 'delivered'],
+      ]);
+    });
+
+    test('an event type the organization disabled (prepare returns null): disabled, nothing sent', async ({ expect }) => {
+      const { handle, trace } = await h.startWebhook({ prepareWebhookEvent: async () => null });
+      expect(await handle.result()).toEqual({ status: 'disabled', attempts: 0 });
+      expect(trace.inputs('attemptWebhookDelivery')).toEqual([]);
+      expect(trace.inputs('recordWebhookAttempt')).toEqual([]);
+    });
+  });
+
+  describe('lifecycle events of a generation', () => {
+    const webhook_url = 'https://hooks.example.com/video';
+
+    test('with webhook_url: queued, started and completed, each its own delivery workflow', async ({ expect }) => {
+      const { handle, trace, id } = await h.startGeneration({}, { webhook_url });
+      expect(await handle.result()).toBe('completed');
+      const events = await emittedEvents(handle);
+      expect(events.map((e) => e.facts)).toEqual([
+        { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null },
+        { type: 'video.generation.started', status: 'in_progress', provider: 'p1', errorMessage: null, videoKey: null },
+        { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: `generations/${id}/video.mp4` },
+      ]);
+      for (const event of events) {
+        expect(event).toMatchObject({ generationId: id, organizationId: 'org_test', webhookUrl: webhook_url, engine: 'hyperframes', model: 'test-model' });
+        expect(event.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+        // Each child workflow (id = event id) ran its delivery to the end.
+        expect(await h.client.workflow.getHandle(event.eventId).result()).toEqual({ status: 'delivered', attempts: 1 });
+      }
+      expect(new Set(events.map((e) => e.eventId)).size).toBe(3);
+      expect(trace.inputs('prepareWebhookEvent').map((e) => e.eventId).sort()).toEqual(events.map((e) => e.eventId).sort());
+    });
+
+    test('a failed generation announces its completion with the error message', async ({ expect }) => {
+      const { handle } = await h.startGeneration(
+        {
+          writeComposition: async () => {
+            throw providerFailure('content_refused', 'refused');
+          },
+        },
+        { webhook_url },
+      );
+      expect(await handle.result()).toBe('failed');
+      const completed = (await emittedEvents(handle)).at(-1)!;
+      expect(completed.facts).toEqual({ type: 'video.generation.completed', status: 'failed', provider: null, errorMessage: 'p1: refused', videoKey: null });
+    });
+
+    test('without webhook_url: no event, no child workflow', async ({ expect }) => {
+      const { handle, trace } = await h.startGeneration({});
+      expect(await handle.result()).toBe('completed');
+      expect(await emittedEvents(handle)).toEqual([]);
+      expect(trace.inputs('prepareWebhookEvent')).toEqual([]);
+    });
+  });
+});
