@@ -11,17 +11,14 @@ import {
   recordWebhookAttempt,
   type WebhookEventStatus,
 } from '../src/db/webhooks.js';
-import { buildWebhookEvent, type WebhookDeliveryInput } from '../src/webhooks/events.js';
-import { sendWebhook, type SendOptions, type SendOutcome } from '../src/webhooks/send.js';
+import { buildWebhookEvent } from '../src/webhooks/events.js';
+import { sendWebhook, type SendOptions } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/signing.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
 import { metrics } from '../src/metrics.js';
+import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/shared.js';
 import type { ActivityDeps } from './deps.js';
 
-/** What the delivery workflow needs once the event is recorded. */
-export type WebhookDeliveryPlan = { retryScheduleMs: number[] };
-
-export type WebhookAttemptResult = SendOutcome & { eventId: string; attempt: number; attemptedAtMs: number };
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
 export function createWebhookActivities({ config, db, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver) {

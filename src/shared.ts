@@ -3,6 +3,8 @@
 // Temporal's deterministic sandbox, so it stays free of Node and I/O imports. Workflow history holds
 // what crosses this contract: storage keys and small facts, never a composition's source.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { WebhookEventStatus } from './db/webhooks.js';
+import type { WebhookEventType } from './webhooks/events.js';
 
 /** Task queues: I/O-bound work (LLM calls, storage, webhooks) and CPU-bound rendering scale separately. */
 export const TASK_QUEUES = {
@@ -130,3 +132,44 @@ export type GenerationOutcome = {
   rendered: RenderedVideo | null;
   error: GenerationError | null;
 };
+
+// ---- Webhook delivery ----------------------------------------------------------------------------
+
+/** What the generation workflow knows when it emits an event. */
+export type GenerationEventFacts = {
+  type: WebhookEventType;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+  provider: string | null;
+  errorMessage: string | null;
+  /** Storage key of the video (completed events): the delivery signs its URL when it builds the event. */
+  videoKey: string | null;
+};
+
+/** Input of one delivery workflow: everything needed to build its event once. */
+export type WebhookDeliveryInput = {
+  /** `evt_…`; also the delivery workflow id and the `service-webhook-id` header of every attempt. */
+  eventId: string;
+  generationId: string;
+  organizationId: string;
+  webhookUrl: string;
+  engine: EngineId;
+  model: string;
+  facts: GenerationEventFacts;
+};
+
+/** What the delivery workflow needs once the event is recorded. */
+export type WebhookDeliveryPlan = { retryScheduleMs: number[] };
+
+/** How one HTTPS attempt went (src/webhooks/send.ts). */
+export type WebhookSendOutcome = {
+  statusCode: number | null;
+  durationMs: number;
+  /** Why no response came (policy, DNS, TLS, connection, timeout); null when the receiver answered. */
+  error: string | null;
+  retryAfterMs: number | null;
+  responseExcerpt: string | null;
+};
+
+export type WebhookAttemptResult = WebhookSendOutcome & { eventId: string; attempt: number; attemptedAtMs: number };
+
+export type WebhookDeliveryResult = { status: WebhookEventStatus | 'disabled'; attempts: number };

@@ -3,13 +3,17 @@
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
 // resume the schedule where it was.
 import { ParentClosePolicy, proxyActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
-import type { WebhookActivities, WebhookAttemptResult } from '../activities/webhooks.js';
+import type { WebhookActivities } from '../activities/webhooks.js';
 import type { WebhookEventStatus } from '../src/db/webhooks.js';
-import { TASK_QUEUES, type GenerationWorkflowInput } from '../src/shared.js';
-import type { GenerationEventFacts, WebhookDeliveryInput } from '../src/webhooks/events.js';
+import {
+  TASK_QUEUES,
+  type GenerationEventFacts,
+  type GenerationWorkflowInput,
+  type WebhookAttemptResult,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryResult,
+} from '../src/shared.js';
 import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
-
-export type { GenerationEventFacts, WebhookEventType } from '../src/webhooks/events.js';
 
 const records = proxyActivities<WebhookActivities>({
   taskQueue: TASK_QUEUES.io,
@@ -47,8 +51,6 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
     args: [delivery],
   });
 }
-
-export type WebhookDeliveryResult = { status: WebhookEventStatus | 'disabled'; attempts: number };
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const plan = await records.prepareWebhookEvent(input);

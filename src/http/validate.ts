@@ -37,12 +37,14 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = mostSpecific(result.error.issues[0]!);
-  const param = issue.path.map(String).join('.');
+  // An unknown field is named by its own path (`duration`), not its parent's.
+  const path = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;
+  const param = path.map(String).join('.');
   const message = param ? `${param}: ${issue.message}` : `Invalid request ${where}: ${issue.message}`;
   throw invalidInput(message, param || undefined);
 }
 
-type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+type Issue = { path: PropertyKey[]; message: string; code?: string; keys?: string[]; errors?: Issue[][] };
 
 /**
  * For a value that matched no member of a union, report the member that got furthest (the longest

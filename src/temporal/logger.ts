@@ -11,9 +11,18 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
   ERROR: 'error',
 };
 
+/**
+ * SDK lines that say nothing an operator acts on (webpack's bundle listing, queues this worker was
+ * never meant to poll): debug, so the info log stays readable.
+ */
+const CHATTER = [/^asset workflow-bundle/, /^No (?:Nexus services|workflows|activities) registered, not polling/];
+
 export function temporalLogger(logger: Logger): TemporalLogger {
   const sdk = logger.child({ component: 'temporal-sdk' });
-  const log = (level: LogLevel, message: string, meta?: LogMetadata) => sdk[LEVELS[level]](meta ?? {}, message);
+  const log = (level: LogLevel, message: string, meta?: LogMetadata) => {
+    const quiet = CHATTER.some((re) => re.test(message));
+    sdk[quiet ? 'debug' : LEVELS[level]](meta ?? {}, message);
+  };
   return {
     log,
     trace: (m, meta) => log('TRACE', m, meta),

@@ -1,6 +1,6 @@
 // Lifecycle events (interface section 6): types, envelope and payload. Pure data, no I/O: the
 // workflows import this module inside Temporal's deterministic sandbox.
-import type { EngineId } from '../shared.js';
+import type { GenerationEventFacts, WebhookDeliveryInput } from '../shared.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'video.generation.queued',
@@ -13,28 +13,6 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DEFAULT_ENABLED_EVENTS: readonly WebhookEventType[] = ['video.generation.completed'];
 
 export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
-
-/** What the generation workflow knows when it emits an event. */
-export type GenerationEventFacts = {
-  type: WebhookEventType;
-  status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
-  provider: string | null;
-  errorMessage: string | null;
-  /** Storage key of the video (completed events): the delivery signs its URL when it builds the event. */
-  videoKey: string | null;
-};
-
-/** Input of one delivery workflow: everything needed to build its event once. */
-export type WebhookDeliveryInput = {
-  /** `evt_…`; also the delivery workflow id and the `service-webhook-id` header of every attempt. */
-  eventId: string;
-  generationId: string;
-  organizationId: string;
-  webhookUrl: string;
-  engine: EngineId;
-  model: string;
-  facts: GenerationEventFacts;
-};
 
 /** `data.object` (interface 6.3). engine/model/provider only on queued and started events. */
 export type GenerationEventObject = {

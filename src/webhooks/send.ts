@@ -2,6 +2,7 @@
 // vetted address only (a `lookup` that answers with it), with SNI and Host still the URL's host, so
 // a DNS answer that changes after the check (rebinding) is never used. No redirects are followed;
 // the whole attempt is bounded in time, and only a small part of the response is read.
+import type { WebhookSendOutcome } from '../shared.js';
 import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
@@ -22,14 +23,7 @@ export type SendOptions = UrlPolicy & {
   timeoutMs?: number;
 };
 
-export type SendOutcome = {
-  statusCode: number | null;
-  durationMs: number;
-  /** Why no response came (policy, DNS, TLS, connection, timeout); null when the receiver answered. */
-  error: string | null;
-  retryAfterMs: number | null;
-  responseExcerpt: string | null;
-};
+export type SendOutcome = WebhookSendOutcome;
 
 export async function sendWebhook(
   request: { url: string; body: string; headers: Record<string, string> },

@@ -48,6 +48,10 @@ const responsesCases: Array<[string, Record<string, unknown>, string]> = [
   ['provider.order empty', { ...okResponses, provider: { order: [] } }, 'provider.order'],
   ['webhook_url not https', { ...okResponses, webhook_url: 'http://example.com/hook' }, 'webhook_url'],
   ['webhook_url not a URL', { ...okResponses, webhook_url: 'hook me' }, 'webhook_url'],
+  ['unknown field (a misspelt duration)', { ...okResponses, duration: 10 }, 'duration'],
+  ['duration_seconds below 1', { ...okResponses, duration_seconds: 0.5 }, 'duration_seconds'],
+  ['duration_seconds above 60', { ...okResponses, duration_seconds: 61 }, 'duration_seconds'],
+  ['duration_seconds not a number', { ...okResponses, duration_seconds: '10' }, 'duration_seconds'],
 ];
 
 describe('POST /v1/responses validation', () => {
@@ -93,6 +97,7 @@ describe('POST /v1/chat/completions validation', () => {
     ['Responses part name in Chat shape', { ...okChat, messages: [{ role: 'user', content: [{ type: 'input_text', text: 'x' }] }] }, 'messages.0.content.0.type'],
     ['bad aspectRatio', { ...okChat, width: undefined, aspectRatio: '16x9' }, 'aspectRatio'],
     ['unknown model', { ...okChat, model: 'nope' }, 'model'],
+    ['unknown field', { ...okChat, temperature: 0.2 }, 'temperature'],
   ];
   for (const [name, body, param] of cases) {
     it(`400 naming ${param}: ${name}`, async () => {

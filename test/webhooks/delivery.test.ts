@@ -18,8 +18,8 @@ import {
 import { newId } from '../../src/ids.js';
 import { TASK_QUEUES, type GenerationRequest } from '../../src/shared.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
-import { WEBHOOK_EVENT_TYPES, type GenerationEventFacts, type WebhookDeliveryInput, type WebhookEvent } from '../../src/webhooks/events.js';
-import type { WebhookDeliveryResult } from '../../workflows/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from '../../src/webhooks/events.js';
+import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/shared.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, startReceiver, verifyDelivery, type Answer, type Receiver, type ReceivedRequest, type TlsFiles } from './support/receiver.js';
 

@@ -12,11 +12,12 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { ProviderActivities } from '../../activities/providers.js';
 import type { RecordActivities } from '../../activities/records.js';
 import type { RenderActivities } from '../../activities/render.js';
-import type { WebhookActivities, WebhookAttemptResult } from '../../activities/webhooks.js';
+import type { WebhookActivities } from '../../activities/webhooks.js';
+import type { WebhookAttemptResult } from '../../src/shared.js';
 import type { GenerationRequest, GenerationWorkflowInput, PlannedAttempt, TokenUsage } from '../../src/shared.js';
 import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
-import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/webhooks/events.js';
+import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/shared.js';
 import { generationWorkflow } from '../../workflows/generation.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
 

@@ -67,7 +67,12 @@ export function requestSchemas() {
     provider: provider.optional(),
     webhook_url: webhookUrl.optional(),
     /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
-    duration_seconds: z.number().min(1).max(MAX_DURATION_SECONDS).optional(),
+    duration_seconds: z
+      .number()
+      .min(1)
+      .max(MAX_DURATION_SECONDS)
+      .optional()
+      .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
   };
   // Strict: an unknown field is a 400 naming it (as OpenAI answers), never silently ignored.
   const responsesRequest = z.strictObject({
