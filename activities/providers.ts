@@ -65,9 +65,9 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
 
     /** Writes (or repairs) the composition and stores it: only its key goes back to the workflow. */
     async writeComposition(call: CompositionCall): Promise<CompositionDraft> {
-      const { generationId, provider, request, expandedPrompt, repair, draftNumber } = call;
+      const { generationId, provider, request, expandedPrompt, repair, draftNumber, assets } = call;
       const previous = repair && { previous: await storage.getText(repair.draftKey), findings: repair.findings };
-      const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous }));
+      const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous, assets }));
       const key = compositionKey(generationId, request.engine, draftNumber);
       await storage.putText(key, written.source, getEngine(request.engine).artifact.mediaType);
       return { key, usage: written.usage };
@@ -76,7 +76,12 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     /** The engine's error findings about a stored composition (warnings do not block a render). */
     async validateComposition(input: ValidationInput): Promise<Finding[]> {
       const source = await storage.getText(input.key);
-      const findings = await getEngine(input.engine).validate(source, { width: input.width, height: input.height });
+      const findings = await getEngine(input.engine).validate(source, {
+        width: input.width,
+        height: input.height,
+        durationSeconds: input.durationSeconds,
+        assets: input.assets ?? [],
+      });
       return findings.filter((f) => f.severity === 'error');
     },
   };

@@ -1,12 +1,16 @@
 // CPU-bound activities (task queue `video-render`): render a stored composition with its engine
-// (which validates it first), then store the video; the composition itself is the artifact.
+// (which validates it first), then store the video; the composition itself is the artifact. The
+// requester's media (the generation's assets) are downloaded into the render's work directory first
+// and handed to the engine, which serves them to the composition as `assets/<name>`.
 // Heartbeats every second so Temporal notices a dead worker quickly and can deliver cancellation,
 // which aborts the render.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { getEngine, RenderError } from '../src/engines/index.js';
+import { getEngine, RenderError, type RenderOptions } from '../src/engines/index.js';
+import type { RenderMedia } from '../src/engines/render.js';
+import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import type { RenderedVideo, RenderInput } from '../src/shared.js';
 import type { ActivityDeps } from './deps.js';
@@ -21,16 +25,25 @@ export function createRenderActivities({ storage, config }: ActivityDeps) {
       let progress = 0;
       const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
       try {
+        const assets = input.assets ?? [];
+        const assetsDir = path.join(dir, 'assets');
+        if (assets.length) {
+          await fs.mkdir(assetsDir);
+          await Promise.all(assets.map((a) => getToFile(storage, a.key, path.join(assetsDir, path.basename(a.name)))));
+        }
+        const options: RenderOptions & RenderMedia = {
+          width: input.width,
+          height: input.height,
+          outputPath: path.join(dir, 'video.mp4'),
+          tools: config.render,
+          signal: ctx.cancellationSignal,
+          onProgress: (fraction) => (progress = fraction),
+          assets: assets.map(({ key: _key, ...asset }) => asset),
+          assetsDir: assets.length ? assetsDir : undefined,
+        };
         const started = performance.now();
         const result = await engine
-          .render(source, {
-            width: input.width,
-            height: input.height,
-            outputPath: path.join(dir, 'video.mp4'),
-            tools: config.render,
-            signal: ctx.cancellationSignal,
-            onProgress: (fraction) => (progress = fraction),
-          })
+          .render(source, options)
           .catch((err: unknown) => {
             // A cancelled render surfaces as the cancellation itself, not as a render failure.
             if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;

@@ -1,7 +1,7 @@
 // bench/storyboard: the embedded offline composer (the `local` provider) on ten varied prompts, for
 // both engines: scenes, duration and render time of each, a contact sheet per video (one PNG, frames
 // every half second), and render seconds per second of video next to the previous composer's.
-//   npx tsx bench/storyboard.ts [--size 720x1280] [--before <checkout of the previous composer>] [--out dir]
+//   npx tsx bench/storyboard.ts [--size 720x1280] [--engines hyperframes,lottie] [--before <checkout of the previous composer>] [--out dir]
 // --before imports that checkout's src/providers/local/composer.ts (composeLocally) and renders its
 // compositions with today's engines, so only the composition differs.
 import { execFileSync } from 'node:child_process';
@@ -15,7 +15,10 @@ import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js'
 import { planStoryboard } from '../src/engines/storyboard/plan.js';
 import { today } from './support.js';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: '720x1280' }, before: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '720x1280' }, engines: { type: 'string' }, before: { type: 'string' }, out: { type: 'string' } },
+});
+const engines = values.engines?.split(',') ?? engineIds();
 const [width, height] = values.size.split('x').map(Number) as [number, number];
 const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storyboard-'));
 fs.mkdirSync(out, { recursive: true });
@@ -51,7 +54,7 @@ async function renderOne(engine: string, source: string, name: string): Promise<
 const rows: Row[] = [];
 const before: Array<{ engine: string; perSecond: number }> = [];
 try {
-  for (const engine of engineIds()) {
+  for (const engine of engines) {
     for (const [i, prompt] of PROMPTS.entries()) {
       const spec = { prompt, instructions: null, durationSeconds: null, assets: [], width, height };
       const scenes = planStoryboard({ prompt, instructions: null, durationSeconds: null }).scenes.map((s) => s.kind).join(' → ');
@@ -81,7 +84,7 @@ console.log(`\n${today()}, ${width}x${height}, load ${os.loadavg()[0]!.toFixed(2
 console.log('| engine | # | scenes | video s | render s | render s per video s |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.engine} | ${r.prompt} | ${r.scenes} | ${r.seconds.toFixed(1)} | ${r.renderS.toFixed(1)} | ${(r.renderS / r.seconds).toFixed(2)} |`);
-for (const engine of engineIds()) {
+for (const engine of engines) {
   const mine = rows.filter((r) => r.engine === engine);
   const perSecond = mine.reduce((a, r) => a + r.renderS, 0) / mine.reduce((a, r) => a + r.seconds, 0);
   const was = before.find((b) => b.engine === engine);

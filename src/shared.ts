@@ -3,6 +3,7 @@
 // Temporal's deterministic sandbox, so it stays free of Node and I/O imports. Workflow history holds
 // what crosses this contract: storage keys and small facts, never a composition's source.
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { MediaAsset } from './engines/types.js';
 import type { WebhookEventStatus } from './db/webhooks.js';
 import type { WebhookEventType } from './webhooks/events.js';
 
@@ -37,6 +38,37 @@ export type ContentPart =
   | { type: 'video'; url: string };
 
 export type InputMessage = { role: 'system' | 'developer' | 'user' | 'assistant'; content: ContentPart[] };
+
+// ---- User media ----------------------------------------------------------------------------------
+
+export type { MediaAsset };
+export type MediaKind = MediaAsset['kind'];
+
+/**
+ * A media part's URL after request time: an https URL (fetched by the fetchMedia activity), or
+ * `asset:<name>` for an image the API received as a data: URL and already stored as that asset.
+ */
+export const ASSET_URL_PREFIX = 'asset:';
+
+/** One image or video part of a request, numbered per kind in request order: image 1, image 2, video 1… */
+export type MediaPart = { kind: MediaKind; number: number; url: string };
+
+/** The request's image and video parts, numbered (the asset of image part n is named `image-<n>.<ext>`). */
+export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): MediaPart[] {
+  const counts: Record<MediaKind, number> = { image: 0, video: 0 };
+  return request.messages.flatMap((m) =>
+    m.content.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, number: ++counts[p.type], url: p.url }] : [])),
+  );
+}
+
+/** Storage key of a generation's media asset; compositions refer to it as `assets/<name>`. */
+export const mediaAssetKey = (generationId: string, name: string) => `generations/${generationId}/assets/${name}`;
+
+/** What the fetchMedia activity downloads (or finds stored) and describes. */
+export type MediaFetchCall = { generationId: string; parts: MediaPart[] };
+
+/** An asset as a render needs it: its description and where it is stored. */
+export type RenderAsset = MediaAsset & { key: string };
 
 /** The one internal generation request: both request shapes translate into it (src/api/generations/translate.ts). */
 export type GenerationRequest = {
@@ -91,7 +123,8 @@ export type RenderedVideo = {
 export type PlannedAttempt = { provider: string; skipped: string | null; timeoutMs: number };
 export type RoutePlan = { attempts: PlannedAttempt[]; repairRounds: number };
 
-export type ExpansionCall = { provider: string; request: GenerationRequest };
+/** `assets`: the request's media, fetched and stored (absent: none). */
+export type ExpansionCall = { provider: string; request: GenerationRequest; assets?: MediaAsset[] };
 export type ExpansionResult = { text: string; usage: TokenUsage };
 
 /** A draft that failed validation, sent back to the LLM with the findings. */
@@ -105,13 +138,17 @@ export type CompositionCall = {
   repair: RepairOf | null;
   /** 1, 2, …: numbers the drafts of one generation (each is stored under its own key). */
   draftNumber: number;
+  /** The request's media, fetched and stored: the LLM is told their names, types and sizes. */
+  assets: MediaAsset[];
 };
 /** A composition written by a provider: stored under `key`; only the key enters workflow history. */
 export type CompositionDraft = { key: string; usage: TokenUsage };
 
-export type ValidationInput = { engine: EngineId; key: string; width: number; height: number };
+/** `durationSeconds`: the length the composition must have (the request's), null when free; `assets`: what it may refer to under `assets/`. */
+export type ValidationInput = { engine: EngineId; key: string; width: number; height: number; durationSeconds: number | null; assets: MediaAsset[] };
 
-export type RenderInput = { generationId: string; engine: EngineId; compositionKey: string; width: number; height: number };
+/** `assets`: downloaded into the render's work directory and served to the composition under `assets/`. */
+export type RenderInput = { generationId: string; engine: EngineId; compositionKey: string; width: number; height: number; assets: RenderAsset[] };
 
 /** One problem found in a composition; `severity: 'error'` means the composition is invalid. */
 export type Finding = {

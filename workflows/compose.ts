@@ -12,6 +12,7 @@ import {
   type CompositionDraft,
   type Finding,
   type GenerationWorkflowInput,
+  type MediaAsset,
   type PlannedAttempt,
   type RepairOf,
   type TokenUsage,
@@ -51,12 +52,13 @@ function callsTo(attempt: PlannedAttempt) {
  */
 export async function composeComposition(
   input: GenerationWorkflowInput,
+  assets: MediaAsset[],
   usage: TokenUsage,
   onFirstCall: (provider: string) => Promise<void>,
 ): Promise<Composition> {
   const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
   try {
-    return await route(input, usage, fail, onFirstCall);
+    return await route(input, assets, usage, fail, onFirstCall);
   } catch (err) {
     if (isCancellation(err) || err instanceof ApplicationFailure) throw err;
     // Anything else (a validation activity that kept failing) becomes a composition failure.
@@ -67,6 +69,7 @@ export async function composeComposition(
 
 async function route(
   input: GenerationWorkflowInput,
+  assets: MediaAsset[],
   usage: TokenUsage,
   fail: (type: string, message: string) => ApplicationFailure,
   onFirstCall: (provider: string) => Promise<void>,
@@ -92,16 +95,23 @@ async function route(
     try {
       // One expansion per generation: a provider that takes over reuses it.
       if (request.expand_prompt && expandedPrompt === null) {
-        const expansion = await calls.expandPrompt({ provider, request });
+        const expansion = await calls.expandPrompt({ provider, request, assets });
         add(usage, expansion.usage);
         expandedPrompt = expansion.text;
       }
       let repair: RepairOf | null = null;
       for (let round = 0; ; round++) {
         draftNumber += 1;
-        const draft: CompositionDraft = await calls.writeComposition({ generationId, provider, request, expandedPrompt, repair, draftNumber });
+        const draft: CompositionDraft = await calls.writeComposition({ generationId, provider, request, expandedPrompt, repair, draftNumber, assets });
         add(usage, draft.usage);
-        const errors = await planning.validateComposition({ engine: request.engine, key: draft.key, width: request.width, height: request.height });
+        const errors = await planning.validateComposition({
+          engine: request.engine,
+          key: draft.key,
+          width: request.width,
+          height: request.height,
+          durationSeconds: request.duration_seconds,
+          assets,
+        });
         if (errors.length === 0) return { key: draft.key, provider };
         if (round >= plan.repairRounds) {
           throw fail('invalid_composition', `The composition from ${provider} is still invalid after ${round} repair round(s): ${listFindings(errors)}`);

@@ -11,6 +11,7 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
+import type { MediaActivities } from '../activities/media.js';
 import type { RecordActivities } from '../activities/records.js';
 import type { RenderActivities } from '../activities/render.js';
 import {
@@ -21,7 +22,10 @@ import {
   type GenerationOutcome,
   type GenerationStatus,
   type GenerationWorkflowInput,
+  type MediaAsset,
   type TokenUsage,
+  mediaAssetKey,
+  mediaPartsOf,
 } from '../src/shared.js';
 import { composeComposition } from './compose.js';
 import { emitWebhookEvent } from './webhooks.js';
@@ -31,6 +35,15 @@ const records = proxyActivities<RecordActivities>({
   startToCloseTimeout: '30 seconds',
   // Records must land: keep retrying through a database outage.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+const media = proxyActivities<MediaActivities>({
+  taskQueue: TASK_QUEUES.io,
+  // Up to 16 downloads, each bounded in time (src/media/limits.ts); the activity heartbeats every second.
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  // Unusable media (4xx, size, type) fail at once (non-retryable); network trouble gets two more tries.
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 const renderer = proxyActivities<RenderActivities>({
@@ -57,7 +70,10 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
   try {
     await records.markStarted(generationId);
     setStatus(state, 'in_progress');
-    const composition = await composeComposition(input, consumed, (provider) =>
+    // The requester's images and videos, stored as the generation's assets (only their descriptions enter history).
+    const parts = mediaPartsOf(request);
+    const assets: MediaAsset[] = parts.length > 0 ? await media.fetchMedia({ generationId, parts }) : [];
+    const composition = await composeComposition(input, assets, consumed, (provider) =>
       emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null }),
     );
     state.provider = outcome.provider = composition.provider;
@@ -67,6 +83,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
       compositionKey: composition.key,
       width: request.width,
       height: request.height,
+      assets: assets.map((a) => ({ ...a, key: mediaAssetKey(generationId, a.name) })),
     });
     outcome.status = 'completed';
   } catch (err) {

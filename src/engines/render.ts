@@ -4,10 +4,17 @@ import { ffprobeFor } from './isolation/renderProcess.js';
 import { runIsolated } from './isolation/runIsolated.js';
 import { checkRenderOptions } from './limits.js';
 import { probeVideo } from './probe.js';
-import { RenderError, type EngineModule, type RenderOptions, type RenderResult } from './types.js';
+import { RenderError, type EngineModule, type MediaAsset, type RenderOptions, type RenderResult } from './types.js';
 
-export async function renderIsolated(engine: EngineModule, source: string, opts: RenderOptions): Promise<RenderResult> {
+/**
+ * The requester's media a render may use: `assets` (validation accepts `assets/<name>` references to
+ * them) and the directory holding their files, named after them. Passed along with RenderOptions.
+ */
+export type RenderMedia = { assets?: readonly MediaAsset[]; assetsDir?: string };
+
+export async function renderIsolated(engine: EngineModule, source: string, opts: RenderOptions & RenderMedia): Promise<RenderResult> {
   checkRenderOptions(opts);
+  // Validated against the canvas and the assets it may refer to.
   const errors = (await engine.validate(source, opts)).filter((f) => f.severity === 'error');
   if (errors.length > 0) {
     const summary = errors.slice(0, 3).map((f) => `${f.code}: ${f.message}`).join('; ');
@@ -15,7 +22,7 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
   }
   const { chromePath, ffmpegPath, timeoutMs } = opts.tools;
   await runIsolated(
-    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath },
+    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath, assetsDir: opts.assetsDir, assets: opts.assets },
     { entry: engine.renderEntry, preload: engine.preload ?? [] },
     opts.outputPath,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },

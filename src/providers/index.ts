@@ -1,6 +1,6 @@
 // Orchestration providers: one call of one provider, as the composition activities make it. Routing
 // between providers (order, fallback, repair rounds, usage sums) is the workflow's (workflows/compose.ts).
-import type { ExpansionCall, GenerationRequest, TokenUsage } from '../shared.js';
+import type { ExpansionCall, GenerationRequest, MediaAsset, TokenUsage } from '../shared.js';
 import { extractComposition } from './extract.js';
 import type { ProviderConnection } from './protocol.js';
 import { protocolOf } from './protocols.js';
@@ -10,8 +10,14 @@ import type { Brief, ProviderAdapter, ProviderReply, Repair, VideoSpec } from '.
 export { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE, ProviderError } from './errors.js';
 export { assertProviderOrder, loadProviderRegistry, registryOf } from './registry.js';
 
-/** One composition (or repair) call to a provider; the activity resolves storage keys to sources first. */
-export type ProviderCompositionCall = { provider: string; request: GenerationRequest; expandedPrompt: string | null; repair: Repair | null };
+/** One composition (or repair) call to a provider; the activity resolves storage keys to sources first. `assets`: the request's stored media (absent: none). */
+export type ProviderCompositionCall = {
+  provider: string;
+  request: GenerationRequest;
+  expandedPrompt: string | null;
+  repair: Repair | null;
+  assets?: readonly MediaAsset[];
+};
 export type WrittenComposition = { source: string; usage: TokenUsage };
 
 /** The adapter of the connection's protocol (the registry has refused entries of any unregistered one). */
@@ -19,12 +25,12 @@ export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: Abor
   return protocolOf(conn.entry.protocol)!.connect(conn, signal);
 }
 
-/** The request's messages as one brief: every text part in order, every image and video. */
-export function briefOf(request: GenerationRequest, expandedPrompt: string | null = null): Brief {
+/** The request's messages as one brief: every text part in order, every image and video, the stored assets. */
+export function briefOf(request: GenerationRequest, expandedPrompt: string | null = null, assets: readonly MediaAsset[] = []): Brief {
   const parts = request.messages.flatMap((m) => m.content);
   const text = parts.flatMap((p) => (p.type === 'text' && p.text.trim() ? [p.text.trim()] : [])).join('\n\n');
   const media = parts.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, url: p.url }] : []));
-  return { text: expandedPrompt ?? text, media, instructions: request.instructions };
+  return { text: expandedPrompt ?? text, media, instructions: request.instructions, assets };
 }
 
 const videoSpec = (r: GenerationRequest): VideoSpec => ({ engine: r.engine, width: r.width, height: r.height, durationSeconds: r.duration_seconds });
@@ -38,7 +44,7 @@ function connect({ registry, secret, signal }: CallEnv, provider: string, reques
 /** The expand_prompt call: the prompt rewritten with the engine's guide (the original when the reply is empty). */
 export async function expandPrompt(env: CallEnv, call: ExpansionCall): Promise<ProviderReply> {
   const { request } = call;
-  const brief = briefOf(request);
+  const brief = briefOf(request, null, call.assets);
   const reply = await connect(env, call.provider, request).expand({ ...videoSpec(request), brief });
   return { text: reply.text.trim() || brief.text, usage: reply.usage };
 }
@@ -48,7 +54,7 @@ export async function writeComposition(env: CallEnv, call: ProviderCompositionCa
   const { request } = call;
   const reply = await connect(env, call.provider, request).compose({
     ...videoSpec(request),
-    brief: briefOf(request, call.expandedPrompt),
+    brief: briefOf(request, call.expandedPrompt, call.assets),
     repair: call.repair,
   });
   return { source: extractComposition(reply.text, request.engine), usage: reply.usage };

@@ -1,8 +1,10 @@
 // The conversations sent to chat LLMs: expansion (prompting guide) and composition (contract, canvas,
 // duration, the requester's media, and on repair the validator's findings).
-import { DURATION_TOLERANCE_SECONDS, getEngine, MAX_DURATION_SECONDS, type Finding } from '../engines/index.js';
+import { DURATION_TOLERANCE_SECONDS, getEngine, MAX_DURATION_SECONDS, type Finding, type MediaAsset } from '../engines/index.js';
+import { formatBytes } from '../media/limits.js';
+import { ASSET_URL_PREFIX } from '../shared.js';
 import type { MediaKind } from './protocol.js';
-import type { Brief, CompositionTask, ExpansionTask } from './types.js';
+import type { Brief, CompositionTask, ExpansionTask, MediaRef } from './types.js';
 
 /** Length asked for when the prompt names none: long enough to say something, quick to render. */
 export const DEFAULT_DURATION_SECONDS = 5;
@@ -16,14 +18,45 @@ export type ChatRequest = { system: string; messages: ChatMessage[] };
 
 const text = (t: string): ChatPart => ({ type: 'text', text: t });
 
-/** The prompt and its media; media the model cannot look at are listed as URLs, for context only. */
+/**
+ * The prompt and its media. Media stored as the generation's assets are listed with their paths, types
+ * and sizes (the composition uses them); a model that can look at images or videos also gets the
+ * request's https URLs as parts. Without assets, media the model cannot look at are listed as URLs,
+ * for context only.
+ */
 function briefContent(brief: Brief, accepts: MediaKind[], prompt = brief.text): ChatPart[] {
-  const seen = brief.media.filter((m) => accepts.includes(m.kind));
-  const described = brief.media.filter((m) => !accepts.includes(m.kind));
-  const listed = described.length
-    ? `\n\nReference ${described.map((m) => `${m.kind} ${m.url}`).join(', ')} (for context only: the render cannot load remote media).`
-    : '';
+  // `asset:` parts (data: URL images the API stored) have no URL a provider could fetch.
+  const remote = brief.media.filter((m) => !m.url.startsWith(ASSET_URL_PREFIX));
+  const seen = remote.filter((m) => accepts.includes(m.kind));
+  const described = remote.filter((m) => !accepts.includes(m.kind));
+  const assets = brief.assets ?? [];
+  let listed = '';
+  if (assets.length) listed = `\n\n${assetList(assets, brief.media, accepts)}`;
+  else if (described.length) {
+    listed = `\n\nReference ${described.map((m) => `${m.kind} ${m.url}`).join(', ')} (for context only: the render cannot load remote media).`;
+  }
   return [text(prompt + listed), ...seen.map((m): ChatPart => ({ type: m.kind, url: m.url }))];
+}
+
+/** "assets/image-1.jpg — image/jpeg, 1200×800, 340 KB, the requester's input image 1" for each asset. */
+export function assetList(assets: readonly MediaAsset[], media: readonly MediaRef[] = [], accepts: readonly MediaKind[] = []): string {
+  const lines = assets.map((a) => {
+    const number = Number(/-(\d+)\./.exec(a.name)?.[1] ?? 0);
+    // The nth image part of the request is asset image-n; it is attached when the model looks at that kind and it came as a URL.
+    const part = media.filter((m) => m.kind === a.kind)[number - 1];
+    const attached = part && accepts.includes(a.kind) && !part.url.startsWith(ASSET_URL_PREFIX) ? ', attached below' : '';
+    const facts = [
+      a.mediaType,
+      a.width && a.height ? `${a.width}×${a.height}` : null,
+      a.durationSeconds !== null ? `${a.durationSeconds} s` : null,
+      formatBytes(a.bytes),
+    ].filter(Boolean);
+    return `- assets/${a.name} — ${facts.join(', ')}, the requester's input ${a.kind}${number ? ` ${number}` : ''}${attached}`;
+  });
+  return [
+    'Media you can use (files served with the composition: refer to each by its path exactly as written, never by a remote URL):',
+    ...lines,
+  ].join('\n');
 }
 
 export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRequest {
@@ -33,8 +66,13 @@ export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRe
     'Rewrite the request below into one detailed, self-contained creative brief following the guide: scenes and their timing in seconds, ' +
       'layout for the canvas, colors, typography, motion and easing. Keep every requirement of the request, and its language. ' +
       'Describe; do not write code. No audio, no remote media. Reply with the brief only, without preamble.',
+    task.brief.assets?.length
+      ? "The requester's media listed with the request are available to the video: say where each appears, naming it by its assets/ path."
+      : '',
     llm.guide(),
-  ].join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   const media = task.brief.media.length ? '\n\n(The request comes with the media attached or listed below.)' : '';
   return { system, messages: [{ role: 'user', content: briefContent(task.brief, accepts, `Request:\n${task.brief.text}${media}`) }] };
 }
@@ -51,7 +89,10 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
       task.durationSeconds !== null
         ? `- Duration: exactly ${task.durationSeconds} seconds (compositions off by more than ${DURATION_TOLERANCE_SECONDS} s are rejected).`
         : `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length (at most ${MAX_DURATION_SECONDS} seconds).`,
-    ].join('\n'),
+      task.brief.assets?.length ? "- Media: show the requester's files listed with the request, by their assets/<name> paths." : '',
+    ]
+      .filter(Boolean)
+      .join('\n'),
     task.brief.instructions ? `## Instructions from the requester\n${task.brief.instructions}` : '',
     `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, without explanation.`,
   ]

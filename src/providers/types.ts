@@ -1,12 +1,16 @@
 // What flows between the composition activities and the provider adapters.
-import type { Finding } from '../engines/types.js';
+import type { Finding, MediaAsset } from '../engines/types.js';
 import type { EngineId, TokenUsage } from '../shared.js';
 import type { MediaKind } from './protocol.js';
 
 export type MediaRef = { kind: MediaKind; url: string };
 
-/** The request as the LLM sees it: the prompt (possibly expanded), its images/videos, the requester's instructions. */
-export type Brief = { text: string; media: MediaRef[]; instructions: string | null };
+/**
+ * The request as the LLM sees it: the prompt (possibly expanded), its images/videos (the request's
+ * parts: https URLs, or `asset:<name>` for data: URL images), the requester's instructions, and the
+ * media stored as the generation's assets, which the composition refers to as `assets/<name>`.
+ */
+export type Brief = { text: string; media: MediaRef[]; instructions: string | null; assets?: readonly MediaAsset[] };
 
 /** What the video must be: engine, canvas, and the length asked for (null: the composition's choice). */
 export type VideoSpec = { engine: EngineId; width: number; height: number; durationSeconds: number | null };

@@ -1,6 +1,7 @@
-// webhook_url checks (interface 6.6.5): public HTTPS only, against server-side request forgery.
-// Run at request time (invalid input `invalid_webhook_url`: a 400) and again before every delivery attempt, where the
-// vetted address is the one connected to (src/webhooks/send.ts), so DNS rebinding cannot redirect.
+// Public-HTTPS URL checks against server-side request forgery, shared by webhook_url (interface
+// 6.6.5) and the media URLs of requests (src/media/urlPolicy.ts). Run at request time (invalid input:
+// a 400) and again before every connection, where the vetted address is the one connected to
+// (src/webhooks/send.ts, src/media/download.ts), so DNS rebinding cannot redirect.
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import type { Config } from '../config.js';
@@ -20,8 +21,8 @@ export const urlPolicyFromConfig = (config: Config, resolve: HostResolver = syst
   resolve,
 });
 
-/** A URL that passed every check, with the one address deliveries may connect to. */
-export type WebhookTarget = {
+/** A URL that passed every check, with the one address connections may go to. */
+export type PublicTarget = {
   url: URL;
   /** Host as sent in SNI and Host: no IPv6 brackets, no trailing dot. */
   hostname: string;
@@ -29,12 +30,28 @@ export type WebhookTarget = {
   family: 4 | 6;
 };
 
+export type WebhookTarget = PublicTarget;
+
 const RESOLVE_TIMEOUT_MS = 5000;
 
 /** Names reserved for local networks: never public, whatever they resolve to. */
 const PRIVATE_NAME_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain'];
 
-const rejected = (reason: string) =>
+/** Why a URL is not a public HTTPS URL; the message is the reason, for people. */
+export class NonPublicUrlError extends Error {
+  constructor(
+    reason: string,
+    /** The host could not be resolved (now): a later check may pass. */
+    readonly unresolved = false,
+  ) {
+    super(reason);
+    this.name = 'NonPublicUrlError';
+  }
+}
+
+const rejected = (reason: string, unresolved = false) => new NonPublicUrlError(reason, unresolved);
+
+const webhookRejected = (reason: string) =>
   invalidInput(`webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url', 'invalid_webhook_url');
 
 /** Request time: throws a DomainError (invalid input, `invalid_webhook_url`) saying why. */
@@ -44,6 +61,18 @@ export async function assertPublicWebhookUrl(url: string, config: Config, resolv
 
 /** Parses and checks the URL, resolves its host and checks every address. Throws the same DomainError. */
 export async function vetWebhookUrl(url: string, policy: UrlPolicy): Promise<WebhookTarget> {
+  try {
+    return await vetPublicHttpsUrl(url, policy);
+  } catch (err) {
+    throw err instanceof NonPublicUrlError ? webhookRejected(err.message) : err;
+  }
+}
+
+/**
+ * The checks themselves: https only, no credentials, no local-use names, and the host (or every
+ * address its name resolves to) public unicast. Throws NonPublicUrlError with the reason.
+ */
+export async function vetPublicHttpsUrl(url: string, policy: UrlPolicy): Promise<PublicTarget> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -85,7 +114,7 @@ async function resolveBounded(hostname: string, resolve: HostResolver): Promise<
     return addresses;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw rejected(`host ${hostname} could not be resolved (${e.code ?? e.message})`);
+    throw rejected(`host ${hostname} could not be resolved (${e.code ?? e.message})`, true);
   } finally {
     clearTimeout(timer);
   }

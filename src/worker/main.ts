@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps.js';
+import { createMediaActivities } from '../../activities/media.js';
 import { createProviderActivities } from '../../activities/providers.js';
 import { createRecordActivities } from '../../activities/records.js';
 import { createRenderActivities } from '../../activities/render.js';
@@ -50,6 +51,7 @@ const workers = await Promise.all(
           workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
           activities: {
             ...createRecordActivities(deps),
+            ...createMediaActivities(deps),
             ...createProviderActivities(deps),
             ...createWebhookActivities(deps),
           },

@@ -184,3 +184,22 @@ describe('Chat-Completions shape', () => {
     expect(new URL(responses.output_video_url).pathname).toBe(new URL(done.choices[0].message.video_url.url).pathname);
   });
 });
+
+describe('length (duration_seconds extension)', () => {
+  it('duration_seconds sets the length; a length stated in the prompt is used without it', async () => {
+    const [asked, stated] = await Promise.all(
+      [
+        { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A calm ocean sunrise. Waves roll in.', duration_seconds: 7, width: 160, height: 284 },
+        { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A 4-second hello from the lighthouse', width: 160, height: 284 },
+      ].map(async (json) => {
+        const created = await api(stack.url, '/v1/responses', { method: 'POST', key, json });
+        expect(created.status).toBe(200);
+        return (await waitForTerminal(stack.url, key, created.body.id, 180_000)).body;
+      }),
+    );
+    expect(asked.status).toBe('completed');
+    expect((await probeUrl(asked.output_video_url)).duration).toBeCloseTo(7, 1);
+    expect(stated.status).toBe('completed');
+    expect((await probeUrl(stated.output_video_url)).duration).toBeCloseTo(4, 1);
+  });
+});

@@ -6,7 +6,8 @@ import { api, createOrgWithKey, startApi, type TestApi } from '../support/stack.
 let stack: TestApi;
 let key: string;
 beforeAll(async () => {
-  stack = await startApi();
+  // Media URLs on loopback pass the request check only with the test setting; no worker fetches them here.
+  stack = await startApi({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
   ({ key } = await createOrgWithKey(stack.db));
 });
 afterAll(() => stack.close());
@@ -35,7 +36,7 @@ const responsesCases: Array<[string, Record<string, unknown>, string]> = [
   ['input string too long', { ...okResponses, input: long(LIMITS.maxTextChars + 1) }, 'input'],
   ['too many messages', { ...okResponses, input: Array.from({ length: LIMITS.maxMessages + 1 }, () => ({ role: 'user', content: 'x' })) }, 'input'],
   ['too many parts', { ...okResponses, input: [{ role: 'user', content: Array.from({ length: LIMITS.maxPartsPerMessage + 1 }, () => ({ type: 'input_text', text: 'x' })) }] }, 'input.0.content'],
-  ['too many images across messages', { ...okResponses, input: [0, 1].map(() => ({ role: 'user', content: [{ type: 'input_text', text: 'x' }, ...Array.from({ length: LIMITS.maxMediaParts / 2 + 1 }, () => ({ type: 'input_image', image_url: 'https://example.com/a.png' }))] })) }, 'input'],
+  ['too many images across messages', { ...okResponses, input: [0, 1].map(() => ({ role: 'user', content: [{ type: 'input_text', text: 'x' }, ...Array.from({ length: LIMITS.maxMediaParts / 2 + 1 }, () => ({ type: 'input_image', image_url: 'https://127.0.0.1/a.png' }))] })) }, 'input'],
   ['total text too long', { ...okResponses, input: [1, 2, 3].map(() => ({ role: 'user', content: long(LIMITS.maxTextChars) })) }, 'input'],
   ['instructions too long', { ...okResponses, instructions: long(LIMITS.maxTextChars + 1) }, 'instructions'],
   ['bad engine', { ...okResponses, engine: 'blender' }, 'engine'],
@@ -123,14 +124,14 @@ describe('request mapping', () => {
         aspect_ratio: '16:9',
         width: 640,
         instructions: 'Be bold',
-        input: [{ role: 'user', content: [{ type: 'input_text', text: 'A spinning logo' }, { type: 'input_image', image_url: 'https://example.com/a.png' }] }],
+        input: [{ role: 'user', content: [{ type: 'input_text', text: 'A spinning logo' }, { type: 'input_image', image_url: 'https://127.0.0.1/a.png' }] }],
       },
     });
     expect(r.status).toBe(200);
     expect(r.body.engine).toBe('lottie'); // "logo" → auto picks lottie
     const row = await stored(r.body.id);
     expect(row.request).toMatchObject({ width: 640, height: 360, aspect_ratio: '16:9', engine_requested: 'auto', instructions: 'Be bold' });
-    expect(row.request.messages[0].content[1]).toEqual({ type: 'image', url: 'https://example.com/a.png' });
+    expect(row.request.messages[0].content[1]).toEqual({ type: 'image', url: 'https://127.0.0.1/a.png' });
 
     const c = await api(stack.url, '/v1/chat/completions', {
       method: 'POST',
@@ -141,7 +142,7 @@ describe('request mapping', () => {
         height: 500,
         messages: [
           { role: 'system', content: 'Be bold' },
-          { role: 'user', content: [{ type: 'text', text: 'A city' }, { type: 'image_url', image_url: { url: 'https://example.com/b.png' } }] },
+          { role: 'user', content: [{ type: 'text', text: 'A city' }, { type: 'image_url', image_url: { url: 'https://127.0.0.1/b.png' } }] },
         ],
       },
     });
@@ -150,7 +151,7 @@ describe('request mapping', () => {
     const crow = await stored(c.body.id);
     expect(crow.request).toMatchObject({ width: 500, height: 500, aspect_ratio: '1:1', instructions: 'Be bold' });
     expect(crow.request.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'A city' }, { type: 'image', url: 'https://example.com/b.png' }] },
+      { role: 'user', content: [{ type: 'text', text: 'A city' }, { type: 'image', url: 'https://127.0.0.1/b.png' }] },
     ]);
     // Defaults: 1080×1920, engine hyperframes.
     const d = await api(stack.url, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', input: 'x' } });
@@ -179,7 +180,7 @@ describe('request mapping', () => {
     const none = await create({});
     expect(await stored(none.body.id)).toMatchObject({ app_name: null, app_referer: null, app_title: null });
 
-    for (const referer of ['ftp://example.com', 'not a url', 'https://example.com/' + 'p'.repeat(2048)]) {
+    for (const referer of ['ftp://example.com', 'not a url', 'https://127.0.0.1/' + 'p'.repeat(2048)]) {
       const bad = await create({ Referer: referer });
       expect(bad.status).toBe(400);
       expect(bad.body.error.param).toBe('Referer');

@@ -12,14 +12,15 @@ let key: string;
 beforeAll(async () => {
   const namespace = `limits-${crypto.randomBytes(4).toString('hex')}`;
   await createNamespace(inject('temporalAddress'), namespace);
-  stack = await startApi({ TEMPORAL_NAMESPACE: namespace });
+  // Media URLs on loopback pass the request check only with the test setting; no worker fetches them here.
+  stack = await startApi({ TEMPORAL_NAMESPACE: namespace, WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
   ({ key } = await createOrgWithKey(stack.db));
 });
 afterAll(() => stack?.close());
 
 const base = { model: 'gpt-4o-mini', engine: 'lottie', width: 160, height: 284 };
 const chars = (n: number) => 'x'.repeat(n);
-const url = (n: number) => `https://example.com/${chars(n - 'https://example.com/'.length - 4)}.png`;
+const url = (n: number) => `https://127.0.0.1/${chars(n - 'https://127.0.0.1/'.length - 4)}.png`;
 const userMessages = (n: number) => Array.from({ length: n }, () => ({ role: 'user', content: 'x' }));
 const textParts = (n: number, type = 'input_text') => Array.from({ length: n }, () => ({ type, text: 'x' }));
 const imageInput = (u: string) => [{ role: 'user', content: [{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: { url: u } }] }];

@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { countTokens } from '../../src/providers/tokens.js';
+import { startMediaServer, twoColourPng, type MediaServer } from '../support/mediaServer.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
+import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
 import { closedPortUrl, FakeLlm, fenced, messageTexts, systemPrompt } from './support/fakeLlm.js';
 
 const catalogFile = JSON.parse(fs.readFileSync(new URL('../../src/catalog/catalog.json', import.meta.url), 'utf8'));
@@ -23,6 +25,10 @@ const fakes = [alpha, beta, slow, claude, nokey];
 let stack: TestStack;
 let key: string;
 let dir: string;
+// The input image the worker fetches (loopback HTTPS, allowed by the test-only unsafe settings).
+let tls: TlsFiles;
+let media: MediaServer;
+let sunUrl: string;
 
 beforeAll(async () => {
   await Promise.all(fakes.map((f) => f.start()));
@@ -56,7 +62,13 @@ beforeAll(async () => {
     }),
   );
   delete process.env.FAKE_NOKEY_KEY;
+  tls = makeSelfSignedCert();
+  media = await startMediaServer(tls);
+  media.route('/sun.png', { body: twoColourPng(), type: 'image/png' });
+  sunUrl = media.url('/sun.png');
   stack = await startStack({
+    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
+    WEBHOOK_UNSAFE_CA_FILE: tls.certFile,
     PROVIDERS_FILE: file,
     FAKE_ALPHA_KEY: alpha.apiKey,
     FAKE_BETA_KEY: beta.apiKey,
@@ -70,7 +82,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
   await Promise.all(fakes.map((f) => f.close()));
+  await media?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  if (tls) fs.rmSync(tls.dir, { recursive: true, force: true });
 });
 
 // Every test scripts the fakes it expects to be called; the others answer 500 "unscripted" and count requests.
@@ -110,7 +124,7 @@ describe('routing and fallback', () => {
 
     const g = await generate({
       model: 'gpt-4o-mini',
-      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Sunrise' }, { type: 'input_image', image_url: { url: 'https://example.com/sun.png' } }] }],
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Sunrise' }, { type: 'input_image', image_url: { url: sunUrl } }] }],
       provider: { order: ['alpha', 'slow', 'beta', 'dead', 'claude'] },
     });
     expect(g.status, JSON.stringify(g.error)).toBe('completed');
@@ -125,8 +139,8 @@ describe('routing and fallback', () => {
     expect(req.headers['anthropic-version']).toBe('2023-06-01');
     expect(req.body.model).toBe('claude-as-mini');
     expect(req.body.system).toContain('Canvas: 160x284 pixels');
-    expect(req.body.messages[0].content).toContainEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/sun.png' } });
-    expect(alpha.requests[0]!.body.messages[1].content).toContainEqual({ type: 'image_url', image_url: { url: 'https://example.com/sun.png' } });
+    expect(req.body.messages[0].content).toContainEqual({ type: 'image', source: { type: 'url', url: sunUrl } });
+    expect(alpha.requests[0]!.body.messages[1].content).toContainEqual({ type: 'image_url', image_url: { url: sunUrl } });
   });
 
   it('a 400 ends the generation with the provider reason; the next provider is not tried', async () => {

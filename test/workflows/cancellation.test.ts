@@ -41,6 +41,18 @@ const STAGES: Stage[] = [
     events: ['video.generation.queued'],
   },
   {
+    name: 'while fetching the media',
+    blocking: 'fetchMedia',
+    script: { fetchMedia: () => hang() },
+    request: {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/a.png' }] }],
+    },
+    state: { status: 'in_progress', provider: null },
+    provider: null,
+    usage: null,
+    events: ['video.generation.queued'],
+  },
+  {
     name: 'during a provider call (after the expansion)',
     blocking: 'writeComposition',
     script: { writeComposition: () => hang() },

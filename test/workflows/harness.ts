@@ -9,12 +9,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { MediaActivities } from '../../activities/media.js';
 import type { ProviderActivities } from '../../activities/providers.js';
 import type { RecordActivities } from '../../activities/records.js';
 import type { RenderActivities } from '../../activities/render.js';
 import type { WebhookActivities } from '../../activities/webhooks.js';
 import type { WebhookAttemptResult } from '../../src/shared.js';
-import type { GenerationRequest, GenerationWorkflowInput, PlannedAttempt, TokenUsage } from '../../src/shared.js';
+import type { GenerationRequest, GenerationWorkflowInput, MediaAsset, MediaPart, PlannedAttempt, TokenUsage } from '../../src/shared.js';
 import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
 import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/shared.js';
@@ -23,7 +24,7 @@ import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-export type AllActivities = ProviderActivities & RecordActivities & RenderActivities & WebhookActivities;
+export type AllActivities = ProviderActivities & RecordActivities & MediaActivities & RenderActivities & WebhookActivities;
 export type Name = keyof AllActivities;
 /** What a trace keeps of a call: the argument, or the argument list of a multi-argument activity. */
 export type Input<K extends Name> = Parameters<AllActivities[K]> extends [infer Only] ? Only : Parameters<AllActivities[K]>;
@@ -154,6 +155,13 @@ export function traceOf(key: string): Trace {
 
 export const draftKey = (generationId: string, draftNumber: number) => `generations/${generationId}/compositions/${draftNumber}.html`;
 
+/** The asset the default fetchMedia stub describes for a part: a 320×180 PNG image, or a 2-second MP4 video. */
+export function stubAsset(part: MediaPart): MediaAsset {
+  return part.kind === 'image'
+    ? { name: `image-${part.number}.png`, kind: 'image', mediaType: 'image/png', bytes: 1234, width: 320, height: 180, durationSeconds: null }
+    : { name: `video-${part.number}.mp4`, kind: 'video', mediaType: 'video/mp4', bytes: 56_789, width: 320, height: 180, durationSeconds: 2 };
+}
+
 /** What an activity does when the execution's script does not say otherwise: everything succeeds. */
 export const defaults = {
   async planRoute() {
@@ -169,6 +177,9 @@ export const defaults = {
     return [];
   },
   async markStarted() {},
+  async fetchMedia(call) {
+    return call.parts.map(stubAsset);
+  },
   async finishGeneration() {},
   async renderComposition(input) {
     return {
@@ -207,6 +218,7 @@ export const stubActivities = {
   writeComposition: stub('writeComposition', (call) => call.generationId),
   validateComposition: stub('validateComposition', workflowKey),
   markStarted: stub('markStarted', (generationId) => generationId),
+  fetchMedia: stub('fetchMedia', (call) => call.generationId),
   finishGeneration: stub('finishGeneration', (outcome) => outcome.generationId),
   renderComposition: stub('renderComposition', (input) => input.generationId),
   prepareWebhookEvent: stub('prepareWebhookEvent', (input) => {

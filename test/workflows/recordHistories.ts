@@ -31,6 +31,49 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 
+  /** An image and a video fetched as assets (fetchMedia), then composed and rendered with them. */
+  async 'generation-with-media'(h) {
+    const { handle } = await h.startGeneration(
+      {},
+      {
+        webhook_url,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'A launch teaser with our product photo' },
+              { type: 'image', url: 'https://media.example.com/product.png' },
+              { type: 'video', url: 'https://media.example.com/clip.mp4' },
+            ],
+          },
+        ],
+      },
+    );
+    await handle.result();
+    return handle;
+  },
+
+  /** An image URL answers 404: media_unavailable before any provider call. */
+  async 'generation-media-unavailable'(h) {
+    const { handle } = await h.startGeneration(
+      {
+        fetchMedia: async () => {
+          throw ApplicationFailure.create({
+            type: 'media_unavailable',
+            message: 'The image https://media.example.com/gone.png (image 1 of the request) cannot be used: HTTP 404 Not Found',
+            nonRetryable: true,
+          });
+        },
+      },
+      {
+        webhook_url,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/gone.png' }] }],
+      },
+    );
+    await handle.result();
+    return handle;
+  },
+
   /** A skipped provider, one that times out, one unavailable, then a rejection ends it. No webhook_url. */
   async 'generation-failed-after-fallback'(h) {
     const { handle } = await h.startGeneration({

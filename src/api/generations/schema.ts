@@ -12,6 +12,8 @@ export const LIMITS = {
   maxTextChars: 20_000,
   maxTotalTextChars: 40_000,
   maxUrlChars: 2048,
+  /** Characters of a data: URL image (the 1 MiB body limit binds first). */
+  maxDataUrlChars: 1_400_000,
   /** Image and video parts in the whole request (vision models cap images per call; each costs tokens). */
   maxMediaParts: 16,
   /** Provider slugs in provider.order. */
@@ -22,9 +24,22 @@ export const LIMITS = {
 const storable = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 const storableMessage = 'must not contain NUL characters or unpaired surrogates';
 const text = z.string().max(LIMITS.maxTextChars).refine(storable, storableMessage);
-const url = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
+const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
+/**
+ * A media part's URL: http(s) (checked against the URL policy when the request is served: public
+ * HTTPS only), or a data: URL (decoded then; images only). Other schemes are refused here.
+ */
+const mediaUrl = z
+  .string()
+  .max(LIMITS.maxDataUrlChars)
+  .superRefine((value, ctx) => {
+    if (/^data:/i.test(value)) return;
+    const issue = httpUrl.safeParse(value).error?.issues[0];
+    if (issue) ctx.addIssue({ code: 'custom', message: issue.message });
+  })
+  .describe('A public https URL (at most 2048 characters), or for images a data: URL of a PNG, JPEG, GIF or WebP image.');
 /** Interface shape `{url}`; a bare string is accepted too (what OpenAI clients send for Responses images). */
-const urlRef = z.union([url, z.object({ url })]).transform((v) => (typeof v === 'string' ? v : v.url));
+const urlRef = z.union([mediaUrl, z.object({ url: mediaUrl })]).transform((v) => (typeof v === 'string' ? v : v.url));
 
 const role = z.enum(['system', 'developer', 'user', 'assistant']);
 

@@ -21,9 +21,10 @@ import {
   type GenerationWorkflowInput,
 } from '../../shared.js';
 import type { KeyPrincipal } from '../../db/apiKeys.js';
+import { prepareRequestMedia, storeUploads } from '../../media/requestMedia.js';
 import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
 import type { AppDeps } from '../../http/context.js';
-import type { GenerationSnapshot } from './translate.js';
+import { mediaParamOf, type GenerationSnapshot } from './translate.js';
 
 const QUERY_DEADLINE_MS = 2000;
 const CANCEL_WAIT_MS = 10_000;
@@ -31,15 +32,18 @@ const CANCEL_WAIT_MS = 10_000;
 export async function createGeneration(
   deps: AppDeps,
   principal: KeyPrincipal,
-  request: GenerationRequest,
+  requested: GenerationRequest,
   app: AppInfo,
 ): Promise<GenerationSnapshot> {
-  if (request.webhook_url) await assertPublicWebhookUrl(request.webhook_url, deps.config);
+  if (requested.webhook_url) await assertPublicWebhookUrl(requested.webhook_url, deps.config);
+  // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
+  const { request, uploads } = await prepareRequestMedia(requested, deps.config, mediaParamOf);
   const id = newId('gen');
   // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
   const row = await insertGeneration(deps.db, { id, organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, request, app });
   if (!row) throw new DomainError('payment_required', 'insufficient_credits', 'The organization has no credit left; add credits to continue');
   try {
+    await storeUploads(deps.storage, id, uploads);
     await deps.temporal.workflow.start(
       generationWorkflow,
       generationStartOptions({ generationId: id, organizationId: principal.organizationId, request, createdAtMs: row.created_at.getTime() }, app),
@@ -47,7 +51,7 @@ export async function createGeneration(
   } catch (err) {
     // Nothing half-created: without a workflow there is no generation.
     await deleteGeneration(deps.db, id);
-    deps.logger.error({ err, generation_id: id }, 'workflow start failed');
+    deps.logger.error({ err, generation_id: id }, uploads.length ? 'storing media or workflow start failed' : 'workflow start failed');
     throw new DomainError('unavailable', 'temporarily_unavailable', 'The generation could not be started; retry shortly');
   }
   metrics.generationsCreated.inc({ engine: request.engine, model: request.model });

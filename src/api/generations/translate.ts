@@ -13,37 +13,46 @@ type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'wid
 export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
 
 /**
+ * Where each media part of a translated request came from (`input.0.content.1.image_url`), for the
+ * media URL checks of the service, which answer 400 naming the part. Kept beside the request, not in
+ * it: the internal request (stored, and sent through workflow history) stays shape-free.
+ */
+const MEDIA_PARAMS = new WeakMap<ContentPart, string>();
+export const mediaParamOf = (part: ContentPart): string | undefined => MEDIA_PARAMS.get(part);
+
+/**
  * Content of either shape as internal parts. The shapes differ only in part type names
  * (`input_text`/`text`, `input_image`/`image_url`, `input_video`/`video_url`); the field carrying the
  * value (`text`, `image_url`, `video_url`, urls already normalised by the schema) says which it is.
  */
 type ShapePart = { text: string } | { image_url: string } | { video_url: string };
-function toContentParts(content: string | ShapePart[]): ContentPart[] {
+function toContentParts(content: string | ShapePart[], at: string): ContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return content.map((p): ContentPart => {
+  return content.map((p, i): ContentPart => {
     if ('text' in p) return { type: 'text', text: p.text };
-    if ('image_url' in p) return { type: 'image', url: p.image_url };
-    return { type: 'video', url: p.video_url };
+    const part: ContentPart = 'image_url' in p ? { type: 'image', url: p.image_url } : { type: 'video', url: p.video_url };
+    MEDIA_PARAMS.set(part, `${at}.${i}.${'image_url' in p ? 'image_url' : 'video_url'}`);
+    return part;
   });
 }
 
 export function fromResponsesRequest(body: ResponsesRequest, deps: TranslateDeps): GenerationRequest {
   const messages: InputMessage[] =
     typeof body.input === 'string'
-      ? [{ role: 'user', content: toContentParts(body.input) }]
-      : body.input.map((m) => ({ role: m.role, content: toContentParts(m.content) }));
+      ? [{ role: 'user', content: toContentParts(body.input, 'input') }]
+      : body.input.map((m, i) => ({ role: m.role, content: toContentParts(m.content, `input.${i}.content`) }));
   return build(body, deps, messages, body.instructions ?? null, body.aspect_ratio ?? null, 'aspect_ratio');
 }
 
 export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): GenerationRequest {
   // System (and developer) messages of the Chat shape are the Responses shape's `instructions`.
   const isSystem = (m: { role: string }) => m.role === 'system' || m.role === 'developer';
-  const messages: InputMessage[] = body.messages
-    .filter((m) => !isSystem(m))
-    .map((m) => ({ role: m.role, content: toContentParts(m.content) }));
+  const messages: InputMessage[] = body.messages.flatMap((m, i) =>
+    isSystem(m) ? [] : [{ role: m.role, content: toContentParts(m.content, `messages.${i}.content`) }],
+  );
   const systemText = body.messages
     .filter(isSystem)
-    .flatMap((m) => toContentParts(m.content).flatMap((p) => (p.type === 'text' ? [p.text] : [])));
+    .flatMap((m) => toContentParts(m.content, 'messages').flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const instructions = [body.instructions, ...systemText].filter(Boolean).join('\n\n') || null;
   if (messages.length === 0) throw invalidInput('messages: at least one user message is required', 'messages');
   return build(body, deps, messages, instructions, body.aspectRatio ?? null, 'aspectRatio');

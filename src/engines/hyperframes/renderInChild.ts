@@ -1,5 +1,7 @@
-// Child side of a HyperFrames render: writes the prepared project (index.html + local library
-// copies) into the work directory and runs the producer as a library with BeginFrame capture.
+// Child side of a HyperFrames render: writes the prepared project (index.html, local library copies,
+// the requester's media under assets/) into the work directory and runs the producer as a library
+// with BeginFrame capture. The producer's file server serves the project to the page, the only
+// server the page network guard lets it reach.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger } from '@hyperframes/producer';
@@ -30,6 +32,7 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   const prepared = prepareComposition(job.source, job);
   await fs.writeFile(path.join(projectDir, 'index.html'), prepared.html);
   await Promise.all(prepared.vendorFiles.map((f) => fs.copyFile(f.from, path.join(projectDir, VENDOR_DIR, f.file))));
+  if (job.assetsDir) await placeAssets(job.assetsDir, path.join(projectDir, ASSETS_DIR));
 
   const fps = job.fps ?? DEFAULT_FPS;
   const abort = new AbortController();
@@ -62,6 +65,21 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
     throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
   }
 };
+
+/** Directory (relative to the project) compositions find the requester's media in: `assets/<name>`. */
+const ASSETS_DIR = 'assets';
+
+/**
+ * Puts every asset file into the project: hard links where the file system allows (videos can be
+ * 100 MB), else copies. Never symlinks: the producer's file server refuses paths that leave the project.
+ */
+async function placeAssets(from: string, to: string): Promise<void> {
+  await fs.mkdir(to, { recursive: true });
+  const names = (await fs.readdir(from, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  await Promise.all(
+    names.map((name) => fs.link(path.join(from, name), path.join(to, name)).catch(() => fs.copyFile(path.join(from, name), path.join(to, name)))),
+  );
+}
 
 const firstLines = (s: string) => s.split('\n').filter(Boolean).slice(0, 4).join(' ').slice(0, 600);
 

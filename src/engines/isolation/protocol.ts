@@ -1,6 +1,6 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { Finding, RenderErrorCode } from '../types.js';
+import type { Finding, MediaAsset, RenderErrorCode } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. */
 export type IsolatedJob = {
@@ -15,6 +15,12 @@ export type IsolatedJob = {
   workDir: string;
   chromePath: string;
   ffmpegPath: string;
+  /**
+   * The requester's media: a directory holding each asset as a file named after it, which the
+   * composition refers to as `assets/<name>`. Absent: none.
+   */
+  assetsDir?: string;
+  assets?: readonly MediaAsset[];
 };
 
 export type ParentMessage = { type: 'render'; job: IsolatedJob };

@@ -14,7 +14,7 @@ export const lottieEngine: EngineModule = {
   autoKeywords: ['lottie', 'icon', 'logo', 'loader', 'loading', 'spinner', 'sticker', 'emoji', 'vector', 'flat'],
   validate: validateLottie,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
-  preload: ['@lottiefiles/dotlottie-web'],
+  preload: ['@lottiefiles/dotlottie-web', 'fontkit'],
   llm: lottieLlm,
   composeOffline: composeLottie,
 };

@@ -1,92 +1,236 @@
-// The Lottie engine's offline composition (the embedded `local` provider): shape layers with
-// colours and motion derived from the prompt, sized to the canvas.
-import { headline, OFFLINE_DURATION_SECONDS, palette, seeded } from '../offline.js';
-import type { OfflineCompositionSpec } from '../types.js';
+// The Lottie engine's offline composition (the embedded `local` provider): the prompt's storyboard
+// (src/engines/storyboard/) drawn as motion graphics. Each scene is a precomposition — text layers set
+// in the Noto face for their script and fitted to the canvas's safe area, shapes, counters counting up,
+// bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
+// over a background and ornament that last the whole video. The first frame already shows the
+// title. Same prompt, same JSON.
+import { planStoryboard } from '../storyboard/plan.js';
+import type { Look, TimedScene } from '../storyboard/types.js';
+import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
+import { EASE, ellipse, fill, group, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
+import { Composer, FPS } from './compose.js';
+import { drawBars, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawTitle } from './scenes.js';
+import { isRtl } from './scripts.js';
 
-const FPS = 30;
+export function composeLottie(spec: OfflineCompositionSpec): string {
+  const image = spec.assets.find((a) => a.kind === 'image') ?? null;
+  const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
+  const frames = Math.round(board.durationSeconds * FPS);
+  const texts = board.scenes.map(sceneText).join(' ');
+  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || isRtl(texts));
 
-export function composeLottie({ prompt, width, height }: OfflineCompositionSpec): string {
-  const rand = seeded(prompt);
-  const p = palette(rand);
-  const frames = Math.round(OFFLINE_DURATION_SECONDS * FPS);
-  const short = Math.min(width, height);
-  const rgba = (c: [number, number, number]) => [...c.map((v) => Number(v.toFixed(3))), 1];
-  const kf = (t: number, s: number[], e?: number[]) => ({
-    t,
-    s,
-    ...(e ? { e } : {}),
-    i: { x: [0.42], y: [1] },
-    o: { x: [0.58], y: [0] },
+  const imageRef = image ? imageAsset(image) : null;
+  if (imageRef) c.assets.push(imageRef.asset);
+
+  // Scene windows in frames: they tile the timeline exactly.
+  const windows = board.scenes.map((scene, i) => {
+    const start = Math.round(scene.start * FPS);
+    const end = i === board.scenes.length - 1 ? frames : Math.round((scene.start + scene.duration) * FPS);
+    return { scene, start, end: Math.max(start + 1, end) };
   });
-  const shapeLayer = (ind: number, name: string, shape: object, color: [number, number, number], ks: object) => ({
-    ddd: 0,
-    ind,
-    ty: 4,
-    nm: name,
-    sr: 1,
-    ip: 0,
-    op: frames,
-    st: 0,
-    ks,
-    shapes: [
-      { ty: 'gr', nm: name, it: [shape, { ty: 'fl', c: { a: 0, k: rgba(color) }, o: { a: 0, k: 100 }, r: 1 }, { ty: 'tr', p: { a: 0, k: [0, 0] }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] }, r: { a: 0, k: 0 }, o: { a: 0, k: 100 } }] },
-    ],
+  const precomps: Json[] = [];
+  const sceneLayers = windows.map(({ scene, start, end }, i) => {
+    const L = end - start;
+    const id = `scene_${i + 1}`;
+    precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(drawScene(c, scene, L, imageRef?.ref ?? null)) });
+    return precompLayer({ ind: 0, nm: `${i + 1} ${scene.kind}`, ip: start, op: end, st: start, ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1) }, id, c.W, c.H);
   });
-  const cx = width / 2;
-  const orb = Math.round(short * (0.3 + rand() * 0.2));
-  const spin = Math.round(90 + rand() * 270);
-  const count = 3 + Math.floor(rand() * 3);
-  const dots = Array.from({ length: count }, (_, k) => {
-    const size = Math.round(short * (0.05 + rand() * 0.06));
-    const y = Math.round(height * (0.62 + 0.08 * k));
-    return shapeLayer(
-      3 + k,
-      `dot${k}`,
-      { ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [size, size] } },
-      k % 2 ? p.accent : p.accent2,
-      {
-        o: { a: 0, k: 100 },
-        r: { a: 0, k: 0 },
-        s: { a: 0, k: [100, 100, 100] },
-        a: { a: 0, k: [0, 0, 0] },
-        p: { a: 1, k: [kf(0, [-size, y, 0]), kf(Math.round(frames * (0.5 + 0.1 * k)), [width + size, y, 0])] },
-      },
-    );
-  });
+  const cuts = windows.slice(0, -1).map((w) => w.end);
+
   const animation = {
     v: '5.7.0',
     fr: FPS,
     ip: 0,
     op: frames,
-    w: width,
-    h: height,
-    nm: headline(prompt),
+    w: c.W,
+    h: c.H,
+    nm: sceneText(board.scenes[0]!).slice(0, 80) || 'animation',
     ddd: 0,
-    assets: [],
-    // Lottie draws the first layer on top: orb, then the dots, then the background.
-    layers: [
-      shapeLayer(
-        1,
-        'orb',
-        { ty: 'rc', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [orb, orb] }, r: { a: 1, k: [kf(0, [orb / 2]), kf(frames, [orb / 6])] } },
-        p.accent,
-        {
-          o: { a: 1, k: [kf(0, [0]), kf(Math.round(frames * 0.3), [100])] },
-          r: { a: 1, k: [kf(0, [0]), kf(frames, [spin])] },
-          s: { a: 1, k: [kf(0, [20, 20, 100]), kf(Math.round(frames * 0.35), [100, 100, 100])] },
-          a: { a: 0, k: [0, 0, 0] },
-          p: { a: 0, k: [cx, Math.round(height * 0.35), 0] },
-        },
-      ),
-      ...dots,
-      shapeLayer(
-        2,
-        'background',
-        { ty: 'rc', p: { a: 0, k: [width / 2, height / 2] }, s: { a: 0, k: [width, height] }, r: { a: 0, k: 0 } },
-        p.background,
-        { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, s: { a: 0, k: [100, 100, 100] }, a: { a: 0, k: [0, 0, 0] }, p: { a: 0, k: [0, 0, 0] } },
-      ),
-    ],
+    assets: [...c.assets, ...precomps],
+    fonts: {
+      list: [...c.faces.values()].map((f) => ({ fName: f.name, fFamily: f.family, fStyle: f.bold ? 'Bold' : 'Regular', ascent: 75 })),
+    },
+    // Lottie draws the first layer on top: wipes, scenes (later ones over earlier), ornament, background.
+    layers: indexed([...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []), ...sceneLayers.reverse(), ...decoration(c, frames), background(c, frames)]),
+    markers: windows.map(({ scene, start, end }) => ({ tm: start, cm: scene.kind, dr: end - start })),
   };
   return JSON.stringify(animation);
+}
+
+/** Layer indices 1, 2, 3… in drawing order. */
+function indexed(layers: Json[]): Json[] {
+  return layers.map((l, i) => ({ ...l, ind: i + 1 }));
+}
+
+function sceneText(scene: TimedScene): string {
+  switch (scene.kind) {
+    case 'title':
+      return [scene.title, scene.subtitle].filter(Boolean).join(' ');
+    case 'statement':
+      return scene.text;
+    case 'counter':
+    case 'progress':
+      return scene.label;
+    case 'bars':
+      return [scene.label, ...scene.bars.map((b) => b.label)].join(' ');
+    case 'list':
+      return [scene.heading ?? '', ...scene.items].join(' ');
+    case 'quote':
+      return [scene.quote, scene.attribution ?? ''].join(' ');
+    case 'cta':
+      return [scene.action, scene.detail ?? ''].join(' ');
+  }
+}
+
+/** The user's picture: an image asset the render resolves from the generation's stored media. */
+function imageAsset(a: MediaAsset): { asset: Json; ref: { id: string; w: number; h: number } } {
+  const w = a.width ?? 1024;
+  const h = a.height ?? 1024;
+  return { asset: { id: 'image_1', w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id: 'image_1', w, h } };
+}
+
+function drawScene(c: Composer, scene: TimedScene, L: number, image: { id: string; w: number; h: number } | null): Json[] {
+  switch (scene.kind) {
+    case 'title':
+      return drawTitle(c, scene, L, scene.image ? image : null);
+    case 'statement':
+      return drawStatement(c, scene, L);
+    case 'counter':
+      return drawCounter(c, scene, L);
+    case 'progress':
+      return drawProgress(c, scene, L);
+    case 'bars':
+      return drawBars(c, scene, L);
+    case 'list':
+      return drawList(c, scene, L);
+    case 'quote':
+      return drawQuote(c, scene, L);
+    case 'cta':
+      return drawCta(c, scene, L);
+  }
+}
+
+// ---- Transitions ---------------------------------------------------------------------------------
+
+/** How a scene comes in (unless first) and goes out (unless last), by the look's transition. */
+function sceneTransition(c: Composer, start: number, end: number, first: boolean, last: boolean): Transform {
+  const L = end - start;
+  const E = Math.max(3, Math.min(15, Math.round(L * 0.25)));
+  const X = Math.max(3, Math.min(10, Math.round(L * 0.2)));
+  const centre = [c.W / 2, c.H / 2];
+  const t: Transform = { a: centre, p: centre };
+  const o: Key[] = [];
+  const p: Key[] = [];
+  const s: Key[] = [];
+  const ease = c.motion.ease === EASE.back ? EASE.out : c.motion.ease;
+  const kind = c.look.transition;
+  const shift = (dx: number, dy: number) => [c.W / 2 + dx, c.H / 2 + dy];
+  if (!first) {
+    if (kind !== 'wipe') o.push([start, 0, EASE.out], [start + E, 100]);
+    if (kind === 'slide') p.push([start, shift((c.rtl ? -1 : 1) * c.W * 0.12, 0), ease], [start + E, centre]);
+    if (kind === 'rise') p.push([start, shift(0, c.H * 0.06), ease], [start + E, centre]);
+    if (kind === 'zoom') s.push([start, 86, ease], [start + E, 100]);
+  }
+  if (!last) {
+    if (kind !== 'wipe') o.push([end - X, 100, EASE.in], [end, 0]);
+    if (kind === 'slide') p.push([end - X, centre, EASE.in], [end, shift((c.rtl ? 1 : -1) * c.W * 0.12, 0)]);
+    if (kind === 'rise') p.push([end - X, centre, EASE.in], [end, shift(0, -c.H * 0.06)]);
+    if (kind === 'zoom') s.push([end - X, 100, EASE.in], [end, 112]);
+  }
+  if (o.length) t.o = o;
+  if (p.length) t.p = p;
+  if (s.length) t.s = s;
+  return t;
+}
+
+/** Wipe transition: accent panels sweep across the canvas, covering each cut. */
+function wipes(c: Composer, cuts: number[], frames: number): Json[] {
+  const { W, H, palette } = c;
+  return cuts.flatMap((cut, i) =>
+    [
+      { colour: palette.accent, lead: 0 },
+      { colour: palette.accent2, lead: 3 },
+    ].map(({ colour, lead }) => {
+      const t0 = Math.max(0, cut - 9 - lead);
+      const t2 = Math.min(frames, cut + 9 - lead);
+      const dir = c.rtl ? -1 : 1;
+      return shapeLayer(
+        {
+          ind: 0,
+          nm: `wipe ${i + 1}${lead ? ' b' : ''}`,
+          ip: t0,
+          op: t2,
+          ks: { p: [[t0, [W / 2 - dir * W, H / 2], EASE.in], [cut - lead, [W / 2, H / 2], EASE.out], [t2, [W / 2 + dir * W * 1.05, H / 2]]] },
+        },
+        [group('panel', [rect([0, 0], [W * 1.02, H * 1.02]), fill(colour)])],
+      );
+    }),
+  ).reverse();
+}
+
+// ---- Background and ornament --------------------------------------------------------------------------
+
+function background(c: Composer, frames: number): Json {
+  const { W, H, palette } = c;
+  // Opaque fills only: ThorVG paints a solid fill far faster than a gradient over the whole canvas.
+  return shapeLayer({ ind: 0, nm: 'background', ip: 0, op: frames }, [group('background', [rect([W / 2, H / 2], [W, H]), fill(palette.background)])]);
+}
+
+function mixTo(a: string, b: string, t: number): string {
+  return `#${[1, 3, 5].map((i) => Math.round(parseInt(a.slice(i, i + 2), 16) * (1 - t) + parseInt(b.slice(i, i + 2), 16) * t).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Keyframes going back and forth between `a` and `b` every `period` frames over the whole video. */
+function drift(a: number[], b: number[], period: number, frames: number): Key[] {
+  const keys: Key[] = [];
+  for (let t = 0, k = 0; t < frames + period; t += period, k++) keys.push([Math.min(t, frames), k % 2 ? b : a, EASE.inOut]);
+  return keys.filter((k, i, all) => i === 0 || k[0] > all[i - 1]![0]);
+}
+
+/** Concentric opaque discs stepping from the background towards `colour`: a soft halo, cheap to paint. */
+function halo(c: Composer, x: number, y: number, radius: number, colour: string, strength: number, steps = 4): Json[] {
+  return Array.from({ length: steps }, (_, k) => {
+    const r = radius * (1 - k / steps);
+    return group(`halo ${k + 1}`, [ellipse([x, y], [r * 2, r * 2]), fill(mixTo(c.palette.background, colour, (strength * (k + 1)) / steps))]);
+  }).reverse();
+}
+
+function decoration(c: Composer, frames: number): Json[] {
+  const { W, H, T, palette } = c;
+  const look: Look = c.look;
+  const tint = look.theme === 'dark' ? 0.22 : 0.16;
+  switch (look.decoration) {
+    case 'orbs':
+      return [
+        shapeLayer({ ind: 0, nm: 'orb 1', ip: 0, op: frames, ks: { p: drift([0, 0], [T * 0.06, T * 0.04], 4 * FPS, frames) } }, halo(c, W * 0.08, H * 0.14, T * 0.42, palette.accent, tint, 6)),
+        shapeLayer({ ind: 0, nm: 'orb 2', ip: 0, op: frames, ks: { p: drift([0, 0], [-T * 0.05, -T * 0.06], 5 * FPS, frames) } }, halo(c, W * 0.94, H * 0.86, T * 0.46, palette.accent2, tint, 6)),
+        shapeLayer({ ind: 0, nm: 'orb 3', ip: 0, op: frames, ks: { p: drift([0, 0], [-T * 0.04, T * 0.05], 3.5 * FPS, frames) } }, halo(c, W * 0.86, H * 0.08, T * 0.16, palette.accent, tint * 1.3, 3)),
+      ];
+    case 'glow':
+      return [
+        shapeLayer({ ind: 0, nm: 'glow', ip: 0, op: frames, ks: { a: [W / 2, H / 2], p: [W / 2, H / 2], s: drift([100, 100], [112, 112], 3 * FPS, frames) } }, halo(c, W / 2, H / 2, Math.max(W, H) * 0.42, palette.accent, tint, 9)),
+      ];
+    case 'rings': {
+      const ring = (x: number, y: number, colour: string, n: number, rot: number) =>
+        shapeLayer({ ind: 0, nm: 'rings', ip: 0, op: frames, ks: { a: [x, y], p: [x, y], r: [[0, 0, EASE.linear], [frames, rot]] } }, [
+          group(
+            'rings',
+            Array.from({ length: n }, (_, k) => ellipse([x, y], [T * (0.3 + 0.22 * k), T * (0.3 + 0.22 * k)])).concat([stroke(mixTo(palette.background, colour, 0.45), Math.max(1, T * 0.004), 100, [T * 0.03, T * 0.018])]),
+          ),
+        ]);
+      return [ring(W * 0.92, H * 0.1, palette.accent, 4, 40), ring(W * 0.06, H * 0.92, palette.accent2, 3, -30)];
+    }
+    case 'grid': {
+      const cell = T / 7;
+      const lines: Json[] = [];
+      for (let x = -cell; x <= W + cell; x += cell) lines.push(rect([x, H / 2], [Math.max(1, T * 0.002), H + 2 * cell]));
+      for (let y = -cell; y <= H + cell; y += cell) lines.push(rect([W / 2, y], [W + 2 * cell, Math.max(1, T * 0.002)]));
+      return [
+        shapeLayer({ ind: 0, nm: 'grid', ip: 0, op: frames, ks: { p: [[0, [0, 0], EASE.linear], [frames, [cell, cell]]] } }, [group('grid', [...lines, fill(mixTo(palette.background, palette.muted, 0.18))])]),
+        shapeLayer({ ind: 0, nm: 'grid glow', ip: 0, op: frames, ks: { p: drift([0, 0], [T * 0.1, T * 0.06], 4 * FPS, frames) } }, halo(c, W * 0.78, H * 0.22, T * 0.4, palette.accent, tint)),
+      ];
+    }
+    default:
+      return [];
+  }
 }

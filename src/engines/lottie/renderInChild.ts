@@ -2,6 +2,7 @@
 import type { ChildRenderer } from '../isolation/protocol.js';
 import { MAX_FPS } from '../limits.js';
 import { RenderError } from '../types.js';
+import { inlineLottieAssets } from './assets.js';
 import { startEncoder } from './encoder.js';
 import { loadPlayer, preloadPlayer } from './player.js';
 import type { LottieAnimation } from './validate.js';
@@ -20,6 +21,7 @@ export const lottieFrameAt = (k: number, animation: LottieAnimation, fps: number
   Math.min(totalFrames - 1, (k * animation.fr) / fps);
 
 export const render: ChildRenderer = async (job, { onProgress }) => {
+  job.source = await inlineLottieAssets(job.source, job.assetsDir); // the requester's images, embedded
   const animation = JSON.parse(job.source) as LottieAnimation; // validated by the parent before it sent the job
   const fps = outputFps(animation, job.fps);
   const frames = Math.max(1, Math.round(((animation.op - animation.ip) / animation.fr) * fps));

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import lottieSpecs from '@lottie-animation-community/lottie-specs';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { durationFinding, MAX_CANVAS_SIDE, MAX_FPS, MIN_FPS, sourceSizeFinding } from '../limits.js';
-import type { Finding } from '../types.js';
+import { durationFinding, MAX_CANVAS_SIDE, MAX_FPS, MIN_FPS, requestedDurationFinding, sourceSizeFinding } from '../limits.js';
+import type { Finding, ValidationTarget } from '../types.js';
 
 /** Layer types ThorVG renders: precomposition, solid, image, null, shape, text. */
 const SUPPORTED_LAYER_TYPES: Record<number, string> = { 0: 'precomposition', 1: 'solid', 2: 'image', 3: 'null', 4: 'shape', 5: 'text' };
@@ -35,7 +35,7 @@ function spec() {
   return specValidator;
 }
 
-export async function validateLottie(source: string, canvas: { width: number; height: number }): Promise<Finding[]> {
+export async function validateLottie(source: string, target: ValidationTarget): Promise<Finding[]> {
   const tooLarge = sourceSizeFinding(source);
   if (tooLarge) return [tooLarge];
   let data: unknown;
@@ -49,14 +49,14 @@ export async function validateLottie(source: string, canvas: { width: number; he
   }
 
   try {
-    return checkAnimation(data as LottieAnimation, canvas);
+    return checkAnimation(data as LottieAnimation, target);
   } catch (err) {
     // E.g. nesting deep enough to exhaust the stack: not a Lottie anyone should render.
     return [{ code: 'unprocessable', severity: 'error', message: `The animation could not be checked: ${(err as Error).message}` }];
   }
 }
 
-function checkAnimation(animation: LottieAnimation, canvas: { width: number; height: number }): Finding[] {
+function checkAnimation(animation: LottieAnimation, target: ValidationTarget): Finding[] {
   const findings: Finding[] = [...findExpressions(animation)];
   const seen = new Set<string>();
   for (const e of spec().validate(animation, false)) {
@@ -65,7 +65,7 @@ function checkAnimation(animation: LottieAnimation, canvas: { width: number; hei
     seen.add(`${location} ${e.message}`);
     findings.push({ code: 'schema_violation', severity: 'error', location, message: e.message });
   }
-  findings.push(...checkTiming(animation), ...checkSize(animation, canvas), ...checkLayers(animation));
+  findings.push(...checkTiming(animation, target), ...checkSize(animation, target), ...checkLayers(animation, target));
   return findings.slice(0, MAX_FINDINGS);
 }
 
@@ -88,7 +88,7 @@ function findExpressions(node: unknown, path = ''): Finding[] {
   return out;
 }
 
-function checkTiming(a: LottieAnimation): Finding[] {
+function checkTiming(a: LottieAnimation, target: ValidationTarget): Finding[] {
   const out: Finding[] = [];
   if (typeof a.fr === 'number' && (a.fr < MIN_FPS || a.fr > MAX_FPS)) {
     out.push({ code: 'fps_out_of_range', severity: 'error', location: '/fr', message: `Frame rate ${a.fr} is outside ${MIN_FPS}–${MAX_FPS}`, fix_hint: 'Use "fr": 30.' });
@@ -97,8 +97,12 @@ function checkTiming(a: LottieAnimation): Finding[] {
     if (!(a.op > a.ip)) {
       out.push({ code: 'invalid_frame_range', severity: 'error', location: '/op', message: `Out point ${a.op} must be after in point ${a.ip}`, fix_hint: 'Set "op" to "ip" plus the number of frames.' });
     } else {
-      const tooLong = durationFinding((a.op - a.ip) / a.fr, Math.min(a.fr, MAX_FPS), '/op');
+      const seconds = (a.op - a.ip) / a.fr;
+      const tooLong = durationFinding(seconds, Math.min(a.fr, MAX_FPS), '/op');
       if (tooLong) out.push(tooLong);
+      // The length asked for (duration_seconds, or stated in the prompt): within the tolerance.
+      const wrong = requestedDurationFinding(seconds, target.durationSeconds ?? null, '/op');
+      if (wrong) out.push({ ...wrong, fix_hint: `Set "op" to "ip" + ${Math.round((target.durationSeconds ?? 0) * a.fr)} (${target.durationSeconds} s at ${a.fr} fps).` });
     }
   }
   return out;
@@ -121,8 +125,11 @@ function checkSize(a: LottieAnimation, canvas: { width: number; height: number }
   return [];
 }
 
-/** Layer types, embedded assets and precomposition references, in the root and in every precomposition. */
-function checkLayers(a: LottieAnimation): Finding[] {
+/** `assets/<name>`: one file name of the request's media, no directories (nor `..`). */
+const ASSET_REF = /^(?:\.\/)?assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+
+/** Layer types, image assets and precomposition references, in the root and in every precomposition. */
+function checkLayers(a: LottieAnimation, target: ValidationTarget): Finding[] {
   const out: Finding[] = [];
   const assets = Array.isArray(a.assets) ? a.assets : [];
   const assetIds = new Set(assets.map((as) => as.id));
@@ -152,18 +159,36 @@ function checkLayers(a: LottieAnimation): Finding[] {
     });
   };
   visit(a.layers, '/layers');
+  const media = new Set((target.assets ?? []).filter((m) => m.kind === 'image').map((m) => m.name));
   assets.forEach((asset, i) => {
     visit(asset.layers, `/assets/${i}/layers`);
-    // Image assets must be embedded (e: 1, data URL): nothing is fetched at render time.
-    if (typeof asset.p === 'string' && !asset.layers && !(asset.e === 1 || asset.p.startsWith('data:'))) {
-      out.push({
-        code: 'external_asset',
-        severity: 'error',
-        location: `/assets/${i}/p`,
-        message: `Image asset ${JSON.stringify(asset.p)} is not embedded and cannot be loaded`,
-        fix_hint: 'Embed images as data URLs ("e": 1, "p": "data:image/png;base64,...") or draw them with shape layers.',
-      });
-    }
+    // Image assets are embedded (e: 1, data URL) or the requester's own images (`assets/<name>`):
+    // nothing is fetched at render time.
+    if (typeof asset.p !== 'string' || asset.layers) return;
+    const where = `${typeof asset.u === 'string' ? asset.u : ''}${asset.p}`;
+    if (asset.p.startsWith('data:')) return;
+    const name = ASSET_REF.exec(where)?.[1];
+    if (name !== undefined && media.has(name)) return;
+    const names = [...media];
+    out.push(
+      name !== undefined
+        ? {
+            code: 'unknown_asset',
+            severity: 'error',
+            location: `/assets/${i}/p`,
+            message: `Image asset ${JSON.stringify(where)} names no image of this request`,
+            fix_hint: names.length ? `Use one of: ${names.map((n) => `"u": "assets/", "p": "${n}"`).join('; ')}.` : 'This request has no images: draw with shape layers instead.',
+          }
+        : {
+            code: 'external_asset',
+            severity: 'error',
+            location: `/assets/${i}/p`,
+            message: `Image asset ${JSON.stringify(where)} is not embedded and cannot be loaded`,
+            fix_hint: names.length
+              ? `Refer to the request's images as "u": "assets/", "p": "<name>" (${names.join(', ')}), embed a data URL, or draw with shape layers.`
+              : 'Embed images as data URLs ("e": 1, "p": "data:image/png;base64,...") or draw them with shape layers.',
+          },
+    );
   });
   return out;
 }

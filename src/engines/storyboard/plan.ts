@@ -39,7 +39,7 @@ export function planStoryboard(req: StoryboardRequest): Storyboard {
   const title = titleScene(first, req.image ?? null);
   const candidates: Ranked[] = [];
   // Numbers in the title sentence still get their own scene (a headline says it, a counter shows it).
-  const titleText = title.kind === 'title' ? [title.title, title.subtitle].filter(Boolean).join('. ') : first;
+  const titleText = title.kind === 'title' ? [title.title, title.subtitle].filter(Boolean).join('; ') : first;
   for (const s of numberScenes(titleText)) candidates.push({ scene: s, order: 0, rank: 1 });
   rest.forEach((sentence, i) => {
     for (const scene of scenesOf(sentence)) candidates.push({ scene, order: i + 1, rank: rankOf(scene) });
@@ -107,7 +107,8 @@ export function splitSentences(text: string): string[] {
   return out.map((s) => s.replace(/^[\s,;:–—-]+/, '')).filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
 
-const isAbbreviation = (s: string) => /\b(?:e\.g|i\.e|vs|etc|Mr|Mrs|Ms|Dr|St|Inc|Ltd|No)\.$/i.test(s) || /\d\.$/.test(s.slice(-2)) && /\d$/.test(s.slice(-3, -1));
+// A decimal point is never followed by a space, so "31. " and "$2.50. " end sentences.
+const isAbbreviation = (s: string) => /\b(?:e\.g|i\.e|vs|etc|Mr|Mrs|Ms|Dr|St|Inc|Ltd|No)\.$/i.test(s);
 
 /** Words for length budgets: CJK counts two characters as one word. */
 export function wordCount(text: string): number {
@@ -154,13 +155,19 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const META_WORDS = new Set(
   'a an the short quick little brief video clip explainer teaser promo promotional ad advert animation animated intro trailer reel story motion graphic graphics make create for about of on vertical square landscape social media instagram tiktok youtube'.split(' '),
 );
+/** "A short launch teaser for …", "An explainer about …": what the video is, before what it says. */
+const META_LEAD =
+  /^(?:an?\s+|the\s+)?(?:[\p{L}-]+\s+){0,3}?(?:video|clip|explainer|teaser|promo|ad|advert|trailer|intro|reel|animation|reveal|announcement|showcase)\s+(?:for|about|of|on|introducing|showing)\s+/iu;
 const isMeta = (phrase: string) => phrase.toLowerCase().split(/\s+/).every((w) => META_WORDS.has(w));
 
-/** Style requests are for the look, not the screen: "with teal accents", "in serif type", "minimal". */
+/**
+ * Style requests are for the look, not the screen: "with teal accents", "in serif type", "minimal".
+ * Words that are also subjects ("neon city", "dark forest") stay.
+ */
 export function withoutStylePhrases(text: string): string {
   return text
     .replace(/,?\s*\b(?:with|in|using)\s+(?:[\p{L}-]+\s+){0,3}?(?:accents?|colou?rs?|palette|tones?|theme|type(?:face)?|typography|fonts?|style|background|backdrop|look|vibes?)\b(?:\s+(?:and|&)\s+(?:[\p{L}-]+\s+){0,3}?(?:accents?|colou?rs?|palette|tones?|theme|type(?:face)?|typography|fonts?|style|background|backdrop|look|vibes?)\b)?/giu, '')
-    .replace(/\b(?:minimal(?:ist)?|neon|sepia|serif|sans-serif|monospace|dark|playful|cinematic|moody)\s+(?=[\p{L}])/giu, '')
+    .replace(/\b(?:minimal(?:ist)?|sepia|serif|sans-serif|monospace)\s+(?=[\p{L}])/giu, '')
     .replace(/\b(a)\s+(?=[aeiou])/gi, (_m, a: string) => `${a}n `)
     .replace(/\s{2,}/g, ' ')
     .trim();
@@ -172,6 +179,8 @@ function titleScene(sentence: string, image: string | null): Scene {
   if (colon && wordCount(colon[1]!) <= MAX_TITLE_WORDS) {
     return { kind: 'title', title: trimEnd(colon[1]!), subtitle: fitted(colon[2]!, MAX_SCENE_WORDS)[0] ?? null, image };
   }
+  const lead = META_LEAD.exec(sentence);
+  if (lead && lead[0].length < sentence.length) return titleScene(capitalise(sentence.slice(lead[0].length)), image);
   const [head, ...more] = fitted(sentence, MAX_TITLE_WORDS);
   return { kind: 'title', title: head ?? sentence, subtitle: more.length ? more.join(', ') : null, image };
 }
@@ -202,10 +211,13 @@ function quoteScene(sentence: string): Scene | null {
     /^\s*[,–—-]*\s*(?:says|said|wrote|—|–|-)?\s*((?:\p{Lu}[\p{L}.'-]*\s?){1,4})/u.exec(after)?.[1] ??
     /((?:\p{Lu}[\p{L}.'-]*\s?){1,4})\s*(?:says|said|wrote)\s*[:,]?\s*$/u.exec(before)?.[1] ??
     null;
-  return { kind: 'quote', quote: m[1]!.trim(), attribution: by ? trimEnd(by) || null : null };
+  return { kind: 'quote', quote: m[1]!.trim().replace(/[\s,;:–—-]+$/, ''), attribution: by ? trimEnd(by) || null : null };
 }
 
+/** An address a call to action names: a URL, www., or a domain with a common ending. */
 const URL_LIKE = /\b(?:https?:\/\/[^\s]+|www\.[^\s]+|[a-z0-9-]+\.(?:com|io|dev|app|org|net|ai|co|shop|store)(?:\/[^\s]*)?)/i;
+/** Within a sentence that asks for action, any domain-looking word ("lisbon.travel") is the address. */
+const DOMAIN = /(?<![@\w.])[a-z0-9][a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,12}(?:\/[^\s]*)?(?![\w])/i;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 const DATE =
   /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?:\s+\d{4})?|\d{4}-\d{2}-\d{2}|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|today|tomorrow|tonight)\b/i;
@@ -213,10 +225,10 @@ const PRICE = /[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:usd|eur|dollars|euros)\b/
 /** Words that make a date, a price or an address an announcement ("Available March 3 for $4.99"). */
 const ANNOUNCE = /\b(?:available|launch(?:es|ing)?|coming|opens?|starts?|release[sd]?|on\s+sale|only|from|at|on|via)\b/i;
 const ACTION =
-  /\b(?:sign\s+up|join|register|subscribe|download|try|book|visit|get\s+started|order|buy|shop|learn\s+more|call|contact|apply|pre-?order|reserve|follow|start)\b/i;
+  /\b(?:sign\s+up|join|register|subscribe|download|try|book|visit|get\s+started|order|buy|shop|learn\s+more|call|contact|apply|pre-?order|reserve|follow|start|plan|discover|explore|watch)\b/i;
 
 function ctaScene(sentence: string): Scene | null {
-  const where = URL_LIKE.exec(sentence)?.[0] ?? EMAIL.exec(sentence)?.[0] ?? null;
+  const where = URL_LIKE.exec(sentence)?.[0] ?? EMAIL.exec(sentence)?.[0] ?? (ACTION.test(sentence) || ANNOUNCE.test(sentence) ? DOMAIN.exec(sentence)?.[0] : undefined) ?? null;
   const when = DATE.exec(sentence)?.[0] ?? null;
   const price = PRICE.exec(sentence)?.[0] ?? null;
   const detail = where ?? when ?? price;
@@ -272,7 +284,8 @@ function numbersIn(sentence: string): NumberToken[] {
     const decimals = digits.includes('.') ? digits.split('.')[1]!.length : 0;
     const percent = unit === '%' || unit.toLowerCase() === 'percent';
     const suffix = percent ? '%' : unit ? (/^[kmb]$/i.test(unit) ? unit.toUpperCase() : unit === 'x' ? '×' : ` ${unit}`) : '';
-    out.push({ raw: raw.trim(), value, decimals, prefix: currency, suffix, percent, index: m.index });
+    // The pattern may take the space before a figure: the index is where the figure itself starts.
+    out.push({ raw: raw.trim(), value, decimals, prefix: currency, suffix, percent, index: m.index + raw.length - raw.trimStart().length });
   }
   return out;
 }
@@ -291,11 +304,33 @@ function numberScenes(sentence: string): Scene[] {
     const lead = trimEnd(clean.slice(0, labelAt >= 0 ? labelAt : first));
     return [{ kind: 'bars', label: wordCount(lead) >= 2 ? lead : '', bars }];
   }
-  // The most telling figure leads: money, then units, then a percentage, then a plain number.
-  const primary = [...numbers].sort((a, b) => weight(b) - weight(a))[0]!;
-  const label = labelOf(clean, [primary]);
-  if (primary.percent && primary.value <= 100 && numbers.length === 1) return [{ kind: 'progress', percent: primary.value, label }];
-  return [{ kind: 'counter', value: primary.value, decimals: primary.decimals, prefix: primary.prefix, suffix: primary.suffix, label }];
+  // Each clause with figures is one scene (at most two a sentence), labelled by its own words; in a
+  // clause, the most telling figure leads: money, then units, then a percentage, then a plain number.
+  const scenes: Scene[] = [];
+  for (const part of clauseSpans(clean)) {
+    const inPart = numbers.filter((n) => n.index >= part.start && n.index < part.end);
+    if (inPart.length === 0) continue;
+    const primary = [...inPart].sort((a, b) => weight(b) - weight(a))[0]!;
+    const text = clean.slice(part.start, part.end);
+    const bare = labelOf(text, [primary]) || labelOf(clean, numbers);
+    // "98% of customers come back": a label that continues the figure stays lower case.
+    const label = /^(?:of|in|for|to|with|per|more|less|off)\b/.test(bare) ? bare : capitalise(bare);
+    if (primary.percent && primary.value <= 100 && inPart.length === 1) scenes.push({ kind: 'progress', percent: primary.value, label });
+    else scenes.push({ kind: 'counter', value: primary.value, decimals: primary.decimals, prefix: primary.prefix, suffix: primary.suffix, label });
+  }
+  return scenes.slice(0, 2);
+}
+
+/** Where a sentence's clauses start and end (split at commas, semicolons, "and", "but" between words). */
+function clauseSpans(sentence: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  let start = 0;
+  for (const m of sentence.matchAll(/(?<!\d),(?!\d)\s*|;\s*|\s+(?:and|but|while)\s+/g)) {
+    spans.push({ start, end: m.index });
+    start = m.index + m[0].length;
+  }
+  spans.push({ start, end: sentence.length });
+  return spans;
 }
 
 const weight = (n: NumberToken) => (n.prefix ? 4 : n.suffix && !n.percent ? 3 : n.percent ? 2 : 1);
@@ -312,11 +347,16 @@ function labelOf(sentence: string, shown: NumberToken[]): string {
   return fitted(label.trim(), MAX_SCENE_WORDS)[0] ?? label.trim();
 }
 
-/** A bar's label: the words just before its figure ("Q1 12, Q2 18" → "Q1"), else its place. */
+/**
+ * A bar's label: the words just before its figure within its clause ("Q1 was 12" → "Q1"), else the
+ * words after it ("300 stalls" → "stalls"), else its place.
+ */
 function labelBefore(sentence: string, n: NumberToken, i: number): string {
-  const before = sentence.slice(0, n.index).split(/[,;:]|\band\b/).pop()?.trim() ?? '';
-  const words = before.split(/\s+/).filter((w) => w && !/^(?:in|at|of|to|and|the|was|were|is|are)$/i.test(w));
-  return words.slice(-2).join(' ') || `#${i + 1}`;
+  const content = (text: string) => text.split(/\s+/).filter((w) => w && !/^(?:in|at|of|to|and|or|the|was|were|is|are|a|an)$/i.test(w));
+  const before = content(sentence.slice(0, n.index).split(/[,;:]|\band\b|\bor\b/).pop() ?? '');
+  if (before.length) return before.slice(-2).join(' ');
+  const after = content(sentence.slice(n.index + n.raw.length).split(/[,;:.]|\band\b|\bor\b/)[0] ?? '');
+  return after.slice(0, 3).join(' ') || `#${i + 1}`;
 }
 
 // ---- Direction ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ const localAdapter: ProviderAdapter = {
       width: task.width,
       height: task.height,
       durationSeconds: task.durationSeconds,
-      assets: [],
+      assets: task.brief.assets ?? [],
     });
     return { text: source, usage: { input_tokens: countTokens(prompt), output_tokens: countTokens(source) } };
   },

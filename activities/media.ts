@@ -1,0 +1,43 @@
+// Media activities (task queue `video-io`): the requester's images and videos become the
+// generation's stored assets before anything is composed (src/media/fetch.ts). A part that cannot
+// be used fails the generation with `media_unavailable`, naming the URL and the reason: at once for
+// what another attempt cannot change (4xx, size, type, policy), after a few attempts for the network.
+import fs from 'node:fs';
+import tls from 'node:tls';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
+import { fetchMediaAssets, MediaUnavailableError } from '../src/media/fetch.js';
+import type { MediaAsset, MediaFetchCall } from '../src/shared.js';
+import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
+import type { ActivityDeps } from './deps.js';
+
+export const MEDIA_UNAVAILABLE = 'media_unavailable';
+
+/** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
+export function createMediaActivities({ config, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver) {
+  const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
+  const policy = urlPolicyFromConfig(config, resolve);
+  // The webhook client's local-testing settings apply to media URLs too; extra trust is added to the system CAs.
+  const ca = unsafeCaFile ? [...tls.rootCertificates, fs.readFileSync(unsafeCaFile, 'utf8')] : undefined;
+  if (unsafeAllowLoopback || unsafeCaFile) logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE settings apply to media URLs: for local testing only');
+
+  return {
+    async fetchMedia(call: MediaFetchCall): Promise<MediaAsset[]> {
+      const ctx = Context.current();
+      const beat = setInterval(() => ctx.heartbeat(), 1000);
+      try {
+        const assets = await fetchMediaAssets(call, { storage, policy, ca, ffprobePath: ffprobeFor(config.render.ffmpegPath), signal: ctx.cancellationSignal });
+        logger.info({ generation_id: call.generationId, assets: assets.map((a) => `${a.name} ${a.bytes}`) }, 'media fetched');
+        return assets;
+      } catch (err) {
+        if (!(err instanceof MediaUnavailableError)) throw err;
+        logger.warn({ generation_id: call.generationId, attempt: ctx.info.attempt, retryable: err.retryable, reason: err.message }, 'media unavailable');
+        throw ApplicationFailure.create({ type: MEDIA_UNAVAILABLE, message: err.message, nonRetryable: !err.retryable });
+      } finally {
+        clearInterval(beat);
+      }
+    },
+  };
+}
+
+export type MediaActivities = ReturnType<typeof createMediaActivities>;

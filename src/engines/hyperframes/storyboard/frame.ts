@@ -1,0 +1,165 @@
+// Canvas geometry and the small HTML vocabulary the scene layouts are written in: fixed boxes (absolute
+// rectangles inside the safe area, never overlapping within a scene) holding text the page's fit
+// routine shrinks until it fits its box.
+import type { Look } from '../../storyboard/types.js';
+
+export type Orientation = 'portrait' | 'square' | 'landscape';
+
+/** The canvas and its safe area: every scene is laid out in the sw×sh rectangle at (mx, my). */
+export type Frame = {
+  W: number;
+  H: number;
+  /** 1 % of the short side: the unit of sizes. */
+  u: number;
+  mx: number;
+  my: number;
+  sw: number;
+  sh: number;
+  orient: Orientation;
+  rtl: boolean;
+  /** Smallest font size the fit routine may use. */
+  minFont: number;
+};
+
+export type Rect = { x: number; y: number; w: number; h: number };
+
+/** Eases of a look's motion: entrances, exits, pops (emphasis). */
+export type Eases = { in: string; out: string; pop: string };
+
+export const MOTION_EASES: Record<Look['motion'], Eases> = {
+  calm: { in: 'sine.out', out: 'sine.in', pop: 'power2.out' },
+  smooth: { in: 'power3.out', out: 'power2.in', pop: 'back.out(1.4)' },
+  bouncy: { in: 'back.out(1.7)', out: 'back.in(1.4)', pop: 'back.out(2.4)' },
+};
+
+/** Safe-area margin as a fraction of each side. */
+const MARGIN = 0.07;
+
+export function frameOf(width: number, height: number, rtl: boolean): Frame {
+  const short = Math.min(width, height);
+  const ratio = width / height;
+  const mx = Math.round(width * MARGIN);
+  const my = Math.round(height * MARGIN);
+  const u = short / 100;
+  return {
+    W: width,
+    H: height,
+    u,
+    mx,
+    my,
+    sw: width - 2 * mx,
+    sh: height - 2 * my,
+    orient: ratio >= 1.25 ? 'landscape' : ratio <= 0.8 ? 'portrait' : 'square',
+    rtl,
+    minFont: Math.max(9, Math.round(u * 2.2 * 10) / 10),
+  };
+}
+
+export const px = (n: number) => `${Math.round(n * 10) / 10}px`;
+
+/** A rectangle of the safe area, mirrored for right-to-left layouts. */
+export function place(f: Frame, r: Rect): Rect {
+  return f.rtl ? { ...r, x: f.sw - r.x - r.w } : r;
+}
+
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A JavaScript literal safe inside an inline <script>. */
+export const js = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+export type BoxOptions = {
+  id?: string;
+  cls?: string;
+  /** Vertical placement of the box's content. */
+  valign?: 'start' | 'center' | 'end';
+  /** Horizontal alignment of the box's content (text-align and flex items). */
+  halign?: 'start' | 'center' | 'end';
+  /** Rectangle already in safe-area coordinates (not mirrored again). */
+  placed?: boolean;
+};
+
+const FLEX = { start: 'flex-start', center: 'center', end: 'flex-end' } as const;
+
+/** A fixed box of the safe area whose content is fitted into it (the fit routine's unit). */
+export function box(f: Frame, rect: Rect, opts: BoxOptions, inner: string): string {
+  const r = opts.placed ? rect : place(f, rect);
+  const halign = opts.halign ?? 'start';
+  const style = [
+    `left:${px(r.x)}`,
+    `top:${px(r.y)}`,
+    `width:${px(r.w)}`,
+    `height:${px(r.h)}`,
+    `justify-content:${FLEX[opts.valign ?? 'center']}`,
+    `align-items:${FLEX[halign]}`,
+    `text-align:${halign}`,
+  ].join(';');
+  return `<div${opts.id ? ` id="${opts.id}"` : ''} class="box${opts.cls ? ` ${opts.cls}` : ''}" style="${style}">${inner}</div>`;
+}
+
+export type TextOptions = {
+  cls?: string;
+  /** Largest font size (px); the fit routine shrinks from here. */
+  max: number;
+  /** Texts with the same key end at the same (smallest fitted) size. */
+  same?: string;
+  style?: string;
+  /** Inner HTML instead of escaped text (already escaped by the caller). */
+  html?: boolean;
+};
+
+/** A text element the page fits into its box. */
+export function text(f: Frame, id: string, content: string, opts: TextOptions): string {
+  const max = Math.max(f.minFont, Math.round(opts.max * 10) / 10);
+  const attrs = [
+    `id="${id}"`,
+    `class="t${opts.cls ? ` ${opts.cls}` : ''}"`,
+    'dir="auto"',
+    `data-fit="${max}"`,
+    `data-min="${f.minFont}"`,
+    ...(opts.same ? [`data-same="${opts.same}"`] : []),
+    `style="font-size:${px(max)}${opts.style ? `;${opts.style}` : ''}"`,
+  ];
+  return `<div ${attrs.join(' ')}>${opts.html ? content : escapeHtml(content)}</div>`;
+}
+
+/** #rrggbb with an alpha, as rgba(). */
+export function rgba(hex: string, alpha: number): string {
+  const n = (i: number) => parseInt(hex.slice(i, i + 2), 16);
+  return `rgba(${n(1)},${n(3)},${n(5)},${alpha})`;
+}
+
+/** #rrggbb blended toward another colour by t (0–1). */
+export function mix(a: string, b: string, t: number): string {
+  const ch = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
+  return `#${[1, 3, 5].map((i) => Math.round(ch(a, i) * (1 - t) + ch(b, i) * t).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Relative luminance (WCAG) of #rrggbb. */
+export function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** Of the candidates, the colour that reads best on `background`. */
+export function readableOn(background: string, candidates: string[]): string {
+  const bg = luminance(background);
+  const contrast = (c: string) => {
+    const l = luminance(c);
+    return (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05);
+  };
+  return candidates.reduce((best, c) => (contrast(c) > contrast(best) ? c : best));
+}
+
+/** A number as shown on screen: fixed decimals, thousands grouped from 1,000 up. Same as the page's own. */
+export function formatNumber(value: number, decimals: number): string {
+  const [int = '0', frac] = Math.abs(value).toFixed(decimals).split('.');
+  const grouped = Math.abs(value) >= 1000 ? int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : int;
+  return `${value < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
+}
+
+/** Seconds as written into the timeline script. */
+export const sec = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,0 +1,398 @@
+// One layout per storyboard scene kind. Each scene is drawn in the safe area (sw×sh) as fixed,
+// non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
+// starting at `t0` (the scene's start, after its transition in).
+import type { Look, Scene, TimedScene } from '../../storyboard/types.js';
+import { box, escapeHtml, formatNumber, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
+
+export type SceneContext = {
+  f: Frame;
+  look: Look;
+  ease: Eases;
+  /** Element id prefix of the scene (`s0`, `s1`…). */
+  id: string;
+  scene: TimedScene;
+  /** When the scene's own entrance starts (with its transition in; the first scene's at 0). */
+  t0: number;
+};
+
+export type SceneOutput = { html: string; tweens: string[] };
+
+type Of<K extends Scene['kind']> = Extract<Scene, { kind: K }> & { start: number; duration: number };
+
+const from = (sel: string, vars: object, at: number) => `tl.from(${js(sel)}, ${js(vars)}, ${sec(at)});`;
+const fromTo = (sel: string, a: object, b: object, at: number) => `tl.fromTo(${js(sel)}, ${js(a)}, ${js(b)}, ${sec(at)});`;
+const to = (sel: string, vars: object, at: number) => `tl.to(${js(sel)}, ${js(vars)}, ${sec(at)});`;
+const set = (sel: string, vars: object, at: number) => `tl.set(${js(sel)}, ${js(vars)}, ${sec(at)});`;
+
+/** A text's words as inline blocks (for staggered reveals); text without spaces (CJK) stays one piece. */
+function words(content: string, cls: string): string {
+  const parts = content.split(/(\s+)/);
+  if (parts.length < 3) return escapeHtml(content);
+  return parts.map((p) => (/^\s+$/.test(p) || p === '' ? p : `<span class="${cls}">${escapeHtml(p)}</span>`)).join('');
+}
+
+/** Seconds an entrance may take: a share of the scene, within bounds. */
+const span = (c: SceneContext, share: number, min: number, max: number) => sec(Math.min(max, Math.max(min, c.scene.duration * share)));
+
+/** x offset toward the reading start (entrances slide in from the start side). */
+const startward = (c: SceneContext, n: number) => (c.f.rtl ? n : -n);
+
+export function sceneLayout(c: SceneContext): SceneOutput {
+  const s = c.scene;
+  switch (s.kind) {
+    case 'title':
+      return title(c, s);
+    case 'statement':
+      return statement(c, s);
+    case 'counter':
+      return counter(c, s);
+    case 'progress':
+      return progress(c, s);
+    case 'bars':
+      return bars(c, s);
+    case 'list':
+      return list(c, s);
+    case 'quote':
+      return quote(c, s);
+    case 'cta':
+      return cta(c, s);
+  }
+}
+
+// ---- title ---------------------------------------------------------------------------------------
+
+function title(c: SceneContext, s: Of<'title'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const gap = Math.round(4 * u);
+  let textRect: Rect = { x: 0, y: 0, w: f.sw, h: f.sh };
+  let imageRect: Rect | null = null;
+  if (s.image) {
+    if (f.orient === 'landscape') {
+      const half = Math.round((f.sw - gap) / 2);
+      textRect = { x: 0, y: 0, w: half, h: f.sh };
+      imageRect = { x: half + gap, y: 0, w: f.sw - half - gap, h: f.sh };
+    } else {
+      const ih = Math.round(f.sh * (f.orient === 'portrait' ? 0.5 : 0.45));
+      imageRect = { x: 0, y: 0, w: f.sw, h: ih };
+      textRect = { x: 0, y: ih + gap, w: f.sw, h: f.sh - ih - gap };
+    }
+  }
+  const titleMax = u * (s.image ? 12 : f.orient === 'portrait' ? 17 : 16);
+  const inner =
+    `<div class="rule" id="${id}-rule"></div>` +
+    text(f, `${id}-title`, s.title, { cls: 'h', max: titleMax }) +
+    (s.subtitle ? text(f, `${id}-sub`, s.subtitle, { cls: 'sub', max: 5.4 * u }) : '');
+  let html = box(f, textRect, { valign: s.image && f.orient !== 'landscape' ? 'start' : 'center' }, inner);
+  const t = c.t0;
+  const tweens = [
+    fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.7, ease: c.ease.in }, t + 0.1),
+    // On screen from the first frame: it grows into place rather than fading in.
+    from(`#${id}-title`, { scale: 0.92, y: 2 * u, duration: 0.9, ease: c.ease.in }, t),
+    to(`#${id}-title`, { y: -u, duration: sec(Math.max(0.1, s.duration - 0.9)), ease: 'none' }, t + 0.9),
+  ];
+  if (s.subtitle) tweens.push(fromTo(`#${id}-sub`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.7, ease: c.ease.in }, t + 0.35));
+  if (imageRect && s.image) {
+    const r = place(f, imageRect);
+    html =
+      `<div class="media" id="${id}-media" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}">` +
+      `<img id="${id}-img" src="assets/${escapeHtml(encodeURI(s.image))}" alt=""></div>` +
+      html;
+    // Ken Burns: a slow zoom and pan over the whole scene.
+    tweens.push(
+      fromTo(`#${id}-img`, { scale: 1.06, xPercent: -2, yPercent: -1 }, { scale: 1.18, xPercent: 2, yPercent: 1, duration: sec(s.duration), ease: 'none' }, s.start),
+    );
+  }
+  return { html, tweens };
+}
+
+// ---- statement -----------------------------------------------------------------------------------
+
+function statement(c: SceneContext, s: Of<'statement'>): SceneOutput {
+  const { f, id } = c;
+  const max = f.u * (f.orient === 'portrait' ? 11 : 10);
+  const html = box(
+    f,
+    { x: 0, y: 0, w: f.sw, h: f.sh },
+    { valign: 'center' },
+    `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-text`, words(s.text, 'w'), { cls: 'h2', max, html: true }),
+  );
+  const t = c.t0;
+  const n = s.text.split(/\s+/).length;
+  const stagger = sec(Math.min(0.06, (c.scene.duration * 0.2) / Math.max(1, n)));
+  const hasWords = n >= 2;
+  return {
+    html,
+    tweens: [
+      fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.6, ease: c.ease.in }, t),
+      hasWords
+        ? fromTo(`#${id}-text .w`, { opacity: 0, y: 2.5 * f.u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger }, t + 0.05)
+        : fromTo(`#${id}-text`, { opacity: 0, y: 2.5 * f.u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.05),
+    ],
+  };
+}
+
+// ---- counter -------------------------------------------------------------------------------------
+
+/** The number element: prefix, the counting value (data-final: its final text, for fitting), suffix. */
+function numberHtml(id: string, prefix: string, value: number, decimals: number, suffix: string): string {
+  const final = formatNumber(value, decimals);
+  const sufCls = /^\s*[%×KMB]$/.test(suffix) ? 'unit' : 'unit word';
+  return (
+    (prefix ? `<span class="unit">${escapeHtml(prefix)}</span>` : '') +
+    `<span id="${id}" data-final="${final}">${final}</span>` +
+    (suffix ? `<span class="${sufCls}">${escapeHtml(suffix)}</span>` : '')
+  );
+}
+
+function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const num = text(f, `${id}-num`, numberHtml(`${id}-v`, s.prefix, s.value, s.decimals, s.suffix), {
+    cls: 'num',
+    max: u * (f.orient === 'landscape' ? 30 : 34),
+    html: true,
+  });
+  const label = text(f, `${id}-label`, s.label, { cls: 'lbl', max: (f.orient === 'landscape' ? 8 : 7) * u });
+  let html: string;
+  if (f.orient === 'landscape') {
+    const gap = Math.round(5 * u);
+    const nw = Math.round(f.sw * 0.52);
+    html =
+      box(f, { x: 0, y: 0, w: nw, h: f.sh }, { valign: 'center' }, num + `<div class="rule wide" id="${id}-rule"></div>`) +
+      box(f, { x: nw + gap, y: 0, w: f.sw - nw - gap, h: f.sh }, { valign: 'center' }, label);
+  } else {
+    html = box(f, { x: 0, y: 0, w: f.sw, h: f.sh }, { valign: 'center' }, num + `<div class="rule wide" id="${id}-rule"></div>` + label);
+  }
+  const t = c.t0;
+  const count = span(c, 0.45, 0.5, 1.6);
+  return {
+    html,
+    tweens: [
+      fromTo(`#${id}-num`, { opacity: 0, scale: 0.85 }, { opacity: 1, scale: 1, duration: 0.5, ease: c.ease.pop }, t),
+      `__counter(tl, ${js(`${id}-v`)}, ${js(s.value)}, ${s.decimals}, ${sec(t + 0.1)}, ${count}, "power2.out");`,
+      fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: count, ease: 'power2.out' }, t + 0.1),
+      fromTo(`#${id}-label`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.3),
+    ],
+  };
+}
+
+// ---- progress ------------------------------------------------------------------------------------
+
+function progress(c: SceneContext, s: Of<'progress'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const percent = Math.max(0, Math.min(100, s.percent));
+  const decimals = Number.isInteger(percent) ? 0 : 1;
+  const html = box(
+    f,
+    { x: 0, y: 0, w: f.sw, h: f.sh },
+    { valign: 'center' },
+    text(f, `${id}-num`, numberHtml(`${id}-v`, '', percent, decimals, '%'), { cls: 'num', max: (f.orient === 'landscape' ? 24 : 28) * u, html: true }) +
+      `<div class="track"><div class="fill" id="${id}-fill" style="width:${percent}%"></div></div>` +
+      text(f, `${id}-label`, s.label, { cls: 'lbl', max: 7 * u }),
+  );
+  const t = c.t0;
+  const fill = span(c, 0.5, 0.5, 1.8);
+  return {
+    html,
+    tweens: [
+      fromTo(`#${id}-num`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in }, t),
+      fromTo(`#${id}-fill`, { scaleX: 0 }, { scaleX: 1, duration: fill, ease: 'power2.inOut' }, t + 0.15),
+      `__counter(tl, ${js(`${id}-v`)}, ${js(percent)}, ${decimals}, ${sec(t + 0.15)}, ${fill}, "power2.inOut");`,
+      fromTo(`#${id}-label`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.3),
+    ],
+  };
+}
+
+// ---- bars ----------------------------------------------------------------------------------------
+
+function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  let top = 0;
+  if (s.label) {
+    const capH = Math.round(f.sh * (f.orient === 'portrait' ? 0.16 : 0.2));
+    parts.push(box(f, { x: 0, y: 0, w: f.sw, h: capH }, { valign: 'end' }, text(f, `${id}-cap`, s.label, { cls: 'h3', max: 7 * u })));
+    top = capH + Math.round(4 * u);
+  }
+  const chart: Rect = { x: 0, y: top, w: f.sw, h: f.sh - top };
+  const max = Math.max(...s.bars.map((b) => b.value), 1e-9);
+  const n = s.bars.length;
+  const bars: Rect[] = [];
+  if (f.orient === 'portrait') {
+    // Rows: label and value above a horizontal bar.
+    const rowH = Math.min(chart.h / n, 20 * u);
+    const y0 = chart.y + (chart.h - rowH * n) / 2;
+    const barH = Math.min(rowH * 0.3, 5 * u);
+    s.bars.forEach((b, i) => {
+      const y = y0 + i * rowH;
+      const textH = rowH * 0.5;
+      parts.push(box(f, { x: 0, y, w: f.sw * 0.62, h: textH }, { valign: 'end' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 5 * u, same: `${id}-l` })));
+      parts.push(
+        box(f, { x: f.sw * 0.64, y, w: f.sw * 0.36, h: textH }, { valign: 'end', halign: 'end' }, text(f, `${id}-v${i}`, b.display, { cls: 'bval', max: 5.5 * u, same: `${id}-v` })),
+      );
+      const track = place(f, { x: 0, y: y + rowH * 0.58, w: f.sw, h: barH });
+      parts.push(`<div class="btrack" style="left:${px(track.x)};top:${px(track.y)};width:${px(track.w)};height:${px(track.h)}"></div>`);
+      bars.push(place(f, { x: 0, y: y + rowH * 0.58, w: Math.max(barH, (b.value / max) * f.sw), h: barH }));
+    });
+  } else {
+    // Columns: value above a vertical bar, label below.
+    const colW = chart.w / n;
+    const barW = Math.min(colW * 0.58, 22 * u);
+    const labelH = Math.min(chart.h * 0.2, 13 * u);
+    const valueH = Math.min(chart.h * 0.13, 9 * u);
+    const gs = 1.5 * u;
+    const zone = chart.h - labelH - valueH - 2 * gs;
+    s.bars.forEach((b, i) => {
+      const colX = chart.x + i * colW;
+      const barH = Math.max(u, (b.value / max) * zone);
+      const barTop = chart.y + valueH + gs + (zone - barH);
+      bars.push(place(f, { x: colX + (colW - barW) / 2, y: barTop, w: barW, h: barH }));
+      parts.push(
+        box(f, { x: colX, y: barTop - gs - valueH, w: colW, h: valueH }, { valign: 'end', halign: 'center' }, text(f, `${id}-v${i}`, b.display, { cls: 'bval', max: 6 * u, same: `${id}-v` })),
+      );
+      parts.push(
+        box(f, { x: colX + u * 0.5, y: chart.y + chart.h - labelH, w: colW - u, h: labelH }, { valign: 'start', halign: 'center' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 4.6 * u, same: `${id}-l` })),
+      );
+    });
+  }
+  bars.forEach((r, i) => parts.push(`<div class="bar" id="${id}-b${i}" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}"></div>`));
+
+  const t = c.t0;
+  const stagger = sec(Math.min(0.15, (s.duration * 0.3) / n));
+  const grow = span(c, 0.3, 0.4, 0.8);
+  const axis = f.orient === 'portrait' ? 'scaleX' : 'scaleY';
+  const tweens = [
+    ...(s.label ? [fromTo(`#${id}-cap`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)] : []),
+    fromTo(`#${id} .blabel`, { opacity: 0 }, { opacity: 1, duration: 0.4, ease: 'none', stagger }, t + 0.1),
+    fromTo(`#${id} .bar`, { [axis]: 0 }, { [axis]: 1, duration: grow, ease: c.ease.in, stagger }, t + 0.15),
+    fromTo(`#${id} .bval`, { opacity: 0, y: u }, { opacity: 1, y: 0, duration: 0.35, ease: c.ease.in, stagger }, t + 0.15 + grow * 0.6),
+  ];
+  return { html: parts.join(''), tweens };
+}
+
+// ---- list ----------------------------------------------------------------------------------------
+
+function list(c: SceneContext, s: Of<'list'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  let area: Rect = { x: 0, y: 0, w: f.sw, h: f.sh };
+  if (s.heading) {
+    if (f.orient === 'landscape') {
+      const hw = Math.round(f.sw * 0.38);
+      parts.push(box(f, { x: 0, y: 0, w: hw, h: f.sh }, { valign: 'center' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, s.heading, { cls: 'h3', max: 9 * u })));
+      area = { x: hw + Math.round(5 * u), y: 0, w: f.sw - hw - Math.round(5 * u), h: f.sh };
+    } else {
+      const hh = Math.round(f.sh * (f.orient === 'portrait' ? 0.2 : 0.24));
+      parts.push(box(f, { x: 0, y: 0, w: f.sw, h: hh }, { valign: 'end' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, s.heading, { cls: 'h3', max: 9 * u })));
+      area = { x: 0, y: hh + Math.round(4 * u), w: f.sw, h: f.sh - hh - Math.round(4 * u) };
+    }
+  }
+  const n = s.items.length;
+  const rowH = Math.min(area.h / n, 17 * u);
+  const y0 = area.y + (area.h - rowH * n) / 2;
+  const dot = Math.min(rowH * 0.34, 3.4 * u);
+  const indent = dot + 3 * u;
+  s.items.forEach((item, i) => {
+    const y = y0 + i * rowH;
+    const d = place(f, { x: area.x, y: y + (rowH - dot) / 2, w: dot, h: dot });
+    parts.push(`<div class="dot" id="${id}-d${i}" style="left:${px(d.x)};top:${px(d.y)};width:${px(d.w)};height:${px(d.h)}"></div>`);
+    parts.push(
+      box(f, { x: area.x + indent, y: y + rowH * 0.05, w: area.w - indent, h: rowH * 0.9 }, { valign: 'center' }, text(f, `${id}-i${i}`, item, { cls: 'item', max: (f.orient === 'portrait' ? 9 : 8) * u, same: `${id}-i` })),
+    );
+  });
+  const t = c.t0;
+  const stagger = sec(Math.min(0.18, (s.duration * 0.4) / n));
+  const tweens = [
+    ...(s.heading
+      ? [
+          fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.5, ease: c.ease.in }, t),
+          fromTo(`#${id}-head`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t),
+        ]
+      : []),
+    fromTo(`#${id} .dot`, { scale: 0 }, { scale: 1, duration: 0.4, ease: c.ease.pop, stagger }, t + 0.15),
+    fromTo(`#${id} .item`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in, stagger }, t + 0.15),
+  ];
+  return { html: parts.join(''), tweens };
+}
+
+// ---- quote ---------------------------------------------------------------------------------------
+
+const QUOTE_MARK =
+  '<svg viewBox="0 0 100 80" aria-hidden="true"><path d="M0 80V46C0 19 13 4 40 0l4 10C31 15 24 24 23 36h17v44zm56 0V46c0-27 13-42 40-46l4 10c-13 5-20 14-21 26h17v44z"/></svg>';
+
+function quote(c: SceneContext, s: Of<'quote'>): SceneOutput {
+  const { f, id } = c;
+  // A quote cut out of a sentence may keep its trailing comma ("It changed how we work," says …).
+  const quoted = s.quote.replace(/[\s,;:–—-]+$/u, '');
+  const { u } = f;
+  const card: Rect =
+    f.orient === 'portrait'
+      ? { x: 0, y: f.sh * 0.1, w: f.sw, h: f.sh * 0.8 }
+      : f.orient === 'landscape'
+        ? { x: f.sw * 0.05, y: 0, w: f.sw * 0.9, h: f.sh }
+        : { x: 0, y: f.sh * 0.04, w: f.sw, h: f.sh * 0.92 };
+  const pad = Math.round(Math.min(card.w, card.h) * 0.08);
+  const mark = Math.round(Math.min(14 * u, card.h * 0.16));
+  const attrH = s.attribution ? Math.round(Math.min(card.h * 0.12, 9 * u)) : 0;
+  const gap = Math.round(2 * u);
+  const inner = (r: Rect): Rect => (f.rtl ? { ...r, x: card.w - r.x - r.w } : r);
+  const textRect = inner({ x: pad, y: pad + mark + gap, w: card.w - 2 * pad, h: card.h - 2 * pad - mark - gap - (attrH ? attrH + gap : 0) });
+  const markRect = inner({ x: pad, y: pad, w: mark * 1.25, h: mark });
+  const r = place(f, card);
+  const html =
+    `<div class="card" id="${id}-card" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}">` +
+    `<div class="mark" id="${id}-mark" style="left:${px(markRect.x)};top:${px(markRect.y)};width:${px(markRect.w)};height:${px(markRect.h)}">${QUOTE_MARK}</div>` +
+    box(f, textRect, { valign: 'center', placed: true }, text(f, `${id}-q`, words(quoted, 'w'), { cls: 'quote', max: (f.orient === 'landscape' ? 9 : 10) * u, html: true })) +
+    (s.attribution
+      ? box(f, inner({ x: pad, y: card.h - pad - attrH, w: card.w - 2 * pad, h: attrH }), { valign: 'center', placed: true }, text(f, `${id}-by`, `— ${s.attribution}`, { cls: 'by', max: 5 * u }))
+      : '') +
+    '</div>';
+  const t = c.t0;
+  const n = quoted.split(/\s+/).length;
+  const stagger = sec(Math.min(0.05, (s.duration * 0.2) / Math.max(1, n)));
+  const tweens = [
+    fromTo(`#${id}-card`, { opacity: 0, y: 4 * u, scale: 0.96 }, { opacity: 1, y: 0, scale: 1, duration: 0.6, ease: c.ease.in }, t),
+    fromTo(`#${id}-mark`, { scale: 0, rotation: -20 }, { scale: 1, rotation: 0, duration: 0.6, ease: c.ease.pop }, t + 0.15),
+    n >= 2
+      ? fromTo(`#${id}-q .w`, { opacity: 0, y: 1.5 * u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger }, t + 0.25)
+      : fromTo(`#${id}-q`, { opacity: 0 }, { opacity: 1, duration: 0.5, ease: c.ease.in }, t + 0.25),
+  ];
+  if (s.attribution) tweens.push(fromTo(`#${id}-by`, { opacity: 0, x: startward(c, 3 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in }, t + 0.5));
+  return { html, tweens };
+}
+
+// ---- call to action ------------------------------------------------------------------------------
+
+function cta(c: SceneContext, s: Of<'cta'>): SceneOutput {
+  const { f, id, look } = c;
+  const { u } = f;
+  const ink = readableOn(look.palette.accent, [look.palette.background, '#ffffff', '#0b0b12']);
+  // An address reads better without its scheme ("nimbus.app", not "https://nimbus.app/").
+  const pillText = s.detail ? s.detail.replace(/^https?:\/\/(?:www\.)?/i, '').replace(/\/$/, '') : s.action;
+  // The button is the text element itself: padding and corners in em follow its fitted size.
+  const pill =
+    `<div class="pillwrap" id="${id}-pill"><div class="ring" id="${id}-ring"></div>` +
+    `${text(f, `${id}-detail`, pillText, { cls: 'pill', max: (s.detail ? 7.5 : 9) * u, style: `color:${ink}` })}</div>`;
+  const html = box(
+    f,
+    { x: 0, y: 0, w: f.sw, h: f.sh },
+    { valign: 'center', halign: 'center' },
+    (s.detail ? text(f, `${id}-action`, s.action, { cls: 'h', max: (f.orient === 'landscape' ? 10 : 11) * u }) : '') + pill,
+  );
+  const t = c.t0;
+  const tweens = [
+    ...(s.detail ? [fromTo(`#${id}-action`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.55, ease: c.ease.in }, t)] : []),
+    fromTo(`#${id}-pill`, { opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1, duration: 0.55, ease: c.ease.pop }, t + 0.25),
+  ];
+  // Two pulses of the ring around the button, while the scene lasts.
+  // (A set, not a fromTo: seeking back before it restores the hidden ring.)
+  for (const at of [t + 0.8, t + 1.8]) {
+    if (at + 0.9 > s.start + s.duration) break;
+    tweens.push(set(`#${id}-ring`, { opacity: 0.8, scale: 1 }, at), to(`#${id}-ring`, { opacity: 0, scale: 1.35, duration: 0.9, ease: 'power1.out' }, at));
+  }
+  return { html, tweens };
+}

@@ -1,0 +1,532 @@
+// The storyboard's scene kinds drawn as Lottie layers, in a scene's own time (frame 0 = the scene's
+// start, `L` frames long). Every function returns layers top first, as Lottie draws them.
+import type { Bar, Scene } from '../storyboard/types.js';
+import { EASE, ellipse, fill, gradient, group, imageLayer, path, rect, shapeLayer, stroke, textLayer, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
+import { FPS, stack, type Box, type Composer, type TextBlock } from './compose.js';
+
+type SceneOf<K extends Scene['kind']> = Extract<Scene, { kind: K }>;
+const s = (seconds: number) => Math.round(seconds * FPS);
+const mixHex = (a: string, b: string, t: number) =>
+  `#${[1, 3, 5].map((i) => Math.round(parseInt(a.slice(i, i + 2), 16) * (1 - t) + parseInt(b.slice(i, i + 2), 16) * t).toString(16).padStart(2, '0')).join('')}`;
+
+/** Left edge of a block `width` wide in `region`, by the scene's alignment. */
+function placeLeft(c: Composer, region: Box, width: number): number {
+  if (c.align === 'center') return region.x + (region.w - width) / 2;
+  return c.rtl ? region.x + region.w - width : region.x;
+}
+
+/** A shape layer drawing one rounded rectangle. */
+function box(nm: string, b: Box, colour: string, radius: number, L: number, ks: Transform = {}, opacity = 100): Json {
+  return shapeLayer({ ind: 0, nm, ip: 0, op: L, ks }, [group(nm, [rect([b.x + b.w / 2, b.y + b.h / 2], [b.w, b.h], radius), fill(colour, opacity)])]);
+}
+
+/** A row of emoji images `size` px high on the line `cy`, placed in `region` by the scene's alignment, popping in from `t0`. */
+function emojiRow(c: Composer, emoji: string[], region: Box, cy: number, size: number, t0: number, L: number, still = false, centred = false): Json[] {
+  const gap = size * 0.25;
+  const total = emoji.length * size + (emoji.length - 1) * gap;
+  const left = centred ? region.x + (region.w - total) / 2 : placeLeft(c, region, total);
+  return emoji.flatMap((e, i) => {
+    const x = left + size / 2 + i * (size + gap);
+    const bob = c.T * 0.008;
+    const layer = c.emojiLayer(e, size, [x, cy], 0, L, (centre, scale) => {
+      const [px, py] = centre as [number, number];
+      if (still) return { p: [[0, [px, py], EASE.inOut], [L / 2, [px, py - bob], EASE.inOut], [L, [px, py]]], s: scale };
+      const t = t0 + i * c.motion.stagger;
+      return { p: [px, py], s: [[t, scale * 0.3, EASE.back], [t + c.motion.enter, scale]], o: [[t, 0], [t + 4, 100]] };
+    });
+    return layer ? [layer] : [];
+  });
+}
+
+function countEase(x: number) {
+  return 1 - (1 - x) ** 3;
+}
+
+export function formatNumber(value: number, decimals: number, group: boolean): string {
+  const [int = '0', frac] = Math.abs(value).toFixed(decimals).split('.');
+  const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : int;
+  return `${value < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
+}
+
+/** Text documents of a number counting from 0 to `value` in hold steps between frames t0 and t1. */
+function countDocs(docOf: (text: string) => TextDoc, value: number, decimals: number, prefix: string, suffix: string, t0: number, t1: number) {
+  const group = Math.abs(value) >= 1000;
+  const steps = Math.max(2, Math.min(14, t1 - t0));
+  const docs: { t: number; doc: TextDoc }[] = [];
+  let last = '';
+  for (let k = 0; k <= steps; k++) {
+    const v = k === steps ? value : value * countEase(k / steps);
+    const text = `${prefix}${formatNumber(v, decimals, group)}${suffix}`;
+    if (text === last) continue;
+    docs.push({ t: k === 0 ? 0 : Math.round(t0 + ((t1 - t0) * k) / steps), doc: docOf(text) });
+    last = text;
+  }
+  return docs;
+}
+
+// ---- Title -------------------------------------------------------------------------------------------
+
+export function drawTitle(c: Composer, scene: SceneOf<'title'>, L: number, image: { id: string; w: number; h: number } | null): Json[] {
+  const { T, safe, palette } = c;
+  const title = c.splitEmoji(scene.title);
+  const sub = scene.subtitle ? c.splitEmoji(scene.subtitle) : null;
+  const emoji = c.drawable([...title.emoji, ...(sub?.emoji ?? [])]);
+  // Over a picture the text sits in the lower part, on a scrim.
+  const region: Box = image ? { ...safe, y: safe.y + safe.h * 0.4, h: safe.h * 0.6 } : safe;
+  const headline = c.textBlock({
+    text: title.text,
+    role: 'headline',
+    maxSize: T * 0.15,
+    minSize: T * 0.055,
+    maxWidth: region.w,
+    maxHeight: region.h * (sub ? 0.55 : 0.72) - (emoji.length ? T * 0.16 : 0),
+    maxLines: 4,
+    balance: true,
+    colour: palette.text,
+    upper: true,
+  });
+  const subtitle = sub && c.textBlock({ text: sub.text, role: 'body', maxSize: T * 0.06, minSize: T * 0.03, maxWidth: region.w * 0.92, maxHeight: region.h * 0.28, maxLines: 4, balance: true, colour: palette.muted });
+  const emojiSize = Math.min(T * 0.15, (headline?.fitted.size ?? T * 0.1) * 1.25);
+  const kicker = { w: T * 0.12, h: Math.max(2, T * 0.012) };
+
+  const parts: { h: number; gap: number; draw: (top: number) => Json[] }[] = [];
+  if (emoji.length) parts.push({ h: emojiSize, gap: T * 0.035, draw: (top) => emojiRow(c, emoji, region, top + emojiSize / 2, emojiSize, 0, L, true) });
+  parts.push({
+    h: kicker.h,
+    gap: T * 0.04,
+    draw: (top) => {
+      const x = c.align === 'center' ? region.x + region.w / 2 - kicker.w / 2 : c.rtl ? region.x + region.w - kicker.w : region.x;
+      const anchor: Vec = [c.align === 'center' ? x + kicker.w / 2 : c.rtl ? x + kicker.w : x, top + kicker.h / 2];
+      // Visible from the first frame, growing to full width.
+      return [box('kicker', { x, y: top, w: kicker.w, h: kicker.h }, palette.accent, kicker.h / 2, L, { a: anchor, p: anchor, s: [[0, [45, 100], c.motion.ease], [s(0.7), [100, 100]]] })];
+    },
+  });
+  if (headline) {
+    parts.push({
+      h: headline.height,
+      gap: T * 0.035,
+      draw: (top) => c.drawLines(headline, region.x, top, 0, L, (_i, centre) => ({ a: centre, p: centre, s: [[0, 100, EASE.linear], [L, 103]] }), 'title'),
+    });
+  }
+  if (subtitle) {
+    const t0 = Math.min(s(0.35), Math.round(L * 0.2));
+    parts.push({ h: subtitle.height, gap: 0, draw: (top) => c.drawLines(subtitle, placeLeft(c, region, subtitle.width), top, 0, L, (i, centre) => c.enter(centre, t0 + i * c.motion.stagger, 'rise', c.enterLength(L)), 'subtitle') });
+  }
+  const tops = stack(parts.map((p) => p.h), parts.map((p) => p.gap), region, image ? 'bottom' : 'center');
+  const layers = parts.flatMap((p, i) => p.draw(tops[i]!));
+
+  if (image) {
+    const { W, H } = c;
+    const cover = Math.max(W / image.w, H / image.h) * 100;
+    const textTop = tops[0]!;
+    const fadeFrom = Math.max(0, textTop - H * 0.3);
+    layers.push(
+      shapeLayer({ ind: 0, nm: 'scrim', ip: 0, op: L }, [
+        group('scrim', [
+          rect([W / 2, H / 2], [W, H]),
+          gradient('linear', [0, fadeFrom], [0, Math.min(H, textTop + T * 0.05)], [[0, palette.background, 0], [1, palette.background, 0.88]]),
+        ]),
+      ]),
+      imageLayer(
+        {
+          ind: 0,
+          nm: 'image',
+          ip: 0,
+          op: L,
+          ks: {
+            a: [image.w / 2, image.h / 2],
+            // Ken Burns: a slow push-in and drift.
+            p: [[0, [W / 2 + W * 0.015, H / 2], EASE.linear], [L, [W / 2 - W * 0.015, H / 2 - H * 0.01]]],
+            s: [[0, cover * 1.04, EASE.linear], [L, cover * 1.14]],
+          },
+        },
+        image.id,
+      ),
+    );
+  }
+  return layers;
+}
+
+// ---- Statement -----------------------------------------------------------------------------------------
+
+export function drawStatement(c: Composer, scene: SceneOf<'statement'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const { text, emoji } = c.splitEmoji(scene.text);
+  const shown = c.drawable(emoji);
+  const bar = c.align === 'start';
+  const inset = bar ? T * 0.06 : 0;
+  const block = c.textBlock({
+    text,
+    role: 'headline',
+    maxSize: T * 0.125,
+    minSize: T * 0.045,
+    maxWidth: safe.w - inset,
+    maxHeight: safe.h * 0.62,
+    maxLines: 7,
+    balance: true,
+    colour: palette.text,
+    upper: true,
+  });
+  const emojiSize = T * 0.13;
+  const accentH = Math.max(2, T * 0.01);
+  const heights = [...(shown.length ? [emojiSize] : []), ...(!bar ? [accentH] : []), block?.height ?? 0];
+  const gaps = heights.map(() => T * 0.04);
+  const tops = stack(heights, gaps, safe);
+  const layers: Json[] = [];
+  let k = 0;
+  if (shown.length) layers.push(...emojiRow(c, shown, safe, tops[k++]! + emojiSize / 2, emojiSize, 0, L));
+  const enter = c.enterLength(L);
+  if (!bar) {
+    const top = tops[k++]!;
+    const w = T * 0.1;
+    const centre: Vec = [safe.x + safe.w / 2, top + accentH / 2];
+    layers.push(box('accent', { x: centre[0]! - w / 2, y: top, w, h: accentH }, palette.accent, accentH / 2, L, { a: centre, p: centre, s: [[0, [0, 100], c.motion.ease], [enter, [100, 100]]] }));
+  }
+  if (block) {
+    const top = tops[k]!;
+    const left = safe.x + (c.rtl ? 0 : inset);
+    layers.push(...c.drawLines(block, left, top, 0, L, (i, centre) => c.enter(centre, 2 + i * c.motion.stagger, 'rise', enter), 'statement'));
+    if (bar) {
+      // A vertical accent rule beside the text, drawn downwards.
+      const x = c.rtl ? safe.x + safe.w - T * 0.012 : safe.x;
+      const anchor: Vec = [x + T * 0.006, top];
+      layers.push(box('rule', { x, y: top, w: T * 0.012, h: block.height }, palette.accent, T * 0.006, L, { a: anchor, p: anchor, s: [[0, [100, 0], c.motion.ease], [enter + 4, [100, 100]]] }));
+    }
+  }
+  return layers;
+}
+
+// ---- Counter -------------------------------------------------------------------------------------------
+
+export function drawCounter(c: Composer, scene: SceneOf<'counter'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const final = `${scene.prefix}${formatNumber(scene.value, scene.decimals, Math.abs(scene.value) >= 1000)}${scene.suffix}`;
+  const label = c.splitEmoji(scene.label);
+  const shown = c.drawable(label.emoji);
+  const number = c.textBlock({ text: final, role: 'headline', maxSize: T * 0.3, minSize: T * 0.07, maxWidth: safe.w, maxHeight: safe.h * 0.34, maxLines: 1, colour: palette.accent, align: 'center' });
+  const caption = c.textBlock({ text: label.text, role: 'body', maxSize: T * 0.068, minSize: T * 0.03, maxWidth: safe.w * 0.9, maxHeight: safe.h * 0.3, maxLines: 4, balance: true, colour: palette.text, align: 'center' });
+  const barH = Math.max(3, T * 0.014);
+  const emojiSize = T * 0.11;
+  const parts = [shown.length ? emojiSize : 0, number?.height ?? 0, barH, caption?.height ?? 0];
+  const tops = stack(parts.filter((h) => h > 0), parts.filter((h) => h > 0).map((_, i) => (i === 0 && shown.length ? T * 0.03 : T * 0.035)), safe);
+  const layers: Json[] = [];
+  let k = 0;
+  if (shown.length) layers.push(...emojiRow(c, shown, safe, tops[k++]! + emojiSize / 2, emojiSize, 0, L, false, true));
+  const enter = c.enterLength(L);
+  const t0 = Math.min(s(0.15), Math.round(L * 0.1));
+  const t1 = t0 + Math.max(s(0.6), Math.min(s(2), Math.round(L * 0.55)));
+  if (number) {
+    const top = tops[k++]!;
+    const left = safe.x + (safe.w - number.width) / 2;
+    const centre = c.lineCentre(number, left, top, 0);
+    const docs = countDocs((text) => c.doc(number, text, left, top), scene.value, scene.decimals, scene.prefix, scene.suffix, t0, t1);
+    layers.push(textLayer({ ind: 0, nm: 'number', ip: 0, op: L, ks: c.enter(centre, 0, 'pop', enter) }, docs));
+    // A bar under the number fills while it counts.
+    const top2 = tops[k++]!;
+    const w = Math.min(safe.w, Math.max(c.blockWidth(number), T * 0.3));
+    const x = safe.x + (safe.w - w) / 2;
+    layers.push(barFill(c, 'count bar', { x, y: top2, w, h: barH }, 1, t0, t1, L));
+    layers.push(box('count track', { x, y: top2, w, h: barH }, palette.muted, barH / 2, L, c.enter([x + w / 2, top2], 0, 'fade', enter), 30));
+  }
+  if (caption) {
+    const top = tops[k]!;
+    layers.push(...c.drawLines(caption, safe.x + (safe.w - caption.width) / 2, top, 0, L, (i, centre) => c.enter(centre, Math.round(enter * 0.6) + i * c.motion.stagger, 'rise', enter), 'label'));
+  }
+  return layers;
+}
+
+/** A bar (left-anchored; right-anchored right to left) filling to `fraction` of its box between t0 and t1. */
+function barFill(c: Composer, nm: string, b: Box, fraction: number, t0: number, t1: number, L: number, colour = c.palette.accent): Json {
+  const r = Math.min(b.h, b.w) / 2;
+  const w = Math.max(b.h, b.w * fraction);
+  const start = c.rtl ? b.x + b.w : b.x;
+  const dir = c.rtl ? -1 : 1;
+  const cy = b.y + b.h / 2;
+  const size: Key[] = [[t0, [b.h, b.h], EASE.inOut], [t1, [w, b.h]]];
+  const pos: Key[] = [[t0, [start + (dir * b.h) / 2, cy], EASE.inOut], [t1, [start + (dir * w) / 2, cy]]];
+  return shapeLayer({ ind: 0, nm, ip: 0, op: L, ks: { o: [[t0, 0], [t0 + 3, 100]] } }, [
+    group(nm, [rect(pos, size, r), gradient('linear', [b.x, cy], [b.x + b.w, cy], [[0, c.palette.accent, 1], [1, mixHex(colour, c.palette.accent2, 0.55), 1]])]),
+  ]);
+}
+
+// ---- Progress ------------------------------------------------------------------------------------------
+
+export function drawProgress(c: Composer, scene: SceneOf<'progress'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const label = c.splitEmoji(scene.label);
+  const heading = c.textBlock({ text: label.text, role: 'headline', maxSize: T * 0.085, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 4, balance: true, colour: palette.text });
+  const number = c.textBlock({ text: `${scene.percent}%`, role: 'headline', maxSize: T * 0.24, minSize: T * 0.06, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 1, colour: palette.accent });
+  const trackW = safe.w * (c.landscape ? 0.8 : 1);
+  const trackH = Math.max(6, T * 0.05);
+  const heights = [heading?.height ?? 0, number?.height ?? 0, trackH].filter((h) => h > 0);
+  const tops = stack(heights, heights.map(() => T * 0.04), safe);
+  const layers: Json[] = [];
+  let k = 0;
+  const enter = c.enterLength(L);
+  const t0 = Math.min(s(0.3), Math.round(L * 0.15));
+  const t1 = t0 + Math.max(s(0.6), Math.min(s(2), Math.round(L * 0.5)));
+  const trackX = c.align === 'center' ? safe.x + (safe.w - trackW) / 2 : c.rtl ? safe.x + safe.w - trackW : safe.x;
+  if (heading) layers.push(...c.drawLines(heading, safe.x, tops[k++]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'label'));
+  if (number) {
+    const top = tops[k++]!;
+    const centre = c.lineCentre(number, safe.x, top, 0);
+    const docs = countDocs((text) => c.doc(number, text, safe.x, top), scene.percent, scene.percent % 1 ? 1 : 0, '', '%', t0, t1);
+    layers.push(textLayer({ ind: 0, nm: 'percent', ip: 0, op: L, ks: c.enter(centre, 2, 'pop', enter) }, docs));
+  }
+  const top = tops[k]!;
+  layers.push(barFill(c, 'progress', { x: trackX, y: top, w: trackW, h: trackH }, Math.min(1, Math.max(0, scene.percent / 100)), t0, t1, L));
+  layers.push(box('track', { x: trackX, y: top, w: trackW, h: trackH }, palette.surface, trackH / 2, L, c.enter([trackX + trackW / 2, top + trackH / 2], 0, 'fade', enter)));
+  return layers;
+}
+
+// ---- Bars ----------------------------------------------------------------------------------------------
+
+/** The largest common size at which every text fits its width in at most `maxLines` lines and `maxHeight`. */
+function commonSize(c: Composer, texts: string[], o: { role: 'headline' | 'body'; maxSize: number; minSize: number; maxWidth: number; maxHeight: number; maxLines: number; colour: string; align?: 'center' | 'start' | 'end' }): (TextBlock | null)[] {
+  let size = o.maxSize;
+  for (;;) {
+    const blocks = texts.map((text) => c.textBlock({ ...o, text, maxSize: size, minSize: size }));
+    const ok = blocks.every((b) => !b || (b.fitted.size >= size - 0.05 && b.fitted.lines.length <= o.maxLines && b.height <= o.maxHeight));
+    if (ok || size <= o.minSize) return blocks;
+    size = Math.max(o.minSize, size * 0.93);
+  }
+}
+
+export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const layers: Json[] = [];
+  const caption = scene.label ? c.textBlock({ text: c.splitEmoji(scene.label).text, role: 'headline', maxSize: T * 0.078, minSize: T * 0.034, maxWidth: safe.w, maxHeight: safe.h * 0.22, maxLines: 3, balance: true, colour: palette.text }) : null;
+  const enter = c.enterLength(L);
+  const gap = T * 0.05;
+  const chart: Box = caption ? { ...safe, y: safe.y + caption.height + gap, h: safe.h - caption.height - gap } : { ...safe };
+  // The chart takes the height its bars need, no more (centred with the caption).
+  const n = scene.bars.length;
+  const max = Math.max(...scene.bars.map((b) => b.value), 1e-9);
+  const t0 = Math.min(s(0.25), Math.round(L * 0.12));
+  const grow = Math.max(s(0.5), Math.min(s(1.2), Math.round(L * 0.35)));
+  const stagger = Math.min(s(0.15), Math.round((L * 0.25) / Math.max(1, n)));
+  const colourOf = (b: Bar) => (b.value === max ? palette.accent2 : palette.accent);
+
+  if (c.landscape) {
+    // Columns growing up from a baseline; values above, names below.
+    const chartH = Math.min(chart.h, safe.h * 0.75);
+    const colW = chart.w / n;
+    const names = commonSize(c, scene.bars.map((b) => b.label), { role: 'body', maxSize: T * 0.045, minSize: T * 0.022, maxWidth: colW * 0.92, maxHeight: T * 0.12, maxLines: 2, colour: palette.muted, align: 'center' });
+    const values = commonSize(c, scene.bars.map((b) => b.display), { role: 'headline', maxSize: T * 0.05, minSize: T * 0.022, maxWidth: colW * 0.92, maxHeight: T * 0.08, maxLines: 1, colour: palette.text, align: 'center' });
+    const namesH = Math.max(0, ...names.map((b) => b?.height ?? 0));
+    const valuesH = Math.max(0, ...values.map((b) => b?.height ?? 0));
+    const total = (caption ? caption.height + gap : 0) + chartH;
+    const top = safe.y + (safe.h - total) / 2;
+    if (caption) layers.push(...c.drawLines(caption, safe.x, top, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'caption'));
+    const chartTop = top + (caption ? caption.height + gap : 0);
+    const base = chartTop + chartH - namesH - T * 0.02;
+    const barMax = base - chartTop - valuesH - T * 0.02;
+    const barW = Math.min(colW * 0.56, T * 0.22);
+    layers.push(box('baseline', { x: chart.x, y: base, w: chart.w, h: Math.max(1, T * 0.004) }, palette.muted, 0, L, c.enter([chart.x + chart.w / 2, base], 0, 'fade', enter), 60));
+    scene.bars.forEach((bar, i) => {
+      const cx = chart.x + colW * (i + 0.5);
+      const h = Math.max(T * 0.01, (bar.value / max) * barMax);
+      const ta = t0 + i * stagger;
+      const size: Key[] = [[ta, [barW, 0], c.motion.ease], [ta + grow, [barW, h]]];
+      const pos: Key[] = [[ta, [cx, base], c.motion.ease], [ta + grow, [cx, base - h / 2]]];
+      layers.push(shapeLayer({ ind: 0, nm: `bar ${i + 1}`, ip: 0, op: L }, [group('bar', [rect(pos, size, Math.min(barW * 0.12, T * 0.012)), fill(colourOf(bar))])]));
+      const v = values[i];
+      if (v) layers.push(...c.drawLines(v, cx - colW * 0.46, base - h - T * 0.015 - v.height, 0, L, (_l, centre) => c.enter(centre, ta + grow - 4, 'fade', 8), `value ${i + 1}`));
+      const nm = names[i];
+      if (nm) layers.push(...c.drawLines(nm, cx - colW * 0.46, base + T * 0.02, 0, L, (_l, centre) => c.enter(centre, ta, 'fade', enter), `name ${i + 1}`));
+    });
+    return layers;
+  }
+
+  // Rows: the name above a bar growing sideways, the value at its end.
+  // Rows share the chart's height: bigger type and thicker bars when there are few.
+  const rowBudget = Math.min(chart.h, safe.h * 0.7) / n;
+  const nameSize = Math.min(T * 0.06, Math.max(T * 0.035, rowBudget * 0.26));
+  const names = commonSize(c, scene.bars.map((b) => b.label), { role: 'body', maxSize: nameSize, minSize: T * 0.024, maxWidth: chart.w, maxHeight: nameSize * 1.6, maxLines: 1, colour: palette.muted, align: 'start' });
+  const values = commonSize(c, scene.bars.map((b) => b.display), { role: 'headline', maxSize: nameSize * 1.1, minSize: T * 0.024, maxWidth: chart.w * 0.3, maxHeight: nameSize * 1.8, maxLines: 1, colour: palette.text, align: 'start' });
+  const nameH = Math.max(0, ...names.map((b) => b?.height ?? 0));
+  const valueW = Math.max(0, ...values.map((b) => (b ? c.blockWidth(b) : 0)));
+  const barH = Math.max(6, Math.min(T * 0.09, Math.max(T * 0.045, rowBudget * 0.3)));
+  const rowH = nameH + T * 0.008 + barH;
+  const rowGap = Math.min(T * 0.05, Math.max(T * 0.015, (chart.h - n * rowH) / Math.max(1, n - 1)));
+  const total = (caption ? caption.height + gap : 0) + n * rowH + (n - 1) * rowGap;
+  const top = safe.y + Math.max(0, (safe.h - total) / 2);
+  if (caption) layers.push(...c.drawLines(caption, safe.x, top, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'caption'));
+  const barMax = chart.w - valueW - T * 0.03;
+  scene.bars.forEach((bar, i) => {
+    const rowTop = top + (caption ? caption.height + gap : 0) + i * (rowH + rowGap);
+    const ta = t0 + i * stagger;
+    const nm = names[i];
+    if (nm) layers.push(...c.drawLines(nm, chart.x, rowTop, 0, L, (_l, centre) => c.enter(centre, ta, 'side', enter), `name ${i + 1}`));
+    const y = rowTop + nameH + T * 0.008;
+    const w = Math.max(barH, (bar.value / max) * barMax);
+    const start = c.rtl ? chart.x + chart.w : chart.x;
+    const dir = c.rtl ? -1 : 1;
+    const size: Key[] = [[ta, [0, barH], c.motion.ease], [ta + grow, [w, barH]]];
+    const pos: Key[] = [[ta, [start, y + barH / 2], c.motion.ease], [ta + grow, [start + (dir * w) / 2, y + barH / 2]]];
+    layers.push(shapeLayer({ ind: 0, nm: `bar ${i + 1}`, ip: 0, op: L }, [group('bar', [rect(pos, size, barH * 0.25), fill(colourOf(bar))])]));
+    const v = values[i];
+    if (v) {
+      const vw = c.blockWidth(v);
+      const vx = c.rtl ? start - w - T * 0.02 - v.width + (v.width - vw) * 0 : start + w + T * 0.02;
+      const vTop = y + barH / 2 - (v.fitted.size * (v.ascent + v.descent)) / 2;
+      layers.push(...c.drawLines(v, c.rtl ? vx - (v.width - vw) : vx, vTop, 0, L, (_l, centre) => c.enter(centre, ta + grow - 4, 'fade', 8), `value ${i + 1}`));
+    }
+  });
+  return layers;
+}
+
+// ---- List ----------------------------------------------------------------------------------------------
+
+export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const layers: Json[] = [];
+  const heading = scene.heading ? c.textBlock({ text: c.splitEmoji(scene.heading).text, role: 'headline', maxSize: T * 0.09, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.22, maxLines: 3, balance: true, colour: palette.text }) : null;
+  const items = scene.items.map((item) => c.splitEmoji(item));
+  const bulletEmoji = items.map((it) => c.drawable(it.emoji, 1)[0] ?? null);
+  const gapAfterHeading = T * 0.055;
+  const available = safe.h - (heading ? heading.height + gapAfterHeading : 0);
+  // One size for every item, each at most two lines, all together within the available height.
+  // Few short items are set large; the size comes down until they all fit.
+  let size = T * (scene.items.length <= 3 ? 0.1 : scene.items.length <= 4 ? 0.09 : 0.08);
+  let blocks: (TextBlock | null)[];
+  let bulletW = 0;
+  let total: number;
+  const n = items.length;
+  for (;;) {
+    bulletW = size * (bulletEmoji.some(Boolean) ? 1.7 : 1.25);
+    blocks = commonSize(c, items.map((it) => it.text), { role: 'body', maxSize: size, minSize: size, maxWidth: safe.w - bulletW, maxHeight: size * 3.2, maxLines: 2, colour: palette.text, align: 'start' });
+    total = blocks.reduce((a, b) => a + (b?.height ?? size * 1.4), 0) + (n - 1) * size * 0.75;
+    if (total <= available || size <= T * 0.026) break;
+    size *= 0.93;
+  }
+  const itemsW = bulletW + Math.max(0, ...blocks.map((b) => (b ? c.blockWidth(b) : 0)));
+  const blockLeft = c.align === 'center' ? safe.x + (safe.w - itemsW) / 2 : c.rtl ? safe.x + safe.w - itemsW : safe.x;
+  const heights = [heading?.height ?? 0, total].filter((h) => h > 0);
+  const tops = stack(heights, [gapAfterHeading], safe);
+  const enter = c.enterLength(L);
+  let y = tops[heading ? 1 : 0]!;
+  if (heading) {
+    layers.push(...c.drawLines(heading, safe.x, tops[0]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'heading'));
+  }
+  const step = Math.max(2, Math.min(s(0.3), Math.round((L * 0.45) / Math.max(1, n))));
+  const t0 = heading ? Math.round(enter * 0.5) : 2;
+  blocks.forEach((b, i) => {
+    const h = b?.height ?? size * 1.4;
+    const t = t0 + i * step;
+    const textLeft = c.rtl ? blockLeft : blockLeft + bulletW;
+    const bx = c.rtl ? blockLeft + itemsW - bulletW / 2 : blockLeft + bulletW / 2;
+    // The bullet sits on the first line's middle.
+    const by = y + (b ? (b.fitted.size * (b.ascent + b.descent)) / 2 : h / 2);
+    const em = bulletEmoji[i];
+    const bullet = em
+      ? c.emojiLayer(em, size * 1.2, [bx, by], 0, L, (centre, scale) => ({ p: centre, s: [[t, scale * 0.3, EASE.back], [t + enter, scale]], o: [[t, 0], [t + 4, 100]] }))
+      : shapeLayer({ ind: 0, nm: `bullet ${i + 1}`, ip: 0, op: L, ks: { a: [bx, by], p: [bx, by], s: [[t, 0, EASE.back], [t + enter, 100]] } }, [
+          group('dot', [ellipse([bx, by], [size * 0.42, size * 0.42]), fill(i % 2 ? palette.accent2 : palette.accent)]),
+        ]);
+    if (bullet) layers.push(bullet);
+    if (b) {
+      const w = itemsW - bulletW;
+      const placed = { ...b, width: w };
+      layers.push(...c.drawLines(placed, textLeft, y, 0, L, (_l, centre) => c.enter(centre, t, 'side', enter), `item ${i + 1}`));
+    }
+    y += h + size * 0.75;
+  });
+  return layers;
+}
+
+// ---- Quote ---------------------------------------------------------------------------------------------
+
+export function drawQuote(c: Composer, scene: SceneOf<'quote'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const cardW = safe.w * (c.landscape ? 0.82 : 1);
+  const pad = T * 0.06;
+  const inner = cardW - 2 * pad;
+  const markSize = T * 0.2;
+  const markH = markSize * 0.42;
+  const quote = c.textBlock({ text: c.splitEmoji(scene.quote).text, role: 'body', maxSize: T * 0.09, minSize: T * 0.032, maxWidth: inner, maxHeight: safe.h - 2 * pad - markH - T * 0.16, maxLines: 9, balance: true, colour: palette.text, style: c.style === 'mono' ? 'mono' : 'serif' });
+  const by = scene.attribution ? c.textBlock({ text: `— ${scene.attribution}`, role: 'body', maxSize: T * 0.048, minSize: T * 0.026, maxWidth: inner, maxHeight: T * 0.15, maxLines: 2, colour: palette.muted }) : null;
+  const gap = T * 0.03;
+  const cardH = pad + markH + gap + (quote?.height ?? 0) + (by ? gap * 1.3 + by.height : 0) + pad;
+  const x = safe.x + (safe.w - cardW) / 2;
+  const y = safe.y + (safe.h - cardH) / 2;
+  const enter = c.enterLength(L);
+  const layers: Json[] = [];
+  const markLeft = c.align === 'center' ? x + cardW / 2 - markSize * 0.3 : c.rtl ? x + cardW - pad - markSize * 0.6 : x + pad;
+  const mark = c.textBlock({ text: '“', role: 'headline', maxSize: markSize, minSize: markSize, maxWidth: markSize, maxHeight: markSize * 2, colour: palette.accent, style: 'serif', align: 'start' });
+  if (mark) {
+    // The mark's ink sits about 0.73 em above the baseline: place the box so it starts at the card's padding.
+    const boxTop = y + pad - (mark.ascent - 0.73) * markSize;
+    layers.push(textLayer({ ind: 0, nm: 'quote mark', ip: 0, op: L, ks: c.enter([markLeft + markSize * 0.25, y + pad + markH / 2], 2, 'pop', enter) }, { ...c.doc({ ...mark, justify: 0 }, '“', markLeft, boxTop) }));
+  }
+  let top = y + pad + markH + gap;
+  if (quote) {
+    layers.push(...c.drawLines(quote, x + pad, top, 0, L, (i, centre) => c.enter(centre, Math.round(enter * 0.4) + i * c.motion.stagger, 'rise', enter), 'quote'));
+    top += quote.height + gap * 1.3;
+  }
+  if (by) layers.push(...c.drawLines(by, x + pad, top, 0, L, (_i, centre) => c.enter(centre, Math.round(enter * 0.4) + (quote?.fitted.lines.length ?? 0) * c.motion.stagger + 4, 'side', enter), 'attribution'));
+  // The card, with an accent edge.
+  const centre: Vec = [x + cardW / 2, y + cardH / 2];
+  const edge = Math.max(3, T * 0.012);
+  const edgeBox: Box = c.align === 'center' ? { x: x + cardW * 0.3, y, w: cardW * 0.4, h: edge } : { x: c.rtl ? x + cardW - edge : x, y: y + cardH * 0.15, w: edge, h: cardH * 0.7 };
+  layers.push(box('card edge', edgeBox, palette.accent, edge / 2, L, c.enter(centre, 0, 'pop', enter)));
+  layers.push(box('card', { x, y, w: cardW, h: cardH }, palette.surface, T * 0.035, L, c.enter(centre, 0, 'pop', enter), 92));
+  layers.push(box('card shadow', { x: x + T * 0.012, y: y + T * 0.018, w: cardW, h: cardH }, '#000000', T * 0.035, L, c.enter(centre, 0, 'pop', enter), 18));
+  return layers;
+}
+
+// ---- Call to action ------------------------------------------------------------------------------------
+
+export function drawCta(c: Composer, scene: SceneOf<'cta'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const action = c.splitEmoji(scene.action);
+  const shown = c.drawable(action.emoji);
+  const headline = c.textBlock({ text: action.text, role: 'headline', maxSize: T * 0.13, minSize: T * 0.045, maxWidth: safe.w, maxHeight: safe.h * 0.4, maxLines: 4, balance: true, colour: palette.text, align: 'center', upper: true });
+  const pillColour = palette.accent;
+  const onPill = c.onColour(pillColour);
+  const arrowW = T * 0.045;
+  const maxPill = safe.w * 0.92;
+  const detail = scene.detail
+    ? c.textBlock({ text: scene.detail, role: 'headline', maxSize: T * 0.062, minSize: T * 0.026, maxWidth: maxPill - T * 0.12 - arrowW * 1.6, maxHeight: T * 0.2, maxLines: 2, colour: onPill, align: 'center' })
+    : null;
+  const padX = T * 0.06;
+  const padY = T * 0.032;
+  const detailW = detail ? c.blockWidth(detail) : 0;
+  const pillW = Math.min(maxPill, detailW + arrowW * (detail ? 1.6 : 1) + 2 * padX);
+  const pillH = (detail?.height ?? arrowW) + 2 * padY;
+  const emojiSize = T * 0.12;
+  const heights = [...(shown.length ? [emojiSize] : []), headline?.height ?? 0, pillH].filter((h) => h > 0);
+  const tops = stack(heights, heights.map(() => T * 0.05), safe);
+  const layers: Json[] = [];
+  const enter = c.enterLength(L);
+  let k = 0;
+  if (shown.length) layers.push(...emojiRow(c, shown, safe, tops[k++]! + emojiSize / 2, emojiSize, 0, L, false, true));
+  if (headline) layers.push(...c.drawLines(headline, safe.x, tops[k++]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'action'));
+  const top = tops[k]!;
+  const px = safe.x + (safe.w - pillW) / 2;
+  const centre: Vec = [px + pillW / 2, top + pillH / 2];
+  const tp = Math.round(enter * 0.6);
+  // The pill pops in, then pulses gently until the end.
+  const pulse: Key[] = [[tp, 40, EASE.back], [tp + enter, 100, EASE.inOut]];
+  for (let t = tp + enter + s(0.5); t + s(0.6) < L; t += s(1.2)) pulse.push([t, 100, EASE.inOut], [t + s(0.3), 105, EASE.inOut], [t + s(0.6), 100, EASE.inOut]);
+  const pillKs: Transform = { a: centre, p: centre, s: pulse, o: [[tp, 0], [tp + 4, 100]] };
+  const arrowX = detail ? px + pillW - padX - arrowW / 2 : centre[0]!;
+  const ay = top + pillH / 2;
+  const aw = arrowW / 2;
+  const dir = c.rtl ? -1 : 1;
+  const arrow = group('arrow', [
+    path([[arrowX - dir * aw, ay], [arrowX + dir * aw, ay]], false),
+    path([[arrowX + dir * aw * 0.1, ay - aw * 0.8], [arrowX + dir * aw, ay], [arrowX + dir * aw * 0.1, ay + aw * 0.8]], false),
+    stroke(onPill, Math.max(2, T * 0.008)),
+  ]);
+  layers.push(shapeLayer({ ind: 0, nm: 'arrow', ip: 0, op: L, ks: pillKs }, [arrow]));
+  if (detail) {
+    const textLeft = c.rtl ? px + padX + arrowW * 1.6 - (detail.width - detailW) / 2 : px + padX - (detail.width - detailW) / 2;
+    const ks = (_i: number, _centre: Vec): Transform => pillKs;
+    layers.push(...c.drawLines(detail, textLeft, top + padY, 0, L, ks, 'detail'));
+  }
+  layers.push(box('pill', { x: px, y: top, w: pillW, h: pillH }, pillColour, pillH / 2, L, pillKs));
+  layers.push(box('pill glow', { x: px - T * 0.012, y: top - T * 0.012, w: pillW + T * 0.024, h: pillH + T * 0.024 }, pillColour, pillH / 2 + T * 0.012, L, pillKs, 25));
+  return layers;
+}
+

@@ -1,0 +1,141 @@
+// Line breaking and type sizing for text laid out before ThorVG draws it: lines break at spaces, and
+// between CJK characters (never before closing punctuation); the size is the largest at which the
+// wrapped lines fit a box. Widths come from a measure function (real font advances, see glyphs.ts).
+
+/** Characters a line must not start with (closing punctuation, small kana), in CJK text. */
+const NO_LINE_START = /^[、。，．・：；？！）」』】〉》〕］｝ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?;:)\]}%’”]/u;
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const NO_LINE_END = /[（「『【〈《〔［｛([{‘“]$/u;
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * Unbreakable pieces of a text, each with its trailing space: words between spaces; in Chinese and
+ * Japanese, which put no spaces between words, the words ICU's dictionary finds ("東京/の/新しい/カフェ"),
+ * with closing punctuation kept on the word before and opening brackets on the word after.
+ */
+function pieces(text: string): string[] {
+  if (!HAS_CJK.test(text)) return text.split(/(?<= )/u).filter(Boolean);
+  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  const out: string[] = [];
+  for (const { segment } of segmenter.segment(text)) {
+    const prev = out[out.length - 1];
+    const joinsPrev =
+      prev !== undefined &&
+      (segment.trim() === '' || // spaces end the piece before them
+        NO_LINE_START.test(segment) ||
+        NO_LINE_END.test(prev) ||
+        // Latin words, numbers, URLs: no break inside a run without spaces ("cafe.jp", "3.5")
+        (!CJK_CHAR.test(segment[0]!) && !CJK_CHAR.test(prev.at(-1)!) && !prev.endsWith(' ')));
+    if (joinsPrev && !(prev.endsWith(' ') && segment.trim() !== '')) out[out.length - 1] = prev + segment;
+    else out.push(segment);
+  }
+  return out;
+}
+
+/**
+ * Greedy line breaking at `maxWidth`; a piece wider than a line is broken between characters (and
+ * `info.split` set, so a caller can prefer a smaller size).
+ */
+export function wrapText(text: string, maxWidth: number, measure: (s: string) => number, info?: { split: boolean }): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const piece of pieces(text.trim())) {
+    const candidate = current + piece;
+    if (!current || measure(candidate.trimEnd()) <= maxWidth) {
+      if (!current && measure(piece.trimEnd()) > maxWidth) {
+        // One word wider than the line: split it where it must.
+        if (info) info.split = true;
+        let part = '';
+        for (const ch of piece) {
+          if (part && measure(part + ch) > maxWidth) {
+            lines.push(part);
+            part = '';
+          }
+          part += ch;
+        }
+        current = part;
+      } else current = candidate;
+    } else {
+      lines.push(current.trimEnd());
+      current = piece.trimStart();
+    }
+  }
+  if (current.trim()) lines.push(current.trimEnd());
+  return lines.length ? lines : [''];
+}
+
+/** The same number of lines as greedy breaking gives, at the narrowest width that keeps it: even lines. */
+export function balancedWrap(text: string, maxWidth: number, measure: (s: string) => number, info?: { split: boolean }): string[] {
+  const greedy = wrapText(text, maxWidth, measure, info);
+  if (greedy.length < 2) return greedy;
+  let lo = maxWidth / greedy.length;
+  let hi = maxWidth;
+  let best = greedy;
+  for (let i = 0; i < 10; i++) {
+    const mid = (lo + hi) / 2;
+    const lines = wrapText(text, mid, measure);
+    if (lines.length <= greedy.length) {
+      best = lines;
+      hi = mid;
+    } else lo = mid;
+  }
+  return best;
+}
+
+export type FitOptions = {
+  maxWidth: number;
+  maxHeight: number;
+  maxSize: number;
+  /** Size below which the text is not shrunk unless it does not fit otherwise. */
+  minSize: number;
+  /** Line height as a multiple of the size. */
+  leading: number;
+  maxLines?: number;
+  balance?: boolean;
+  /** Ascent and descent as fractions of the size (the font's): the block's first and last line extents. */
+  ascent: number;
+  descent: number;
+};
+
+export type FittedText = { size: number; lines: string[]; lineHeight: number; width: number; height: number };
+
+/** The largest size (down from maxSize) at which the wrapped text fits the box; below minSize only if it must. */
+export function fitText(text: string, measureAt: (s: string, size: number) => number, o: FitOptions): FittedText {
+  let size = o.maxSize;
+  const floor = Math.max(4, Math.min(o.minSize, o.maxSize) * 0.35);
+  for (;;) {
+    size = round1(size);
+    const measure = (s: string) => measureAt(s, size);
+    const info = { split: false };
+    const lines = (o.balance ? balancedWrap : wrapText)(text, o.maxWidth, measure, info);
+    const lineHeight = size * o.leading;
+    const height = size * (o.ascent + o.descent) + (lines.length - 1) * lineHeight;
+    const width = Math.max(...lines.map(measure));
+    // A word broken across lines only when even the smallest size cannot hold it.
+    const fits = !info.split && width <= o.maxWidth + 0.5 && height <= o.maxHeight && lines.length <= (o.maxLines ?? Infinity);
+    const fitsSoftly = width <= o.maxWidth + 0.5 && height <= o.maxHeight;
+    if (fits || (size <= o.minSize && fitsSoftly) || size <= floor) {
+      const found = { size, lines, lineHeight: round1(lineHeight), width, height };
+      return o.balance && lines.length > 1 ? fewerLines(text, measureAt, o, found) : found;
+    }
+    size = Math.max(floor, size * 0.94);
+  }
+}
+
+/** A headline a little smaller (down to 80 %) when that saves a line: "Launch day / for Nova", not three lines. */
+function fewerLines(text: string, measureAt: (s: string, size: number) => number, o: FitOptions, found: FittedText): FittedText {
+  for (let size = round1(found.size * 0.96); size >= found.size * 0.8; size = round1(size * 0.96)) {
+    const measure = (s: string) => measureAt(s, size);
+    const info = { split: false };
+    const lines = balancedWrap(text, o.maxWidth, measure, info);
+    if (lines.length < found.lines.length && !info.split) {
+      const lineHeight = size * o.leading;
+      return { size, lines, lineHeight: round1(lineHeight), width: Math.max(...lines.map(measure)), height: size * (o.ascent + o.descent) + (lines.length - 1) * lineHeight };
+    }
+  }
+  return found;
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
