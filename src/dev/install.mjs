@@ -2,7 +2,9 @@
 // Installs what `npm start` and `npm test` need and is missing, then exits. Plain JavaScript with
 // no dependencies, because it runs before `npm install` (as the prestart/pretest script).
 //   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock)
-//   2. Debian chromium-headless-shell, ffmpeg and fonts-dejavu-core (renderers), when absent and apt is usable
+//   2. Debian chromium-headless-shell, ffmpeg and the fonts Lottie text is drawn with (DejaVu; Noto for
+//      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
+//      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese)
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 // A second run finds everything in place and takes well under a second.
@@ -45,12 +47,35 @@ function ensureNpmDependencies() {
   fs.utimesSync(marker, new Date(), new Date());
 }
 
+/** A file in any tesseract data directory (/usr/share/tesseract-ocr/<version>/tessdata/). */
+function hasTessdata(file) {
+  const base = '/usr/share/tesseract-ocr';
+  try {
+    return fs.readdirSync(base).some((v) => fs.existsSync(path.join(base, v, 'tessdata', file)));
+  } catch {
+    return false;
+  }
+}
+
 function ensureDebianPackages() {
   const missing = [];
   if (!fs.existsSync(CHROME_HEADLESS_SHELL)) missing.push('chromium-headless-shell');
   if (!which('ffmpeg') || !which('ffprobe')) missing.push('ffmpeg');
-  // Lottie text layers need a TrueType face (served through fontconfig).
-  if (!fs.existsSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')) missing.push('fonts-dejavu-core');
+  // Lottie text layers are drawn with these faces (src/engines/lottie/faces.ts): DejaVu Sans Mono,
+  // Noto for Latin/Cyrillic/Greek, Arabic, Hebrew, Devanagari and more, Noto CJK, and the emoji pictures.
+  const fonts = {
+    'fonts-dejavu-core': '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+    'fonts-noto-core': '/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf',
+    'fonts-noto-cjk': '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc',
+    'fonts-noto-color-emoji': '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf',
+  };
+  for (const [pkg, file] of Object.entries(fonts)) if (!fs.existsSync(file)) missing.push(pkg);
+  // The test suite reads rendered text back with OCR.
+  if (process.env.npm_lifecycle_event === 'pretest') {
+    if (!which('tesseract')) missing.push('tesseract-ocr');
+    if (!hasTessdata('eng.traineddata')) missing.push('tesseract-ocr-eng');
+    if (!hasTessdata('jpn.traineddata')) missing.push('tesseract-ocr-jpn');
+  }
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!which('apt-get') || !isRoot) {

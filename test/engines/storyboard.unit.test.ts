@@ -41,6 +41,7 @@ describe('scenes', () => {
 
   it('enumerations become lists; quotes quote cards; calls to action close the video', () => {
     expect(sceneOf('Nimbus. It syncs instantly, works offline, and encrypts everything.', 'list').items).toEqual(['It syncs instantly', 'Works offline', 'Encrypts everything']);
+    expect(kinds('Three tips for better sleep: dim the lights, skip late coffee, and keep a schedule.')).toEqual(['title', 'list']);
     expect(sceneOf('Nimbus. "It changed how our team thinks," says Maria Lopez.', 'quote')).toMatchObject({ quote: 'It changed how our team thinks', attribution: 'Maria Lopez' });
     const s = plan('Nimbus. Sign up at nimbus.app today! It is fast.');
     expect(s.scenes.at(-1)).toMatchObject({ kind: 'cta', action: 'Sign up today!', detail: 'nimbus.app' });

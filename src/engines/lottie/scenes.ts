@@ -85,7 +85,7 @@ export function drawTitle(c: Composer, scene: SceneOf<'title'>, L: number, image
     colour: palette.text,
     upper: true,
   });
-  const subtitle = sub && c.textBlock({ text: sub.text, role: 'body', maxSize: T * 0.06, minSize: T * 0.03, maxWidth: region.w * 0.92, maxHeight: region.h * 0.28, maxLines: 4, balance: true, colour: palette.muted });
+  const subtitle = sub && c.textBlock({ text: sub.text, role: 'body', maxSize: T * 0.068, minSize: T * 0.03, maxWidth: region.w * 0.92, maxHeight: region.h * 0.28, maxLines: 4, balance: true, colour: palette.muted });
   const emojiSize = Math.min(T * 0.15, (headline?.fitted.size ?? T * 0.1) * 1.25);
   const kicker = { w: T * 0.12, h: Math.max(2, T * 0.012) };
 

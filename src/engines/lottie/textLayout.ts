@@ -75,8 +75,10 @@ export function balancedWrap(text: string, maxWidth: number, measure: (s: string
   let best = greedy;
   for (let i = 0; i < 10; i++) {
     const mid = (lo + hi) / 2;
-    const lines = wrapText(text, mid, measure);
-    if (lines.length <= greedy.length) {
+    const split = { split: false };
+    const lines = wrapText(text, mid, measure, split);
+    // Narrower, but never by breaking a word the full width kept whole.
+    if (lines.length <= greedy.length && (!split.split || info?.split)) {
       best = lines;
       hi = mid;
     } else lo = mid;

@@ -36,8 +36,15 @@ export function planStoryboard(req: StoryboardRequest): Storyboard {
   const sentences = splitSentences(withoutStylePhrases(withoutDurationPhrase(prompt))).map(capitalise);
 
   const [first = 'Hello', ...rest] = sentences;
-  const title = titleScene(first, req.image ?? null);
+  let title = titleScene(first, req.image ?? null);
   const candidates: Ranked[] = [];
+  // "Three tips for better sleep: dim the lights, skip coffee, keep a schedule": the list after the
+  // headline's colon is its own scene.
+  const listed = title.kind === 'title' && title.subtitle && numberScenes(title.subtitle)[0]?.kind !== 'bars' ? listScene(title.subtitle) : null;
+  if (listed && title.kind === 'title') {
+    candidates.push({ scene: listed, order: 0, rank: 2 });
+    title = { ...title, subtitle: null };
+  }
   // Numbers in the title sentence still get their own scene (a headline says it, a counter shows it).
   const titleText = title.kind === 'title' ? [title.title, title.subtitle].filter(Boolean).join('; ') : first;
   for (const s of numberScenes(titleText)) candidates.push({ scene: s, order: 0, rank: 1 });
