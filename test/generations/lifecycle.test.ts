@@ -186,7 +186,8 @@ describe('Chat-Completions shape', () => {
 });
 
 describe('length (duration_seconds extension)', () => {
-  it('duration_seconds sets the length; a length stated in the prompt is used without it', async () => {
+  // Two HyperFrames renders of 7 s and 4 s: the bound is generous for a loaded 2-core machine.
+  it('duration_seconds sets the length; a length stated in the prompt is used without it', { timeout: 240_000 }, async () => {
     const [asked, stated] = await Promise.all(
       [
         { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A calm ocean sunrise. Waves roll in.', duration_seconds: 7, width: 160, height: 284 },

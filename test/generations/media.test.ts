@@ -74,11 +74,15 @@ async function imageColoursAt(videoUrl: string, seconds: number): Promise<{ mage
   }
 }
 
-/** The title scene shows the image: both of its colours cover a real part of the frame. */
+/**
+ * The title scene shows the image: its colours cover a real part of the frame, and both halves are
+ * on screen (the Lottie composer crops it more tightly than HyperFrames, so one half may be small).
+ */
 async function expectImageShown(videoUrl: string) {
   const share = await imageColoursAt(videoUrl, 0.6);
-  expect(share.magenta, JSON.stringify(share)).toBeGreaterThan(0.03);
-  expect(share.green, JSON.stringify(share)).toBeGreaterThan(0.03);
+  expect(share.magenta + share.green, JSON.stringify(share)).toBeGreaterThan(0.1);
+  expect(share.magenta, JSON.stringify(share)).toBeGreaterThan(0.002);
+  expect(share.green, JSON.stringify(share)).toBeGreaterThan(0.002);
 }
 
 /** Whether an engine's offline composer puts an image on the title scene yet (both are being rewritten). */

@@ -235,7 +235,9 @@ describe('GET /v1/usage', () => {
     expect(rows[0].ledger).toBe(rows[0].balance);
     expect(res.body.totals.total_cost_cents).toBe(cents(rows[0].charged));
     // Money is exact: cents carry at most 4 decimals (whole micro-dollars), nothing is lost to rounding.
-    expect(Number.isInteger(res.body.totals.total_cost_cents * MICROS_PER_CENT)).toBe(true);
+    // (× 10 000 in floating point can land a hair off the integer: 0.1301 × 10 000 = 1300.9999999999998.)
+    const micros = res.body.totals.total_cost_cents * MICROS_PER_CENT;
+    expect(Math.abs(micros - Math.round(micros))).toBeLessThan(1e-6);
     expect(res.body.totals.total_cost_cents).not.toBe(Math.round(res.body.totals.total_cost_cents));
   });
 

@@ -128,7 +128,9 @@ export function fitText(text: string, measureAt: (s: string, size: number) => nu
 
 /** A headline a little smaller (down to 80 %) when that saves a line: "Launch day / for Nova", not three lines. */
 function fewerLines(text: string, measureAt: (s: string, size: number) => number, o: FitOptions, found: FittedText): FittedText {
-  for (let size = round1(found.size * 0.96); size >= found.size * 0.8; size = round1(size * 0.96)) {
+  for (let k = 1; k <= 5; k++) {
+    const size = round1(found.size * 0.96 ** k);
+    if (size >= found.size) continue; // rounding: tiny sizes
     const measure = (s: string) => measureAt(s, size);
     const info = { split: false };
     const lines = balancedWrap(text, o.maxWidth, measure, info);

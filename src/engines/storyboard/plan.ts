@@ -232,7 +232,7 @@ const PRICE = /[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:usd|eur|dollars|euros)\b/
 /** Words that make a date, a price or an address an announcement ("Available March 3 for $4.99"). */
 const ANNOUNCE = /\b(?:available|launch(?:es|ing)?|coming|opens?|starts?|release[sd]?|on\s+sale|only|from|at|on|via)\b/i;
 const ACTION =
-  /\b(?:sign\s+up|join|register|subscribe|download|try|book|visit|get\s+started|order|buy|shop|learn\s+more|call|contact|apply|pre-?order|reserve|follow|start|plan|discover|explore|watch)\b/i;
+  /\b(?:sign\s+up|join|register|subscribe|download|try|book|visit|get\s+started|order|buy|shop|learn\s+more|call|contact|apply|pre-?order|reserve|follow|start|plan|discover|explore)\b/i;
 
 function ctaScene(sentence: string): Scene | null {
   const where = URL_LIKE.exec(sentence)?.[0] ?? EMAIL.exec(sentence)?.[0] ?? (ACTION.test(sentence) || ANNOUNCE.test(sentence) ? DOMAIN.exec(sentence)?.[0] : undefined) ?? null;
