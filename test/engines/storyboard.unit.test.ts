@@ -35,6 +35,10 @@ describe('scenes', () => {
     expect(sceneOf('Night market. 300 stalls, 40 food trucks, 12 stages and 5 bars.', 'bars').bars.map((b) => b.label)).toEqual(['stalls', 'food trucks', 'stages', 'bars']);
   });
 
+  it('commas inside figures separate nothing', () => {
+    expect(kinds('Big year. Revenue hit $1,250,000 in 2024.')).toEqual(['title', 'counter']);
+  });
+
   it('years, decades and times are not figures', () => {
     expect(kinds('Our story. Founded in 1998, with an 80s vibe, open at 8pm.')).toEqual(['title', 'statement']);
   });

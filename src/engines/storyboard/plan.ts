@@ -260,7 +260,8 @@ function listScene(sentence: string): Scene | null {
   const clean = trimEnd(sentence);
   const colon = /^(.*?)[:：]\s*(.+)$/.exec(clean);
   const [head, body] = colon ? [colon[1]!, colon[2]!] : ['', clean];
-  const parts = body.split(/,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+(?=[^,]*$)|、/).map((p) => p.trim()).filter(Boolean);
+  // Commas inside figures ("$1,250,000") separate nothing.
+  const parts = body.split(/(?<!\d),\s*(?:and\s+|or\s+)?|,(?!\d)\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+(?=[^,]*$)|[、،]/).map((p) => p.trim()).filter(Boolean);
   if (parts.length < 3 || parts.some((p) => wordCount(p) > 6)) return null;
   // Without a colon, the first item carries the sentence's lead-in ("We offer speed"): split it off.
   let heading = head.trim() || null;
