@@ -10,12 +10,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { createApiKey } from '../src/db/apiKeys.js';
-import { createOrganization } from '../src/db/organizations.js';
 import { getEngine } from '../src/engines/index.js';
 import { stopChild } from '../src/temporal/devServer.js';
-import { freePort } from '../test/support/ports.js';
-import { benchContext, benchDatabase, benchTemporal, today, waitFor } from './support.js';
+import { benchContext, benchServices, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { mib: { type: 'string', default: '1' }, repairs: { type: 'string', default: '0' }, root: { type: 'string' } } });
 const root = path.resolve(values.root ?? path.join(import.meta.dirname, '..'));
@@ -42,22 +39,8 @@ try {
   const llmUrl = `http://127.0.0.1:${(llm.address() as { port: number }).port}/v1`;
   fs.writeFileSync(providersFile, JSON.stringify({ providers: { fake: { protocol: 'openai', base_url: llmUrl, models: { 'gpt-4o-mini': 'fake' } } } }));
 
-  const [temporalAddress, { url: dbUrl, db }, apiPort] = await Promise.all([benchTemporal(ctx), benchDatabase(ctx), freePort()]);
-  const org = await createOrganization(db, 'bench', 1_000_000);
-  const { key } = await createApiKey(db, org.id, 'bench');
-  const base = `http://127.0.0.1:${apiPort}`;
-  const env = {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    DATA_DIR: ctx.tmp,
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    LOG_LEVEL: 'warn',
-    WORKER_METRICS_PORT: '0',
-    PROVIDERS_FILE: providersFile,
-  };
+  const { base, key, env, temporalAddress } = await benchServices(ctx, 1_000_000, { PROVIDERS_FILE: providersFile });
+
   for (const entry of ['src/api/main.ts', 'src/worker/main.ts']) {
     const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     ctx.defer(() => stopChild(child));

@@ -8,11 +8,8 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { createApiKey } from '../src/db/apiKeys.js';
-import { createOrganization } from '../src/db/organizations.js';
-import { freePort } from '../test/support/ports.js';
 import { makeSelfSignedCert, startReceiver } from '../test/webhooks/support/receiver.js';
-import { benchContext, benchDatabase, benchTemporal, percentile, spawnService, today, waitFor } from './support.js';
+import { benchContext, benchServices, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { generations: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '16' } } });
 const total = Number(values.generations);
@@ -26,24 +23,12 @@ try {
   receiver.respond(() => ({ status: 204 }));
   ctx.defer(() => receiver.close());
 
-  const [temporalAddress, { url: dbUrl, db }, apiPort] = await Promise.all([benchTemporal(ctx), benchDatabase(ctx), freePort()]);
-  const org = await createOrganization(db, 'bench', 10_000_000);
-  const { key } = await createApiKey(db, org.id, 'bench');
-  const base = `http://127.0.0.1:${apiPort}`;
-  const env = {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    TEMPORAL_ADDRESS: temporalAddress,
-    DATA_DIR: ctx.tmp,
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: base,
-    LOG_LEVEL: 'warn',
+  const { base, key, env, db, organizationId } = await benchServices(ctx, 10_000_000, {
     RATE_LIMIT_ENABLED: 'false',
-    WORKER_METRICS_PORT: '0',
     WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
     WEBHOOK_UNSAFE_CA_FILE: tls.certFile,
-  };
+  });
+
   spawnService(ctx, 'src/api/main.ts', env);
   const worker = spawnService(ctx, 'src/worker/main.ts', env);
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
@@ -76,7 +61,7 @@ try {
   while (terminal < total) {
     const { rows } = await db.query(
       `SELECT count(*)::int AS n FROM generations WHERE organization_id = $1 AND status IN ('completed','failed','cancelled')`,
-      [org.id],
+      [organizationId],
     );
     terminal = rows[0].n;
     memory.push({ s: Math.round((Date.now() - started) / 1000), rssMb: treeRssBytes(worker.pid!) / 2 ** 20, terminal });
@@ -86,12 +71,12 @@ try {
   const doneMs = Date.now() - started;
   const { rows: statuses } = await db.query(
     `SELECT status, count(*)::int AS n FROM generations WHERE organization_id = $1 GROUP BY status`,
-    [org.id],
+    [organizationId],
   );
 
   // Terminal state → first webhook attempt, per generation.
   await waitFor(async () => receiver.requests.length >= total, 120_000);
-  const { rows: done } = await db.query(`SELECT id, completed_at FROM generations WHERE organization_id = $1`, [org.id]);
+  const { rows: done } = await db.query(`SELECT id, completed_at FROM generations WHERE organization_id = $1`, [organizationId]);
   const completedAt = new Map(done.map((r) => [r.id as string, (r.completed_at as Date).getTime()]));
   const firstArrival = new Map<string, number>();
   for (const req of receiver.requests) {

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { createApiKey } from '../src/db/apiKeys.js';
 import { migrate } from '../src/db/migrate.js';
+import { createOrganization } from '../src/db/organizations.js';
 import { createPool, type Db } from '../src/db/pool.js';
 import { ensureTemporalCli } from '../src/dev/install.mjs';
 import { startDevServer, stopChild } from '../src/temporal/devServer.js';
@@ -61,6 +63,32 @@ export async function benchTemporal(ctx: BenchContext): Promise<string> {
   const server = await startDevServer({ cliPath: await ensureTemporalCli(), port: await freePort(), uiPort: null });
   ctx.defer(() => server.stop());
   return server.address;
+}
+
+export type BenchServices = { base: string; key: string; organizationId: string; db: Db; temporalAddress: string; env: NodeJS.ProcessEnv };
+
+/**
+ * A Temporal dev server, a fresh database, an organization with `creditsCents` and a key, and the
+ * environment the API and worker processes of a bench run with (`extra` added); nothing started yet.
+ */
+export async function benchServices(ctx: BenchContext, creditsCents: number, extra: NodeJS.ProcessEnv = {}): Promise<BenchServices> {
+  const [temporalAddress, { url: dbUrl, db }, apiPort] = await Promise.all([benchTemporal(ctx), benchDatabase(ctx), freePort()]);
+  const org = await createOrganization(db, 'bench', creditsCents);
+  const { key } = await createApiKey(db, org.id, 'bench');
+  const base = `http://127.0.0.1:${apiPort}`;
+  const env = {
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    TEMPORAL_ADDRESS: temporalAddress,
+    DATA_DIR: ctx.tmp,
+    PORT: String(apiPort),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: base,
+    LOG_LEVEL: 'warn',
+    WORKER_METRICS_PORT: '0',
+    ...extra,
+  };
+  return { base, key, organizationId: org.id, db, temporalAddress, env };
 }
 
 /**

@@ -3,14 +3,12 @@
 // vetted address (TLS SNI and Host stay the hostname), so DNS rebinding cannot redirect it. Redirects
 // are followed only to URLs that pass the same checks (never into private address space), at most
 // MEDIA_LIMITS.maxRedirects. The body is bounded in bytes and the whole download in time.
-import type { LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NonPublicUrlError, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../webhooks/urlPolicy.js';
+import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../webhooks/urlPolicy.js';
 import { formatLimit } from './limits.js';
 
 export type DownloadOptions = UrlPolicy & {
@@ -110,28 +108,13 @@ async function save(res: IncomingMessage, dest: string, maxBytes: number): Promi
   }
 }
 
-/** Answers every lookup with the vetted address: the socket can only go there. */
-function pinnedLookup(target: PublicTarget): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-}
-
 function get(target: PublicTarget, ca: string[] | undefined, signal: AbortSignal): Promise<IncomingMessage> {
-  const { url } = target;
   return new Promise<IncomingMessage>((resolve, reject) => {
     const req = https.request(
       {
         method: 'GET',
-        host: target.hostname,
-        port: url.port || 443,
-        path: url.pathname + url.search,
+        ...pinnedConnection(target),
         headers: { accept: 'image/*, video/*;q=0.9, */*;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'video-api-media/1' },
-        // IP literals carry no SNI (RFC 6066); names do, and the certificate is checked against them.
-        servername: net.isIP(target.hostname) ? undefined : target.hostname,
-        lookup: pinnedLookup(target),
-        agent: false,
         ca,
         signal,
       },

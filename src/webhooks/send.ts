@@ -3,12 +3,10 @@
 // a DNS answer that changes after the check (rebinding) is never used. No redirects are followed;
 // the whole attempt is bounded in time, and only a small part of the response is read.
 import type { WebhookSendOutcome } from '../shared.js';
-import type { LookupAddress } from 'node:dns';
 import https from 'node:https';
-import net, { type LookupFunction } from 'node:net';
 import { DomainError } from '../errors.js';
 import { parseRetryAfter } from './retryPolicy.js';
-import { vetWebhookUrl, type UrlPolicy, type WebhookTarget } from './urlPolicy.js';
+import { pinnedConnection, vetWebhookUrl, type UrlPolicy, type WebhookTarget } from './urlPolicy.js';
 
 /** A receiver must answer within this time (interface 6.6.1). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -56,35 +54,20 @@ export async function sendWebhook(
   }
 }
 
-/** Answers every lookup with the vetted address: the socket can only go there. */
-function pinnedLookup(target: WebhookTarget): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-}
-
 type RawResponse = { statusCode: number; retryAfter: string | undefined; body: string };
 
 function post(target: WebhookTarget, request: { body: string; headers: Record<string, string> }, ca: string[] | undefined, signal: AbortSignal) {
-  const { url } = target;
   return new Promise<RawResponse>((resolve, reject) => {
     const req = https.request(
       {
         method: 'POST',
-        host: target.hostname,
-        port: url.port || 443,
-        path: url.pathname + url.search,
+        ...pinnedConnection(target),
         headers: {
           ...request.headers,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(request.body),
           'user-agent': 'video-api-webhooks/1',
         },
-        // IP literals carry no SNI (RFC 6066); names do, and the certificate is checked against them.
-        servername: net.isIP(target.hostname) ? undefined : target.hostname,
-        lookup: pinnedLookup(target),
-        agent: false,
         ca,
         signal,
       },

@@ -2,8 +2,9 @@
 // 6.6.5) and the media URLs of requests (src/media/urlPolicy.ts). Run at request time (invalid input:
 // a 400) and again before every connection, where the vetted address is the one connected to
 // (src/webhooks/send.ts, src/media/download.ts), so DNS rebinding cannot redirect.
+import type { LookupAddress } from 'node:dns';
 import dns from 'node:dns/promises';
-import net from 'node:net';
+import net, { type LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
 import { nonPublicAddressReason, type AddressPolicy } from './addressPolicy.js';
@@ -31,6 +32,26 @@ export type PublicTarget = {
 };
 
 export type WebhookTarget = PublicTarget;
+
+/**
+ * The https.request options that connect to a vetted target and nowhere else: every lookup answers
+ * with the vetted address, and the certificate is checked against the name (IP literals carry no
+ * SNI, RFC 6066). A fresh socket each time (no agent), so no pooled connection goes elsewhere.
+ */
+export function pinnedConnection(target: PublicTarget) {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  return {
+    host: target.hostname,
+    port: target.url.port || 443,
+    path: target.url.pathname + target.url.search,
+    servername: net.isIP(target.hostname) ? undefined : target.hostname,
+    lookup,
+    agent: false as const,
+  };
+}
 
 const RESOLVE_TIMEOUT_MS = 5000;
 

@@ -13,6 +13,7 @@ import { downloadToFile, DownloadError, type DownloadOptions } from '../../src/m
 import { fetchMediaAssets, MediaUnavailableError, type FetchMediaDeps } from '../../src/media/fetch.js';
 import { prepareRequestMedia } from '../../src/media/requestMedia.js';
 import type { ContentPart, GenerationRequest, MediaFetchCall } from '../../src/shared.js';
+import { generationRequest } from '../support/fixtures.js';
 import { LocalStorage } from '../../src/storage/index.js';
 import type { HostResolver } from '../../src/webhooks/urlPolicy.js';
 import { startMediaServer, twoColourPng, type MediaServer } from '../support/mediaServer.js';
@@ -196,20 +197,7 @@ describe('fetchMediaAssets (images)', () => {
 
 describe('prepareRequestMedia (request time)', () => {
   const config = loadConfig({});
-  const request = (...media: ContentPart[]): GenerationRequest => ({
-    model: 'm',
-    engine: 'e',
-    engine_requested: 'e',
-    instructions: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, ...media] }],
-    expand_prompt: false,
-    width: 160,
-    height: 284,
-    aspect_ratio: null,
-    duration_seconds: null,
-    provider_order: null,
-    webhook_url: null,
-  });
+  const request = (...media: ContentPart[]): GenerationRequest => generationRequest('e', 'm', { content: [{ type: 'text', text: 'x' }, ...media] });
   const paramOf = (part: ContentPart) => (part.type === 'text' ? undefined : `input.0.content.${part.url.length}.${part.type}_url`);
   const refusal = async (req: GenerationRequest) => {
     const err = await prepareRequestMedia(req, config, paramOf, resolve).catch((e: unknown) => e);

@@ -16,7 +16,8 @@ import {
   type WebhookEventRow,
 } from '../../src/db/webhooks.js';
 import { newId } from '../../src/ids.js';
-import { TASK_QUEUES, type GenerationRequest } from '../../src/shared.js';
+import { TASK_QUEUES } from '../../src/shared.js';
+import { generationRequest } from '../support/fixtures.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from '../../src/webhooks/events.js';
 import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/shared.js';
@@ -258,20 +259,8 @@ describe('lifecycle events of real generations', () => {
 async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Partial<GenerationEventFacts> } = {}) {
   const orgId = opts.orgId ?? (await createOrgWithKey(stack.db)).org.id;
   const generationId = newId('gen');
-  const request: GenerationRequest = {
-    model: 'gpt-4o-mini',
-    engine: 'lottie',
-    engine_requested: 'lottie',
-    instructions: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }],
-    expand_prompt: false,
-    width: 160,
-    height: 284,
-    aspect_ratio: null,
-    duration_seconds: null,
-    provider_order: null,
-    webhook_url: webhookUrl,
-  };
+  const request = generationRequest('lottie', 'gpt-4o-mini', { content: [{ type: 'text', text: 'x' }], webhook_url: webhookUrl });
+
   const app = { name: null, referer: null, title: null };
   await insertGeneration(stack.db, { id: generationId, organizationId: orgId, apiKeyId: 'key_test', request, app });
   const eventId = newId('evt', 16);

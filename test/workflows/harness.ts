@@ -20,6 +20,7 @@ import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
 import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/shared.js';
 import { generationWorkflow } from '../../workflows/generation.js';
+import { generationRequest } from '../support/fixtures.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -234,21 +235,7 @@ const { renderComposition, ...ioActivities } = stubActivities;
 // ---- requests and executions ----------------------------------------------------------------------
 
 export function request(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
-  return {
-    model: 'test-model',
-    engine: 'hyperframes',
-    engine_requested: 'hyperframes',
-    instructions: null,
-    messages: [{ role: 'user', content: [{ type: 'text', text: 'A bold product launch teaser' }] }],
-    expand_prompt: false,
-    width: 540,
-    height: 960,
-    aspect_ratio: null,
-    duration_seconds: null,
-    provider_order: null,
-    webhook_url: null,
-    ...overrides,
-  };
+  return generationRequest('hyperframes', 'test-model', { content: [{ type: 'text', text: 'A bold product launch teaser' }], width: 540, height: 960, ...overrides });
 }
 
 export type GenerationRun = { id: string; handle: WorkflowHandle<typeof generationWorkflow>; trace: Trace };
