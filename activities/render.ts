@@ -3,7 +3,8 @@
 // requester's media (the generation's assets) are downloaded into the render's work directory first
 // and handed to the engine, which serves them to the composition as `assets/<name>`.
 // Heartbeats every second so Temporal notices a dead worker quickly and can deliver cancellation,
-// which aborts the render.
+// which aborts the render. Progress goes to the workflow as signals (src/progress/reporter.ts): the
+// workflow cannot read heartbeat details, and its query is what clients see.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,9 @@ import { getEngine, RenderError, type RenderOptions } from '../src/engines/index
 import type { RenderMedia } from '../src/engines/render.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
+import { progressReporter } from '../src/progress/reporter.js';
 import type { RenderedVideo, RenderInput } from '../src/shared.js';
+import { renderProgressSignal } from '../workflows/generation.js';
 import type { ActivityDeps } from './deps.js';
 
 export function createRenderActivities({ storage, config }: ActivityDeps) {
@@ -24,6 +27,8 @@ export function createRenderActivities({ storage, config }: ActivityDeps) {
       const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
       let progress = 0;
       const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
+      const workflow = ctx.client.workflow.getHandle(ctx.info.workflowExecution!.workflowId);
+      const reporter = progressReporter((report) => workflow.signal(renderProgressSignal, report));
       try {
         const assets = input.assets ?? [];
         const assetsDir = path.join(dir, 'assets');
@@ -37,7 +42,10 @@ export function createRenderActivities({ storage, config }: ActivityDeps) {
           outputPath: path.join(dir, 'video.mp4'),
           tools: config.render,
           signal: ctx.cancellationSignal,
-          onProgress: (fraction) => (progress = fraction),
+          onProgress: (p) => {
+            progress = p.fraction;
+            reporter.render(p);
+          },
           assets: assets.map(({ key: _key, ...asset }) => asset),
           assetsDir: assets.length ? assetsDir : undefined,
         };
@@ -54,8 +62,10 @@ export function createRenderActivities({ storage, config }: ActivityDeps) {
         metrics.renderDuration.observe({ engine: input.engine }, seconds);
         metrics.renderFps.observe({ engine: input.engine }, result.frames / seconds);
 
+        reporter.storing();
         const video = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
         await storage.put(video.key, result.path, video.content_type);
+        await reporter.flush();
         const artifact = { key: input.compositionKey, content_type: engine.artifact.mediaType };
         return { video, artifact, duration_seconds: result.durationSeconds };
       } finally {

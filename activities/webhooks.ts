@@ -11,7 +11,7 @@ import {
   recordWebhookAttempt,
   type WebhookEventStatus,
 } from '../src/db/webhooks.js';
-import { buildWebhookEvent } from '../src/webhooks/events.js';
+import { buildWebhookEvent, type WebhookEventType } from '../src/webhooks/events.js';
 import { sendWebhook, type SendOptions } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/signing.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
@@ -33,6 +33,12 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
   };
 
   return {
+    /** Whether the organization wants events of this type (checked once before optional, frequent events). */
+    async webhookEventEnabled(input: { organizationId: string; type: WebhookEventType }): Promise<boolean> {
+      const settings = await getWebhookSettings(db, input.organizationId);
+      return settings?.enabled_events.includes(input.type) ?? false;
+    },
+
     /**
      * Checks the organization's toggles and records the event with its body, built once so every
      * attempt sends the same bytes. Null when the organization does not want this event type.

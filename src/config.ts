@@ -102,6 +102,8 @@ const envSchema = loggerEnvSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().max(24 * 3600).default(60),
   /** `false` turns the limiter off (benchmarks). */
   RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Seconds between keep-alive comments on an idle event stream (proxies close silent connections). */
+  STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
   /** Temporal Web UI base URL for the dashboard's per-generation workflow links. Unset: http://localhost:TEMPORAL_UI_PORT when `npm start` runs the dev server, else no links. */
   TEMPORAL_UI_URL: z.url().optional(),
   /** Secure flag of the dashboard session cookie: `auto` sets it when the request came over HTTPS (X-Forwarded-Proto counts). */
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** Base URL of the Temporal Web UI, or null (no workflow links). */
       temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
     },
+    streamHeartbeatMs: e.STREAM_HEARTBEAT_SECONDS * 1000,
     rateLimit: {
       enabled: e.RATE_LIMIT_ENABLED,
       perWindow: e.RATE_LIMIT_PER_WINDOW,

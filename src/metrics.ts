@@ -62,6 +62,16 @@ export const metrics = {
     labelNames: ['outcome'] as const,
     registers: [registry],
   }),
+  streamStateQueries: new client.Counter({
+    name: 'stream_state_queries_total',
+    help: 'Workflow state queries made to feed live streams (one watcher per generation, whatever the number of streams)',
+    registers: [registry],
+  }),
+  streamsOpen: new client.Gauge({
+    name: 'streams_open',
+    help: 'Server-sent event streams open now (API and dashboard)',
+    registers: [registry],
+  }),
   rateLimitRejections: new client.Counter({
     name: 'rate_limit_rejections_total',
     help: 'Requests rejected with 429 by the per-key rate limit',

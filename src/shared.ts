@@ -19,6 +19,8 @@ export const SEARCH_ATTRIBUTES = {
   engine: defineSearchAttributeKey('Engine', SearchAttributeType.KEYWORD),
   model: defineSearchAttributeKey('Model', SearchAttributeType.KEYWORD),
   status: defineSearchAttributeKey('GenerationStatus', SearchAttributeType.KEYWORD),
+  /** In flight: the stage (composing, rendering…); cleared at the end. */
+  stage: defineSearchAttributeKey('GenerationStage', SearchAttributeType.KEYWORD),
 } as const;
 
 /**
@@ -100,10 +102,41 @@ export type TokenUsage = { input_tokens: number; output_tokens: number };
 
 export type GenerationError = { code: string; message: string };
 
+// ---- Live progress (interface extension) ------------------------------------------------------------
+
+export const GENERATION_STAGES = ['queued', 'composing', 'rendering', 'encoding', 'storing'] as const;
+export type GenerationStage = (typeof GENERATION_STAGES)[number];
+
+/** A generation in flight, as clients see it (`progress` in both views; null once terminal). */
+export type GenerationProgress = {
+  stage: GenerationStage;
+  /** The whole generation, 0–100; never decreases. */
+  percent: number;
+  frames_rendered: number | null;
+  frames_total: number | null;
+  eta_seconds: number | null;
+  /** While composing: the provider being called, and the repair round (0: the first draft). */
+  provider: string | null;
+  repair_round: number | null;
+};
+
+/** What the render activity reports to its workflow (a signal, throttled in the activity). */
+export type RenderProgressReport = {
+  stage: Extract<GenerationStage, 'rendering' | 'encoding' | 'storing'>;
+  /** Of the render (frames and encoding), 0–1. */
+  fraction: number;
+  frames_rendered: number | null;
+  frames_total: number | null;
+  eta_seconds: number | null;
+};
+
 /** What the workflow's `state` query answers while the generation is in flight. */
 export type GenerationLiveState = {
   status: GenerationStatus;
   provider: string | null;
+  progress: GenerationProgress | null;
+  /** Counts every change of status or progress: stream events are numbered by it. */
+  seq: number;
 };
 
 /** The valid composition the compose step settled on: its storage key, and the provider that wrote it. */
@@ -168,6 +201,8 @@ export type GenerationOutcome = {
   usage: TokenUsage | null;
   rendered: RenderedVideo | null;
   error: GenerationError | null;
+  /** The live state's `seq` once terminal: the number of the stream's final event (absent: unknown). */
+  eventSeq?: number;
 };
 
 // ---- Webhook delivery ----------------------------------------------------------------------------
@@ -180,6 +215,8 @@ export type GenerationEventFacts = {
   errorMessage: string | null;
   /** Storage key of the video (completed events): the delivery signs its URL when it builds the event. */
   videoKey: string | null;
+  /** Progress events: where the generation is. */
+  progress?: GenerationProgress;
 };
 
 /** Input of one delivery workflow: everything needed to build its event once. */

@@ -48,17 +48,17 @@ function callsTo(attempt: PlannedAttempt) {
 /**
  * Returns the composition and the provider that wrote it. Tokens of every call are added to `usage`
  * as they are reported, so the caller bills them however this step ends (success, failure, cancel).
- * `onFirstCall` runs once, just before the first provider is called (processing begins with it).
+ * `onCall` runs before every provider call, with the provider and the repair round (0: the first draft).
  */
 export async function composeComposition(
   input: GenerationWorkflowInput,
   assets: MediaAsset[],
   usage: TokenUsage,
-  onFirstCall: (provider: string) => Promise<void>,
+  onCall: (provider: string, repairRound: number) => Promise<void>,
 ): Promise<Composition> {
   const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
   try {
-    return await route(input, assets, usage, fail, onFirstCall);
+    return await route(input, assets, usage, fail, onCall);
   } catch (err) {
     if (isCancellation(err) || err instanceof ApplicationFailure) throw err;
     // Anything else (a validation activity that kept failing) becomes a composition failure.
@@ -72,13 +72,12 @@ async function route(
   assets: MediaAsset[],
   usage: TokenUsage,
   fail: (type: string, message: string) => ApplicationFailure,
-  onFirstCall: (provider: string) => Promise<void>,
+  onCall: (provider: string, repairRound: number) => Promise<void>,
 ): Promise<Composition> {
   const { generationId, request } = input;
   const plan = await planning.planRoute(request);
   const reasons: string[] = [];
   let expandedPrompt: string | null = null;
-  let called = false;
   let draftNumber = 0;
 
   for (const attempt of plan.attempts) {
@@ -88,13 +87,10 @@ async function route(
       continue;
     }
     const calls = callsTo(attempt);
-    if (!called) {
-      called = true;
-      await onFirstCall(provider);
-    }
     try {
       // One expansion per generation: a provider that takes over reuses it.
       if (request.expand_prompt && expandedPrompt === null) {
+        await onCall(provider, 0);
         const expansion = await calls.expandPrompt({ provider, request, assets });
         add(usage, expansion.usage);
         expandedPrompt = expansion.text;
@@ -102,6 +98,7 @@ async function route(
       let repair: RepairOf | null = null;
       for (let round = 0; ; round++) {
         draftNumber += 1;
+        await onCall(provider, round);
         const draft: CompositionDraft = await calls.writeComposition({ generationId, provider, request, expandedPrompt, repair, draftNumber, assets });
         add(usage, draft.usage);
         const errors = await planning.validateComposition({

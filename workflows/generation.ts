@@ -3,9 +3,12 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  ActivityCancellationType,
   CancellationScope,
   ChildWorkflowFailure,
+  condition,
   defineQuery,
+  defineSignal,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -14,15 +17,20 @@ import {
 import type { MediaActivities } from '../activities/media.js';
 import type { RecordActivities } from '../activities/records.js';
 import type { RenderActivities } from '../activities/render.js';
+import type { WebhookActivities } from '../activities/webhooks.js';
+import { stageProgress } from '../src/progress/percent.js';
 import {
   SEARCH_ATTRIBUTES,
   TASK_QUEUES,
+  TERMINAL_STATUSES,
   type GenerationError,
   type GenerationLiveState,
   type GenerationOutcome,
+  type GenerationProgress,
   type GenerationStatus,
   type GenerationWorkflowInput,
   type MediaAsset,
+  type RenderProgressReport,
   type TokenUsage,
   mediaAssetKey,
   mediaPartsOf,
@@ -42,8 +50,16 @@ const media = proxyActivities<MediaActivities>({
   // Up to 16 downloads, each bounded in time (src/media/limits.ts); the activity heartbeats every second.
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
+  // A cancelled generation waits for the download to stop: nothing is left running behind it.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   // Unusable media (4xx, size, type) fail at once (non-retryable); network trouble gets two more tries.
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+const webhookChecks = proxyActivities<WebhookActivities>({
+  taskQueue: TASK_QUEUES.io,
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 const renderer = proxyActivities<RenderActivities>({
@@ -52,31 +68,53 @@ const renderer = proxyActivities<RenderActivities>({
   // Render activities heartbeat every second; a dead worker is noticed within this window, and
   // cancellation reaches the render within ~0.8 of it (the SDK throttles heartbeats to that).
   heartbeatTimeout: '5 seconds',
+  // A cancelled generation waits for the render to stop (its processes killed, its files removed).
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   // Engine failures say themselves whether a retry can help (RenderError.retryable).
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
 });
 
 export const stateQuery = defineQuery<GenerationLiveState>('state');
+/** From the render activity: how far the render is (throttled there). */
+export const renderProgressSignal = defineSignal<[RenderProgressReport]>('renderProgress');
+
+/** A progress webhook event at most every this many percentage points. */
+const PROGRESS_EVENT_STEP = 10;
 
 export async function generationWorkflow(input: GenerationWorkflowInput): Promise<GenerationStatus> {
   const { generationId, request } = input;
-  const state: GenerationLiveState = { status: 'queued', provider: null };
+  const state: GenerationLiveState = { status: 'queued', provider: null, progress: stageProgress('queued'), seq: 1 };
   setHandler(stateQuery, () => state);
+  setHandler(renderProgressSignal, (report) => {
+    if (state.progress && (state.progress.stage === 'rendering' || state.progress.stage === 'encoding' || state.progress.stage === 'storing')) {
+      setProgress(state, { ...stageProgress(report.stage, report.fraction), frames_rendered: report.frames_rendered, frames_total: report.frames_total, eta_seconds: report.eta_seconds });
+    }
+  });
   await emitWebhookEvent(input, { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null });
 
-  const outcome: GenerationOutcome = { generationId, status: 'failed', provider: null, usage: null, rendered: null, error: null };
+  const outcome: GenerationOutcome = { generationId, status: 'failed', provider: null, usage: null, rendered: null, error: null, eventSeq: 0 };
   // Tokens consumed by the composition step, whatever happens next (billed on every outcome).
   const consumed: TokenUsage = { input_tokens: 0, output_tokens: 0 };
+  let failure: unknown = null;
+  // Outside cancellation: it ends by itself when the generation does.
+  const progressEvents = CancellationScope.nonCancellable(() => emitProgressEvents(input, state));
   try {
     await records.markStarted(generationId);
     setStatus(state, 'in_progress');
+    setProgress(state, stageProgress('composing'));
     // The requester's images and videos, stored as the generation's assets (only their descriptions enter history).
     const parts = mediaPartsOf(request);
     const assets: MediaAsset[] = parts.length > 0 ? await media.fetchMedia({ generationId, parts }) : [];
-    const composition = await composeComposition(input, assets, consumed, (provider) =>
-      emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null }),
-    );
+    let calls = 0;
+    const composition = await composeComposition(input, assets, consumed, async (provider, repairRound) => {
+      setProgress(state, { ...stageProgress('composing', 0, ++calls), provider, repair_round: repairRound });
+      // Processing begins with the first provider call.
+      if (calls === 1) {
+        await emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null });
+      }
+    });
     state.provider = outcome.provider = composition.provider;
+    setProgress(state, stageProgress('rendering'));
     outcome.rendered = await renderer.renderComposition({
       generationId,
       engine: request.engine,
@@ -87,6 +125,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     });
     outcome.status = 'completed';
   } catch (err) {
+    failure = err;
     if (isCancellation(err)) {
       outcome.status = 'cancelled';
       outcome.error = { code: 'cancelled', message: 'Generation was cancelled' };
@@ -97,9 +136,12 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
   }
   if (consumed.input_tokens + consumed.output_tokens > 0) outcome.usage = consumed;
   // The record is written, and the completion announced, even while the workflow is being cancelled.
+  // setStatus below numbers the terminal state.
+  outcome.eventSeq = state.seq + 1;
   await CancellationScope.nonCancellable(async () => {
     await records.finishGeneration(outcome);
     setStatus(state, outcome.status);
+    await progressEvents;
     if (outcome.status !== 'cancelled') {
       await emitWebhookEvent(input, {
         type: 'video.generation.completed',
@@ -110,12 +152,51 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
       });
     }
   });
+  // Operators see the truth in Temporal: a cancelled generation's workflow ends Canceled, a failed
+  // one Failed with the error's code as its type. The API reads the record, not this result.
+  if (outcome.status === 'cancelled') throw failure;
+  if (outcome.status === 'failed' && outcome.error) throw ApplicationFailure.create({ type: outcome.error.code, message: outcome.error.message, nonRetryable: true });
   return outcome.status;
+}
+
+function setProgress(state: GenerationLiveState, next: GenerationProgress) {
+  const previous = state.progress;
+  // The percentage never goes back (a provider fallback, a late report).
+  state.progress = { ...next, percent: Math.max(previous?.percent ?? 0, next.percent) };
+  state.seq += 1;
+  if (previous?.stage !== next.stage) upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.stage, value: next.stage }]);
 }
 
 function setStatus(state: GenerationLiveState, status: GenerationStatus) {
   state.status = status;
-  upsertSearchAttributes([{ key: SEARCH_ATTRIBUTES.status, value: status }]);
+  state.seq += 1;
+  const terminal = TERMINAL_STATUSES.includes(status);
+  if (terminal) state.progress = null;
+  upsertSearchAttributes([
+    { key: SEARCH_ATTRIBUTES.status, value: status },
+    // Terminal: no stage (the UI's list of in-flight generations filters on it).
+    ...(terminal ? [{ key: SEARCH_ATTRIBUTES.stage, value: null }] : []),
+  ]);
+}
+
+/**
+ * `video.generation.progress` events (off unless the organization turned them on): one each time the
+ * percentage passes another PROGRESS_EVENT_STEP points, until the generation ends.
+ */
+async function emitProgressEvents(input: GenerationWorkflowInput, state: GenerationLiveState): Promise<void> {
+  if (!input.request.webhook_url) return;
+  const ended = () => state.progress === null;
+  let next = PROGRESS_EVENT_STEP;
+  await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
+  if (ended()) return;
+  if (!(await webhookChecks.webhookEventEnabled({ organizationId: input.organizationId, type: 'video.generation.progress' }))) return;
+  for (;;) {
+    await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
+    const progress = state.progress;
+    if (!progress) return;
+    next = (Math.floor(progress.percent / PROGRESS_EVENT_STEP) + 1) * PROGRESS_EVENT_STEP;
+    await emitWebhookEvent(input, { type: 'video.generation.progress', status: 'in_progress', provider: state.provider, errorMessage: null, videoKey: null, progress });
+  }
 }
 
 /** The failure an activity or a child raised, under Temporal's wrappers. */

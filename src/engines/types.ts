@@ -14,9 +14,18 @@ export type RenderOptions = {
   outputPath: string;
   tools: RenderTools;
   signal?: AbortSignal;
-  onProgress?: (fraction: number) => void;
+  onProgress?: (progress: RenderProgress) => void;
   /** Wall-clock limit of this render; default: tools.timeoutMs. */
   timeoutMs?: number;
+};
+
+/** How far a render is: frames drawn, then the encoder finishing the file. */
+export type RenderProgress = {
+  stage: 'rendering' | 'encoding';
+  /** Of the whole render, 0–1. */
+  fraction: number;
+  framesRendered: number | null;
+  framesTotal: number | null;
 };
 
 export type RenderResult = {

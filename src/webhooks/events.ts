@@ -1,11 +1,13 @@
 // Lifecycle events (interface section 6): types, envelope and payload. Pure data, no I/O: the
 // workflows import this module inside Temporal's deterministic sandbox.
-import type { GenerationEventFacts, WebhookDeliveryInput } from '../shared.js';
+import type { GenerationEventFacts, GenerationProgress, WebhookDeliveryInput } from '../shared.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'video.generation.queued',
   'video.generation.started',
   'video.generation.completed',
+  // Extension: at most one per 10 percentage points of progress, for receivers that prefer push.
+  'video.generation.progress',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -24,6 +26,8 @@ export type GenerationEventObject = {
   provider?: string | null;
   output_url: string | null;
   error_message: string | null;
+  /** Progress events only (extension). */
+  progress?: GenerationProgress;
 };
 
 /** The envelope (interface 6.2). */
@@ -49,6 +53,7 @@ export function buildWebhookEvent(
     ...known,
     output_url: facts.status === 'completed' ? outputUrl : null,
     error_message: facts.status === 'failed' ? (facts.errorMessage ?? 'Generation failed') : null,
+    ...(facts.progress ? { progress: facts.progress } : {}),
   };
   return { id: input.eventId, object: 'event', created: Math.floor(createdAtMs / 1000), type: facts.type, data: { object } };
 }

@@ -19,7 +19,7 @@ describe('hyperframes engine', () => {
     const watch = watchDescendants();
     const progress: number[] = [];
     const outputPath = path.join(sandbox.out, 'gsap.mp4');
-    const result = await engine.render(fixture('gsap-box.html'), { tools,  ...canvas, fps: 30, outputPath, onProgress: (f) => progress.push(f) });
+    const result = await engine.render(fixture('gsap-box.html'), { tools,  ...canvas, fps: 30, outputPath, onProgress: (p) => progress.push(p.fraction) });
     watch.stop();
 
     const probed = await probeVideo(outputPath, 'ffprobe', true);

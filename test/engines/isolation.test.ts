@@ -57,7 +57,7 @@ describe('render isolation', () => {
       height: 640,
       outputPath: path.join(sandbox.out, 'abort-hf.mp4'),
       signal: controller.signal,
-      onProgress: (f) => {
+      onProgress: ({ fraction: f }) => {
         // Past 30% the producer is capturing: Chrome and ffmpeg are both running.
         if (f > 0.3 && !abortedAt) {
           abortedAt = Date.now();
@@ -85,7 +85,7 @@ describe('render isolation', () => {
       height: 1920,
       outputPath: path.join(sandbox.out, 'abort-lottie.mp4'),
       signal: controller.signal,
-      onProgress: (f) => {
+      onProgress: ({ fraction: f }) => {
         if (f >= 0.02 && !abortedAt) {
           abortedAt = Date.now();
           controller.abort();

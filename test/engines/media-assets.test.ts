@@ -11,7 +11,7 @@ import { getEngine, type MediaAsset, type RenderOptions } from '../../src/engine
 import { closeRenderProcesses } from '../../src/engines/isolation/renderProcess.js';
 import { runIsolated } from '../../src/engines/isolation/runIsolated.js';
 import type { RenderMedia } from '../../src/engines/render.js';
-import { imageColourShares, twoColourPng } from '../support/mediaServer.js';
+import { imageColourShares, twoColourImage } from '../support/mediaServer.js';
 
 const tools = loadConfig({}).render;
 const asset: MediaAsset = { name: 'image-1.png', kind: 'image', mediaType: 'image/png', bytes: 0, width: 160, height: 180, durationSeconds: null };
@@ -22,7 +22,9 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-assets-'));
   assetsDir = path.join(dir, 'assets');
   fs.mkdirSync(assetsDir);
-  fs.writeFileSync(path.join(assetsDir, asset.name), twoColourPng(160, 180));
+  fs.writeFileSync(path.join(assetsDir, asset.name), twoColourImage(160, 180));
+  fs.writeFileSync(path.join(assetsDir, 'image-2.jpg'), twoColourImage(160, 180, 'jpg'));
+  fs.writeFileSync(path.join(assetsDir, 'image-3.gif'), twoColourImage(160, 180, 'gif'));
 });
 afterAll(async () => {
   await closeRenderProcesses();
@@ -46,14 +48,15 @@ img{position:absolute;left:80px;top:0;width:160px;height:180px}</style></head><b
     expectImage(await imageColourShares(outputPath, 0.5));
   });
 
-  it('Lottie: an image asset "u": "assets/", "p": "image-1.png" is embedded and drawn', { timeout: 120_000 }, async () => {
+  // ThorVG draws PNG and WebP only: JPEG and GIF are converted to PNG in the render process.
+  it.each([asset.name, 'image-2.jpg', 'image-3.gif'])('Lottie: an image asset "u": "assets/", "p": "%s" is embedded and drawn', { timeout: 120_000 }, async (name) => {
     const animation = {
       v: '5.7.0', fr: 10, ip: 0, op: 10, w: 320, h: 180, ddd: 0,
-      assets: [{ id: 'photo', w: 160, h: 180, u: 'assets/', p: 'image-1.png', e: 0 }],
+      assets: [{ id: 'photo', w: 160, h: 180, u: 'assets/', p: name, e: 0 }],
       layers: [{ ddd: 0, ind: 1, ty: 2, refId: 'photo', sr: 1, ip: 0, op: 10, st: 0,
         ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [160, 90, 0] }, a: { a: 0, k: [80, 90, 0] }, s: { a: 0, k: [100, 100, 100] } } }],
     };
-    const outputPath = path.join(dir, 'lottie.mp4');
+    const outputPath = path.join(dir, `lottie-${name}.mp4`);
     const lottie = getEngine('lottie');
     // The render process directly: the Lottie validator's acceptance of assets/ references is its own change.
     await runIsolated(

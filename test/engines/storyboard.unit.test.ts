@@ -53,6 +53,23 @@ describe('scenes', () => {
     expect(sceneOf('Lisbon. Plan your trip today at lisbon.travel', 'cta')).toMatchObject({ detail: 'lisbon.travel' });
   });
 
+  it('a quote after the headline is a card; "over" a figure is a +; a pronoun and a verb head no list; subtitles start upper case', () => {
+    expect(plan('Meet Nimbus: "The best notes app I have used" says Jane Doe.').scenes.map((s) => s.kind)).toEqual(['title', 'quote']);
+    expect(plan('Meet Nimbus: "The best notes app I have used" says Jane Doe.').scenes[0]).toMatchObject({ title: 'Meet Nimbus', subtitle: null });
+    expect(sceneOf('Hello. Over 10,000 teams use it every day.', 'counter')).toMatchObject({ value: 10000, suffix: '+', label: 'Teams use it every day' });
+    expect(sceneOf('Hello. Nearly 500 companies trust us.', 'counter')).toMatchObject({ value: 500, suffix: '', label: 'Companies trust us' });
+    expect(sceneOf('Lumen. It is fast, private, and free.', 'list')).toEqual({ kind: 'list', heading: null, items: ['Fast', 'Private', 'Free'], start: expect.any(Number), duration: expect.any(Number) });
+    expect(plan('Orbit: the smartest way to plan trips.').scenes[0]).toMatchObject({ title: 'Orbit', subtitle: 'The smartest way to plan trips' });
+  });
+
+  it('calls to action in other languages, at country domains, with a time of day', () => {
+    expect(sceneOf('新しいカメラアプリ。今すぐダウンロード：lumen.jp', 'cta')).toMatchObject({ action: '今すぐダウンロード', detail: 'lumen.jp' });
+    expect(sceneOf('Nuevo café en Madrid. Visítanos en cafe.es', 'cta')).toMatchObject({ action: 'Visítanos', detail: 'cafe.es' });
+    expect(sceneOf('Docs. Read more at docs.example.co.uk', 'cta')).toMatchObject({ action: 'Read more', detail: 'docs.example.co.uk' });
+    expect(sceneOf('Arcade night. Doors open Friday 8pm.', 'cta')).toMatchObject({ action: 'Doors open', detail: 'Friday 8pm' });
+    expect(kinds('Built with Node.js and React. It is quick.')).toEqual(['title', 'statement']);
+  });
+
   it('titles drop what the video is ("A 10-second launch teaser for …") and style requests', () => {
     expect(plan('A 10-second explainer: revenue grew 42%.').scenes[0]).toMatchObject({ title: 'Revenue grew 42%' });
     expect(plan('A launch teaser for Nimbus, the calm note app').scenes[0]).toMatchObject({ title: 'Nimbus, the calm note app' });

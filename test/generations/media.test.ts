@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { nonPublicAddressReason } from '../../src/webhooks/addressPolicy.js';
-import { imageColourShares, startMediaServer, testVideo, twoColourPng, type MediaServer } from '../support/mediaServer.js';
+import { imageColourShares, startMediaServer, testVideo, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { api, createOrgWithKey, startApi, startStack, waitForTerminal, type TestApi, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
 
@@ -26,7 +26,7 @@ const RENDER_WAIT_MS = 240_000;
 beforeAll(async () => {
   cert = makeSelfSignedCert();
   server = await startMediaServer(cert);
-  png = twoColourPng(160, 180);
+  png = twoColourImage(160, 180);
   server.route('/photo.png', { body: png, type: 'image/png' });
   server.route('/clip.mp4', { body: testVideo(2), type: 'video/mp4' });
   server.route('/long.mp4', { body: testVideo(61), type: 'video/mp4' });

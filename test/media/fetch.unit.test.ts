@@ -16,7 +16,7 @@ import type { ContentPart, GenerationRequest, MediaFetchCall } from '../../src/s
 import { generationRequest } from '../support/fixtures.js';
 import { LocalStorage } from '../../src/storage/index.js';
 import type { HostResolver } from '../../src/webhooks/urlPolicy.js';
-import { startMediaServer, twoColourPng, type MediaServer } from '../support/mediaServer.js';
+import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
 
 let cert: TlsFiles;
@@ -27,7 +27,7 @@ let tmp: string;
 beforeAll(async () => {
   cert = makeSelfSignedCert();
   server = await startMediaServer(cert);
-  png = twoColourPng(40, 20);
+  png = twoColourImage(40, 20);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'media-unit-'));
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { countTokens } from '../../src/providers/tokens.js';
-import { startMediaServer, twoColourPng, type MediaServer } from '../support/mediaServer.js';
+import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
 import { closedPortUrl, FakeLlm, fenced, messageTexts, systemPrompt } from './support/fakeLlm.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   delete process.env.FAKE_NOKEY_KEY;
   tls = makeSelfSignedCert();
   media = await startMediaServer(tls);
-  media.route('/sun.png', { body: twoColourPng(), type: 'image/png' });
+  media.route('/sun.png', { body: twoColourImage(), type: 'image/png' });
   sunUrl = media.url('/sun.png');
   stack = await startStack({
     WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',

@@ -70,11 +70,11 @@ export async function startMediaServer(tls: TlsFiles, host = '127.0.0.1'): Promi
 }
 
 /**
- * A bold two-colour PNG made by ffmpeg: the top half magenta (#ff00ff), the bottom half green
- * (#00ff00); colours no offline composition uses, easy to find again in a rendered frame.
+ * A bold two-colour image (PNG unless asked) made by ffmpeg: the top half magenta (#ff00ff), the
+ * bottom half green (#00ff00); colours no offline composition uses, easy to find again in a frame.
  */
-export function twoColourPng(width = 160, height = 180): Buffer {
-  return ffmpegOutput('png', [
+export function twoColourImage(width = 160, height = 180, format: 'png' | 'jpg' | 'gif' = 'png'): Buffer {
+  return ffmpegOutput(format, [
     '-f', 'lavfi', '-i', `color=c=0xff00ff:s=${width}x${height / 2}`,
     '-f', 'lavfi', '-i', `color=c=0x00ff00:s=${width}x${height / 2}`,
     '-filter_complex', 'vstack', '-frames:v', '1',

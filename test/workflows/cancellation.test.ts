@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { GenerationRequest, TokenUsage } from '../../src/shared.js';
 import { stateQuery } from '../../workflows/generation.js';
-import { emittedEvents, hang, startHarness, usage, type GenerationRun, type Harness, type Name, type Script } from './harness.js';
+import { emittedEvents, hang, outcomeOf, startHarness, unconfirmedCancellations, usage, type GenerationRun, type Harness, type Name, type Script } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ type Stage = {
   script: Script;
   request?: Partial<GenerationRequest>;
   /** What the state query answers while blocked there. */
-  state: { status: string; provider: string | null };
+  state: { status: string; provider: string | null; progress: Record<string, unknown> };
   provider: string | null;
   usage: TokenUsage | null;
   events: string[];
@@ -35,7 +35,7 @@ const STAGES: Stage[] = [
     name: 'while queued (markStarted running)',
     blocking: 'markStarted',
     script: { markStarted: () => hang() },
-    state: { status: 'queued', provider: null },
+    state: { status: 'queued', provider: null, progress: { stage: 'queued', percent: 0 } },
     provider: null,
     usage: null,
     events: ['video.generation.queued'],
@@ -47,7 +47,7 @@ const STAGES: Stage[] = [
     request: {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/a.png' }] }],
     },
-    state: { status: 'in_progress', provider: null },
+    state: { status: 'in_progress', provider: null, progress: { stage: 'composing', provider: null } },
     provider: null,
     usage: null,
     events: ['video.generation.queued'],
@@ -57,7 +57,7 @@ const STAGES: Stage[] = [
     blocking: 'writeComposition',
     script: { writeComposition: () => hang() },
     request: { expand_prompt: true },
-    state: { status: 'in_progress', provider: null },
+    state: { status: 'in_progress', provider: null, progress: { stage: 'composing', provider: 'p1', repair_round: 0 } },
     provider: null,
     usage: usage(1, 2), // the expansion's tokens are billed
     events: ['video.generation.queued', 'video.generation.started'],
@@ -66,7 +66,7 @@ const STAGES: Stage[] = [
     name: 'during validation',
     blocking: 'validateComposition',
     script: { validateComposition: () => hang() },
-    state: { status: 'in_progress', provider: null },
+    state: { status: 'in_progress', provider: null, progress: { stage: 'composing', provider: 'p1', repair_round: 0 } },
     provider: null,
     usage: usage(10, 20),
     events: ['video.generation.queued', 'video.generation.started'],
@@ -75,7 +75,7 @@ const STAGES: Stage[] = [
     name: 'during the render',
     blocking: 'renderComposition',
     script: { renderComposition: () => hang() },
-    state: { status: 'in_progress', provider: 'p1' },
+    state: { status: 'in_progress', provider: 'p1', progress: { stage: 'rendering', percent: 15 } },
     provider: 'p1',
     usage: usage(10, 20),
     events: ['video.generation.queued', 'video.generation.started'],
@@ -88,12 +88,15 @@ describe.concurrent('cancellation', () => {
       const run: GenerationRun = await h.startGeneration(stage.script, { ...withWebhook, ...stage.request });
       const { handle, trace } = run;
       await trace.waitFor(stage.blocking);
-      expect(await handle.query(stateQuery)).toEqual(stage.state);
+      expect(await handle.query(stateQuery)).toMatchObject(stage.state);
 
       await handle.cancel();
-      expect(await handle.result()).toBe('cancelled');
-      // The workflow itself completes normally: it recorded the cancellation.
-      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      expect(await outcomeOf(handle)).toBe('cancelled');
+      // Operators see it in Temporal as Canceled, after the record was written; nothing left pending.
+      const described = await handle.describe();
+      expect(described.status.name).toBe('CANCELLED');
+      expect(described.raw.pendingActivities ?? []).toEqual([]);
+      expect(await unconfirmedCancellations(handle)).toBe(0);
       // The blocked activity was told (through its heartbeats).
       await trace.waitFor(stage.blocking, { event: 'cancelled' });
 
@@ -104,8 +107,9 @@ describe.concurrent('cancellation', () => {
         usage: stage.usage,
         rendered: null,
         error: { code: 'cancelled', message: 'Generation was cancelled' },
+        eventSeq: expect.any(Number),
       });
-      expect(await handle.query(stateQuery)).toEqual({ status: 'cancelled', provider: stage.provider });
+      expect(await handle.query(stateQuery)).toMatchObject({ status: 'cancelled', provider: stage.provider, progress: null });
       expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual(stage.events);
     });
   }

@@ -12,6 +12,7 @@ import {
   emittedEvents,
   gate,
   hang,
+  outcomeOf,
   providerFailure,
   startHarness,
   usage,
@@ -37,7 +38,7 @@ describe.concurrent('generation workflow', () => {
           throw ApplicationFailure.create({ type: 'render_failed', message: 'ffmpeg exited with code 1', nonRetryable: true });
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('renderComposition')).toHaveLength(1);
       expect(trace.outcome).toMatchObject({
         status: 'failed',
@@ -57,7 +58,7 @@ describe.concurrent('generation workflow', () => {
           return hang({ heartbeat: false });
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('renderComposition')).toHaveLength(3);
       expect(trace.outcome.error).toEqual({ code: 'timeout', message: 'A step of the generation timed out' });
     });
@@ -68,7 +69,7 @@ describe.concurrent('generation workflow', () => {
           throw ApplicationFailure.create({ message: 'something unexpected', nonRetryable: true });
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.outcome.error).toEqual({ code: 'internal_error', message: 'something unexpected' });
     });
 
@@ -80,7 +81,7 @@ describe.concurrent('generation workflow', () => {
           throw new Error('ENOENT: no such file or directory');
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('renderComposition')).toHaveLength(3);
       expect(trace.outcome.error).toEqual({ code: 'internal_error', message: 'ENOENT: no such file or directory' });
     });
@@ -95,7 +96,7 @@ describe.concurrent('generation workflow', () => {
           return defaults.writeComposition(call);
         },
       });
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       const writes = trace.inputs('writeComposition');
       expect(writes.map((w) => [w.provider, w.draftNumber])).toEqual([
         ['p1', 1],
@@ -114,7 +115,7 @@ describe.concurrent('generation workflow', () => {
           throw providerFailure('provider_rejected', '400 invalid request', usage(5, 0));
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('writeComposition').map((w) => w.provider)).toEqual(['p1', 'p2']);
       expect(trace.inputs('renderComposition')).toEqual([]);
       expect(trace.outcome).toMatchObject({
@@ -133,7 +134,7 @@ describe.concurrent('generation workflow', () => {
           throw providerFailure('content_refused', 'the request violates the content policy', usage(7, 1));
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('writeComposition').map((w) => w.provider)).toEqual(['p1']);
       expect(trace.outcome).toMatchObject({
         status: 'failed',
@@ -147,7 +148,7 @@ describe.concurrent('generation workflow', () => {
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
         writeComposition: async (call) => (call.provider === 'p1' ? hang() : defaults.writeComposition(call)),
       });
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       // Temporal runs the timed-out call twice (maximumAttempts 2), then p2 takes over.
       expect(trace.calls.filter((c) => c.activity === 'writeComposition' && !('event' in c)).map((c) => c.attempt)).toEqual([1, 2, 1]);
       expect(trace.inputs('writeComposition').map((w) => w.provider)).toEqual(['p1', 'p1', 'p2']);
@@ -165,7 +166,7 @@ describe.concurrent('generation workflow', () => {
           throw providerFailure('provider_unavailable', '429 Too Many Requests', usage(2, 0));
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.outcome).toMatchObject({
         status: 'failed',
         usage: usage(2, 0),
@@ -183,7 +184,7 @@ describe.concurrent('generation workflow', () => {
         { planRoute: async () => ({ attempts: [attempt('p1', 'no API key configured'), attempt('p2', 'model not offered')], repairRounds: 1 }) },
         { webhook_url: 'https://hooks.example.com/video' },
       );
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('writeComposition')).toEqual([]);
       expect(trace.outcome).toMatchObject({
         usage: null,
@@ -197,7 +198,7 @@ describe.concurrent('generation workflow', () => {
 
     test('an empty plan: "No provider is configured"', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration({ planRoute: async () => ({ attempts: [], repairRounds: 1 }) });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.outcome.error).toEqual({ code: 'provider_unavailable', message: 'No provider is configured for this request' });
     });
 
@@ -212,7 +213,7 @@ describe.concurrent('generation workflow', () => {
         },
         { expand_prompt: true },
       );
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       expect(trace.inputs('expandPrompt').map((e) => e.provider)).toEqual(['p1']);
       expect(trace.inputs('writeComposition').map((w) => [w.provider, w.expandedPrompt])).toEqual([
         ['p1', 'expanded by p1'],
@@ -233,7 +234,7 @@ describe.concurrent('generation workflow', () => {
         },
         { expand_prompt: true },
       );
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       expect(trace.inputs('expandPrompt').map((e) => e.provider)).toEqual(['p1', 'p2']);
       expect(trace.inputs('writeComposition').map((w) => [w.provider, w.expandedPrompt, w.draftNumber])).toEqual([['p2', 'expanded by p2', 1]]);
       expect(trace.outcome).toMatchObject({ provider: 'p2', usage: usage(12, 22) });
@@ -246,7 +247,7 @@ describe.concurrent('generation workflow', () => {
       const { handle, trace, id } = await h.startGeneration({
         validateComposition: async (input) => (input.key === draftKey(id, 1) ? findings : []),
       });
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       expect(trace.inputs('writeComposition').map((w) => [w.draftNumber, w.repair])).toEqual([
         [1, null],
         [2, { draftKey: draftKey(id, 1), findings }],
@@ -262,7 +263,7 @@ describe.concurrent('generation workflow', () => {
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 2 }),
         validateComposition: async () => findings,
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       const writes = trace.inputs('writeComposition');
       expect(writes.map((w) => [w.provider, w.draftNumber, w.repair?.draftKey ?? null])).toEqual([
         ['p1', 1, null],
@@ -285,7 +286,7 @@ describe.concurrent('generation workflow', () => {
         planRoute: async () => ({ attempts: [attempt('p1')], repairRounds: 0 }),
         validateComposition: async () => [{ code: 'no_timeline', message: 'no timeline', severity: 'error' }],
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('writeComposition')).toHaveLength(1);
       expect(trace.outcome.error).toEqual({
         code: 'invalid_composition',
@@ -299,7 +300,7 @@ describe.concurrent('generation workflow', () => {
           throw ApplicationFailure.create({ message: 'storage read failed', type: 'StorageError', nextRetryDelay: 10 });
         },
       });
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('validateComposition')).toHaveLength(3); // planning retry policy: 3 attempts
       expect(trace.outcome).toMatchObject({ usage: usage(10, 20), error: { code: 'composition_failed', message: 'storage read failed' } });
     });
@@ -321,21 +322,25 @@ describe.concurrent('generation workflow', () => {
       },
     });
     await trace.waitFor('markStarted');
-    expect(await handle.query(stateQuery)).toEqual({ status: 'queued', provider: null });
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'queued', provider: null, progress: { stage: 'queued', percent: 0 } });
     started.open();
     await trace.waitFor('writeComposition', { nth: 2 });
-    expect(await handle.query(stateQuery)).toEqual({ status: 'in_progress', provider: null });
+    // The second provider after the first failed: composing with p2, the bar moved on.
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_progress', provider: null, progress: { stage: 'composing', provider: 'p2', repair_round: 0, percent: 8 } });
     written.open();
     await trace.waitFor('renderComposition');
-    expect(await handle.query(stateQuery)).toEqual({ status: 'in_progress', provider: 'p2' });
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_progress', provider: 'p2', progress: { stage: 'rendering', percent: 15 } });
     rendered.open();
-    expect(await handle.result()).toBe('completed');
-    expect(await handle.query(stateQuery)).toEqual({ status: 'completed', provider: 'p2' });
+    expect(await outcomeOf(handle)).toBe('completed');
+    const final = await handle.query(stateQuery);
+    expect(final).toMatchObject({ status: 'completed', provider: 'p2', progress: null });
+    // The record carries the terminal state's number (streams number their last event with it).
+    expect(trace.outcome).toMatchObject({ eventSeq: final.seq });
   });
 
   test('stateQuery after a failure answers failed', async ({ expect }) => {
     const { handle } = await h.startGeneration({ planRoute: async () => ({ attempts: [], repairRounds: 1 }) });
-    expect(await handle.result()).toBe('failed');
-    expect(await handle.query(stateQuery)).toEqual({ status: 'failed', provider: null });
+    expect(await outcomeOf(handle)).toBe('failed');
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'failed', provider: null, progress: null });
   });
 });

@@ -6,7 +6,8 @@
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure as FailureOf, CancelledFailure } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { MediaActivities } from '../../activities/media.js';
@@ -189,6 +190,10 @@ export const defaults = {
       duration_seconds: 2,
     };
   },
+  // Optional event types (progress) are off, as for an organization that never changed its toggles.
+  async webhookEventEnabled() {
+    return false;
+  },
   async prepareWebhookEvent() {
     return { retryScheduleMs: [0, 200] };
   },
@@ -222,6 +227,7 @@ export const stubActivities = {
   fetchMedia: stub('fetchMedia', (call) => call.generationId),
   finishGeneration: stub('finishGeneration', (outcome) => outcome.generationId),
   renderComposition: stub('renderComposition', (input) => input.generationId),
+  webhookEventEnabled: stub('webhookEventEnabled', workflowKey),
   prepareWebhookEvent: stub('prepareWebhookEvent', (input) => {
     eventToGeneration.set(input.eventId, input.generationId);
     return input.generationId;
@@ -345,6 +351,20 @@ export async function startHarness(address: string): Promise<Harness> {
 
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
 
+/**
+ * How a generation workflow ended: `completed` (its result), or `failed` / `cancelled` from the
+ * workflow's own failure (it ends Failed with the error code as type, or Canceled).
+ */
+export async function outcomeOf(handle: WorkflowHandle): Promise<'completed' | 'failed' | 'cancelled'> {
+  try {
+    return (await handle.result()) as 'completed';
+  } catch (err) {
+    if (err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure) return 'cancelled';
+    if (err instanceof WorkflowFailedError && err.cause instanceof FailureOf) return 'failed';
+    throw err;
+  }
+}
+
 /** The lifecycle events a generation started as child workflows, in order (from its history). */
 export async function emittedEvents(handle: WorkflowHandle): Promise<WebhookDeliveryInput[]> {
   const { events } = await handle.fetchHistory();
@@ -352,6 +372,19 @@ export async function emittedEvents(handle: WorkflowHandle): Promise<WebhookDeli
     .map((e: HistoryEvent) => e.startChildWorkflowExecutionInitiatedEventAttributes)
     .filter((a) => a != null)
     .map((a) => defaultPayloadConverter.fromPayload<WebhookDeliveryInput>(a.input!.payloads![0]!));
+}
+
+/** Activities whose cancellation was requested but never confirmed (the history's events). */
+export async function unconfirmedCancellations(handle: WorkflowHandle): Promise<number> {
+  const { events } = await handle.fetchHistory();
+  const requested = new Set<string>();
+  for (const e of events ?? []) {
+    const asked = e.activityTaskCancelRequestedEventAttributes?.scheduledEventId;
+    if (asked != null) requested.add(String(asked));
+    const done = e.activityTaskCanceledEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId ?? e.activityTaskFailedEventAttributes?.scheduledEventId;
+    if (done != null) requested.delete(String(done));
+  }
+  return requested.size;
 }
 
 /** The durations of the timers a workflow started, in ms, in order. */

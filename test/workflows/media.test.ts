@@ -5,7 +5,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { ContentPart, GenerationRequest } from '../../src/shared.js';
-import { emittedEvents, startHarness, stubAsset, type Harness } from './harness.js';
+import { emittedEvents, outcomeOf, startHarness, stubAsset, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe.concurrent('media step', () => {
         expand_prompt: true,
       },
     );
-    expect(await handle.result()).toBe('completed');
+    expect(await outcomeOf(handle)).toBe('completed');
     const order = trace.calls.filter((c) => !('event' in c)).map((c) => c.activity);
     expect(order.slice(0, 3)).toEqual(['markStarted', 'fetchMedia', 'planRoute']);
     expect(trace.inputs('fetchMedia')).toEqual([
@@ -60,7 +60,7 @@ describe.concurrent('media step', () => {
 
   test('a request without media runs no fetchMedia; every step gets no assets', async ({ expect }) => {
     const { handle, trace } = await h.startGeneration();
-    expect(await handle.result()).toBe('completed');
+    expect(await outcomeOf(handle)).toBe('completed');
     expect(trace.inputs('fetchMedia')).toEqual([]);
     expect(trace.inputs('writeComposition')[0]!.assets).toEqual([]);
     expect(trace.inputs('validateComposition')[0]!.assets).toEqual([]);
@@ -77,7 +77,7 @@ describe.concurrent('media step', () => {
       },
       { ...withMedia(image('https://media.example.com/gone.png')), webhook_url: 'https://hooks.example.com/video' },
     );
-    expect(await handle.result()).toBe('failed');
+    expect(await outcomeOf(handle)).toBe('failed');
     expect(trace.inputs('fetchMedia')).toHaveLength(1);
     expect(trace.inputs('planRoute')).toEqual([]);
     expect(trace.outcome).toMatchObject({ status: 'failed', provider: null, usage: null, rendered: null, error: { code: 'media_unavailable', message } });
@@ -95,7 +95,7 @@ describe.concurrent('media step', () => {
       },
       withMedia(image('https://media.example.com/a.png')),
     );
-    expect(await handle.result()).toBe('failed');
+    expect(await outcomeOf(handle)).toBe('failed');
     expect(trace.calls.filter((c) => c.activity === 'fetchMedia').map((c) => c.attempt)).toEqual([1, 2, 3]);
     expect(trace.outcome.error).toEqual({ code: 'media_unavailable', message: 'connect ECONNREFUSED (attempt 3)' });
   });
@@ -110,7 +110,7 @@ describe.concurrent('media step', () => {
       },
       withMedia(image('https://media.example.com/a.png')),
     );
-    expect(await handle.result()).toBe('completed');
+    expect(await outcomeOf(handle)).toBe('completed');
     expect(trace.inputs('fetchMedia')).toHaveLength(2);
     expect(trace.inputs('renderComposition')[0]!.assets.map((a) => a.name)).toEqual(['image-1.png']);
   });

@@ -16,7 +16,7 @@ import { findTemporalCli } from '../../src/dev/install.mjs';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 import { freePort } from '../support/ports.js';
 import { historyToJson } from './historyJson.js';
-import { attempt, attemptResult, hang, providerFailure, startHarness, type Harness } from './harness.js';
+import { attempt, attemptResult, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
 
 const HISTORIES_DIR = fileURLToPath(new URL('../histories/', import.meta.url));
 
@@ -27,7 +27,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
   /** Expansion, composition, render; queued/started/completed events as child workflows. */
   async 'generation-completed'(h) {
     const { handle } = await h.startGeneration({}, { webhook_url, expand_prompt: true });
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -49,7 +49,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
         ],
       },
     );
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -70,7 +70,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
         messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/gone.png' }] }],
       },
     );
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -87,7 +87,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
         throw providerFailure('provider_rejected', '400 invalid request', { input_tokens: 5, output_tokens: 0 });
       },
     });
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -100,7 +100,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
       },
       { webhook_url },
     );
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -114,7 +114,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
       },
       { webhook_url },
     );
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -123,7 +123,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     const { handle, trace } = await h.startGeneration({ renderComposition: () => hang() }, { webhook_url });
     await trace.waitFor('renderComposition');
     await handle.cancel();
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 
@@ -137,7 +137,7 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
         return attemptResult(req, req.attempt === 1 ? 500 : 200);
       },
     });
-    await handle.result();
+    await outcomeOf(handle);
     return handle;
   },
 };

@@ -4,7 +4,7 @@
 // generation starts as child workflows.
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { WebhookEventStatus } from '../../src/db/webhooks.js';
-import { attemptResult, emittedEvents, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
+import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,7 +30,7 @@ describe.concurrent('webhooks', () => {
         prepareWebhookEvent: schedule,
         attemptWebhookDelivery: async (req) => attemptResult(req, codes[req.attempt - 1]!),
       });
-      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 3 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 3 });
       expect(trace.inputs('attemptWebhookDelivery')).toEqual([1, 2, 3].map((attempt) => ({ eventId, attempt })));
       expect(recorded(trace)).toEqual([
         [1, 500, 'pending'],
@@ -46,7 +46,7 @@ describe.concurrent('webhooks', () => {
         prepareWebhookEvent: schedule,
         attemptWebhookDelivery: async (req) => attemptResult(req, codes[req.attempt - 1]!),
       });
-      expect(await handle.result()).toEqual({ status: 'gone', attempts: 2 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'gone', attempts: 2 });
       expect(recorded(trace)).toEqual([
         [1, 503, 'pending'],
         [2, 410, 'gone'],
@@ -58,7 +58,7 @@ describe.concurrent('webhooks', () => {
         prepareWebhookEvent: schedule,
         attemptWebhookDelivery: async (req) => attemptResult(req, req.attempt % 2 ? 500 : null),
       });
-      expect(await handle.result()).toEqual({ status: 'failed', attempts: 4 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'failed', attempts: 4 });
       expect(recorded(trace)).toEqual([
         [1, 500, 'pending'],
         [2, null, 'pending'],
@@ -82,7 +82,7 @@ describe.concurrent('webhooks', () => {
           return attemptResult(req, statusCode, { retryAfterMs });
         },
       });
-      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 4 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 4 });
       expect(await timerDurations(handle)).toEqual([1000, 200, 400]);
       expect(recorded(trace).map(([, , status]) => status)).toEqual(['pending', 'pending', 'pending', 'delivered']);
     });
@@ -95,7 +95,7 @@ describe.concurrent('webhooks', () => {
           return attemptResult(req, 204);
         },
       });
-      expect(await handle.result()).toEqual({ status: 'delivered', attempts: 2 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 2 });
       // One activity run per attempt: the throwing one is not retried by Temporal.
       expect(trace.inputs('attemptWebhookDelivery').map((r) => r.attempt)).toEqual([1, 2]);
       const [failed] = trace.inputs('recordWebhookAttempt')[0]!;
@@ -108,7 +108,7 @@ describe.concurrent('webhooks', () => {
 
     test('an event type the organization disabled (prepare returns null): disabled, nothing sent', async ({ expect }) => {
       const { handle, trace } = await h.startWebhook({ prepareWebhookEvent: async () => null });
-      expect(await handle.result()).toEqual({ status: 'disabled', attempts: 0 });
+      expect(await outcomeOf(handle)).toEqual({ status: 'disabled', attempts: 0 });
       expect(trace.inputs('attemptWebhookDelivery')).toEqual([]);
       expect(trace.inputs('recordWebhookAttempt')).toEqual([]);
     });
@@ -119,7 +119,7 @@ describe.concurrent('webhooks', () => {
 
     test('with webhook_url: queued, started and completed, each its own delivery workflow', async ({ expect }) => {
       const { handle, trace, id } = await h.startGeneration({}, { webhook_url });
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       const events = await emittedEvents(handle);
       expect(events.map((e) => e.facts)).toEqual([
         { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null },
@@ -145,14 +145,14 @@ describe.concurrent('webhooks', () => {
         },
         { webhook_url },
       );
-      expect(await handle.result()).toBe('failed');
+      expect(await outcomeOf(handle)).toBe('failed');
       const completed = (await emittedEvents(handle)).at(-1)!;
       expect(completed.facts).toEqual({ type: 'video.generation.completed', status: 'failed', provider: null, errorMessage: 'p1: refused', videoKey: null });
     });
 
     test('without webhook_url: no event, no child workflow', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration({});
-      expect(await handle.result()).toBe('completed');
+      expect(await outcomeOf(handle)).toBe('completed');
       expect(await emittedEvents(handle)).toEqual([]);
       expect(trace.inputs('prepareWebhookEvent')).toEqual([]);
     });

@@ -8,12 +8,19 @@ import type { GenerationRequest } from '../../shared.js';
 import { readAppHeaders } from './appHeaders.js';
 import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
+import { streamGeneration, type StreamShape } from './stream.js';
 import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot } from './translate.js';
 
 const idParams = z.object({ id: z.string().min(1) });
+/** Extension: `?stream=true` attaches to the generation's event stream, after event `starting_after`. */
+const readQuery = z.object({
+  stream: z.enum(['true', 'false']).optional(),
+  starting_after: z.coerce.number().int().min(0).optional(),
+});
 
 /** One request shape: its path, body schema, and the translations in and out of the service. */
-type Shape<S extends z.ZodType> = {
+type Shape<S extends z.ZodType<{ stream: boolean }>> = {
+  name: StreamShape;
   path: string;
   schema: S;
   translate: (body: z.output<S>) => GenerationRequest;
@@ -24,19 +31,23 @@ export function generationsRoutes(deps: AppDeps) {
   const router = new Router<AppState>();
   const { responsesRequest, chatRequest } = requestSchemas();
 
-  const mount = <S extends z.ZodType>(shape: Shape<S>) => {
+  const mount = <S extends z.ZodType<{ stream: boolean }>>(shape: Shape<S>) => {
     router.post(
       shape.path,
       validate({ body: shape.schema }, async (ctx, { body }) => {
         const generation = await createGeneration(deps, ctx.state.auth, shape.translate(body), readAppHeaders(ctx));
+        const { organizationId } = ctx.state.auth;
+        if (body.stream) return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id: generation.id, created: generation });
         ctx.status = 200;
         ctx.body = shape.view(generation);
       }),
     );
     router.get(
       `${shape.path}/:id`,
-      validate({ params: idParams }, async (ctx, { params: { id } }) => {
-        ctx.body = shape.view(await readGeneration(deps, ctx.state.auth.organizationId, id));
+      validate({ params: idParams, query: readQuery }, async (ctx, { params: { id }, query }) => {
+        const { organizationId } = ctx.state.auth;
+        if (query.stream === 'true') return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id, startingAfter: query.starting_after });
+        ctx.body = shape.view(await readGeneration(deps, organizationId, id));
       }),
     );
     router.delete(
@@ -47,7 +58,7 @@ export function generationsRoutes(deps: AppDeps) {
       }),
     );
   };
-  mount({ path: '/v1/responses', schema: responsesRequest, translate: (body) => fromResponsesRequest(body, deps), view: toResponsesView });
-  mount({ path: '/v1/chat/completions', schema: chatRequest, translate: (body) => fromChatRequest(body, deps), view: toChatView });
+  mount({ name: 'responses', path: '/v1/responses', schema: responsesRequest, translate: (body) => fromResponsesRequest(body, deps), view: toResponsesView });
+  mount({ name: 'chat', path: '/v1/chat/completions', schema: chatRequest, translate: (body) => fromChatRequest(body, deps), view: toChatView });
   return router;
 }

@@ -88,6 +88,10 @@ export function requestSchemas() {
       .max(MAX_DURATION_SECONDS)
       .optional()
       .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe('Extension: answer with server-sent events in OpenAI’s streaming format (status and progress until the video is done) instead of one JSON object.'),
   };
   // Strict: an unknown field is a 400 naming it (as OpenAI answers), never silently ignored.
   const responsesRequest = z.strictObject({
@@ -105,6 +109,8 @@ export function requestSchemas() {
       .max(LIMITS.maxMessages),
     instructions: text.optional(),
     aspectRatio: aspectRatio.optional(),
+    // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
+    stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
   });
   return { responsesRequest, chatRequest };
 }

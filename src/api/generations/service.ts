@@ -11,6 +11,7 @@ import {
   type GenerationRow,
 } from '../../db/generations.js';
 import { newId } from '../../ids.js';
+import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
 import {
   SEARCH_ATTRIBUTES,
@@ -96,34 +97,34 @@ export async function cancelGeneration(deps: AppDeps, organizationId: string, id
     if (err instanceof WorkflowNotFoundError) throw finished();
     throw err;
   }
-  const status = await Promise.race([
-    handle.result().catch(() => null),
-    new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref()),
-  ]);
+  // The workflow ends Canceled (or Failed, or completes) once the record is written: read the record.
+  await Promise.race([handle.result().catch(() => null), new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref())]);
+  const { status } = await findOwned(deps, organizationId, id);
   if (status === 'completed' || status === 'failed') {
     throw conflict(`Generation ${id} finished with status ${status} before it could be cancelled`, 'generation_finished');
   }
 }
 
-async function findOwned(deps: AppDeps, organizationId: string, id: string): Promise<GenerationRow> {
+export async function findOwned(deps: AppDeps, organizationId: string, id: string): Promise<GenerationRow> {
   // Another organization's id answers exactly like an unknown one.
   const row = id.length <= 64 ? await getGeneration(deps.db, organizationId, id) : null;
   if (!row) throw notFound(`No generation with id ${id}`);
   return row;
 }
 
-async function queryLiveState(deps: AppDeps, id: string): Promise<GenerationLiveState | null> {
+/** The workflow's live state, or null when it cannot be asked (`level`: how a failure is logged). */
+export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 'debug' = 'warn'): Promise<GenerationLiveState | null> {
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
       deps.temporal.workflow.getHandle<typeof generationWorkflow>(id).query(stateQuery),
     );
   } catch (err) {
-    deps.logger.warn({ err: String(err), generation_id: id }, 'state query failed; answering from the record');
+    deps.logger[level]({ err: String(err), generation_id: id }, 'state query failed; answering from the record');
     return null;
   }
 }
 
-async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveState | null): Promise<GenerationSnapshot> {
+export async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveState | null): Promise<GenerationSnapshot> {
   const completed = row.status === 'completed';
   const [video, artifact] = await Promise.all([
     completed && row.video_key ? deps.storage.url(row.video_key) : null,
@@ -146,5 +147,6 @@ async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveS
         : null,
     latencyMs: row.latency_ms,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    progress: TERMINAL_STATUSES.includes(live?.status ?? row.status) ? null : (live?.progress ?? (row.status === 'queued' ? stageProgress('queued') : null)),
   };
 }

@@ -4,7 +4,7 @@ import { invalidInput } from '../../errors.js';
 import { chooseEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
 import { assertProviderOrder, registryOf } from '../../providers/registry.js';
 import type { AppDeps } from '../../http/context.js';
-import type { ContentPart, GenerationRequest, GenerationStatus, InputMessage } from '../../shared.js';
+import type { ContentPart, GenerationProgress, GenerationRequest, GenerationStatus, InputMessage } from '../../shared.js';
 import { LIMITS, type ChatRequest, type ResponsesRequest } from './schema.js';
 
 type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url' | 'duration_seconds'>;
@@ -120,6 +120,8 @@ export type GenerationSnapshot = {
   usage: { input_tokens: number; output_tokens: number; cost_micros: number } | null;
   latencyMs: number | null;
   error: { code: string; message: string } | null;
+  /** Live progress while in flight (extension); null once terminal. */
+  progress: GenerationProgress | null;
 };
 
 const costUsd = (micros: number) => micros / 1_000_000;
@@ -155,6 +157,7 @@ export function toResponsesView(g: GenerationSnapshot) {
     error: g.error,
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
+    progress: g.progress,
   };
 }
 
@@ -195,5 +198,6 @@ export function toChatView(g: GenerationSnapshot) {
     error: g.error && { message: g.error.message, type: g.error.code },
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
+    progress: g.progress,
   };
 }

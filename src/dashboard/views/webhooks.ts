@@ -13,6 +13,7 @@ const EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'video.generation.queued': 'the request was accepted and waits',
   'video.generation.started': 'processing began with the provider',
   'video.generation.completed': 'the generation finished, successfully or not (see data.object.status)',
+  'video.generation.progress': 'progress: at most one per 10 percentage points, with data.object.progress (extension)',
 };
 
 export type WebhooksPageOptions = {

@@ -51,7 +51,9 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
           tooLong = new RenderError('invalid_composition', finding.message, [finding]);
           abort.abort();
         }
-        onProgress(j.progress / 100);
+        // The producer's stages: preprocessing and frame capture, then encoding and assembling the file.
+        const stage = j.status === 'encoding' || j.status === 'assembling' ? 'encoding' : 'rendering';
+        onProgress({ stage, fraction: j.progress / 100, framesRendered: j.framesRendered ?? null, framesTotal: j.totalFrames ?? null });
       },
       abort.signal,
     );

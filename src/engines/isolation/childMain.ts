@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { logger } from '../../logger.js';
-import { RenderError } from '../types.js';
+import { RenderError, type RenderProgress } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildRenderer, ParentMessage } from './protocol.js';
 
@@ -37,12 +37,13 @@ async function run(current: ParentMessage['job']) {
   // cache stays in the real temp directory.
   process.env.TMPDIR = current.workDir;
   const log = logger.child({ render: current.renderId, engine: current.engine });
-  let lastSent = -1;
-  const onProgress = (fraction: number) => {
-    const f = Math.max(0, Math.min(1, fraction));
-    if (f - lastSent < 0.01 && f < 1) return; // at most ~100 messages per render
-    lastSent = f;
-    void send({ type: 'progress', fraction: f });
+  let lastSent: RenderProgress | null = null;
+  const onProgress = (progress: RenderProgress) => {
+    const fraction = Math.max(0, Math.min(1, progress.fraction));
+    // At most ~100 messages per render, and one at each change of stage.
+    if (lastSent && lastSent.stage === progress.stage && fraction - lastSent.fraction < 0.01 && fraction < 1) return;
+    lastSent = { ...progress, fraction };
+    void send({ type: 'progress', progress: lastSent });
   };
   try {
     const render = await renderer;

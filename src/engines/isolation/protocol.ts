@@ -1,6 +1,6 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { Finding, MediaAsset, RenderErrorCode } from '../types.js';
+import type { Finding, MediaAsset, RenderErrorCode, RenderProgress } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. */
 export type IsolatedJob = {
@@ -26,7 +26,7 @@ export type IsolatedJob = {
 export type ParentMessage = { type: 'render'; job: IsolatedJob };
 
 export type ChildMessage =
-  | { type: 'progress'; fraction: number }
+  | { type: 'progress'; progress: RenderProgress }
   | { type: 'done' }
   | { type: 'failed'; code: RenderErrorCode; message: string; findings?: Finding[] };
 
@@ -36,5 +36,5 @@ export type ChildProgram = { entry: URL; preload: readonly string[] };
 /** What each engine's render entry module exports as `render`. */
 export type ChildRenderer = (
   job: IsolatedJob,
-  ctx: { onProgress: (fraction: number) => void; log: Logger },
+  ctx: { onProgress: (progress: RenderProgress) => void; log: Logger },
 ) => Promise<void>;

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { logger } from '../../logger.js';
-import { RenderError } from '../types.js';
+import { contextLogger } from '../../logger.js';
+import { RenderError, type RenderProgress } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildProgram, IsolatedJob, ParentMessage } from './protocol.js';
 import { acquireRenderProcess, keepSpare, type RenderProcess } from './renderProcess.js';
@@ -27,7 +27,7 @@ const EXIT_WAIT_MS = 1000;
 export type IsolatedRenderOptions = {
   timeoutMs: number;
   signal?: AbortSignal;
-  onProgress?: (fraction: number) => void;
+  onProgress?: (progress: RenderProgress) => void;
 };
 
 /** Renders `job` in a render process and moves its output to `outputPath`. Throws RenderError. */
@@ -41,7 +41,7 @@ export async function runIsolated(
   const started = Date.now();
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
   const proc = acquireRenderProcess(job.engine, program, job.ffmpegPath);
-  const log = logger.child({ render: proc.renderId, engine: job.engine });
+  const log = contextLogger({ render: proc.renderId, engine: job.engine });
   const fullJob: IsolatedJob = { ...job, renderId: proc.renderId, workDir, outputPath: path.join(workDir, 'output.mp4') };
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
 
@@ -50,7 +50,11 @@ export async function runIsolated(
     await moveFile(fullJob.outputPath, outputPath);
     log.info({ wallMs: Date.now() - started, peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20) }, 'render finished');
   } catch (err) {
-    log.warn({ wallMs: Date.now() - started, code: (err as RenderError).code, message: (err as Error).message }, 'render failed');
+    const wallMs = Date.now() - started;
+    // An abort is the caller's (a cancelled generation, a stopping worker: the signal's reason says
+    // which), not a render that failed.
+    if ((err as RenderError).code === 'render_aborted') log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
+    else log.warn({ wallMs, code: (err as RenderError).code, message: (err as Error).message }, 'render failed');
     throw err;
   } finally {
     await killAndWait(tree);
@@ -61,6 +65,7 @@ export async function runIsolated(
 
 function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, opts: IsolatedRenderOptions): Promise<void> {
   const { child, outputTail: tail } = proc;
+  const log = contextLogger({ render: proc.renderId, engine: job.engine }); // bound now: the handlers below run outside the caller's context
   return new Promise<void>((resolve, reject) => {
     let outcome: ChildMessage | undefined;
     let failure: RenderError | undefined;
@@ -99,9 +104,9 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
         return;
       }
       try {
-        opts.onProgress?.(message.fraction);
+        opts.onProgress?.(message.progress);
       } catch (err) {
-        logger.warn({ err }, 'onProgress callback threw');
+        log.warn({ err }, 'onProgress callback threw');
       }
     });
     child.on('error', (err) => fail(new RenderError('render_crashed', `Render process could not run: ${err.message}`)));

@@ -1,10 +1,17 @@
 // The requester's media in a Lottie render: image assets that refer to `assets/<name>` ("u":
 // "assets/", "p": "<name>") are inlined as data URLs before the animation is loaded, since the player
 // fetches nothing. Only files of the render's assets directory that are really images (sniffed) are
-// inlined; anything else is left as written.
+// inlined; anything else is left as written. ThorVG decodes PNG and WebP only, so other images (JPEG,
+// GIF) and oversized ones are turned into a PNG by ffmpeg first.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sniffMedia } from '../../media/sniff.js';
+import { promisify } from 'node:util';
+import { imageSize, sniffMedia } from '../../media/sniff.js';
+
+/** Longest side embedded as is; larger images are scaled down (more pixels only slow every frame). */
+const MAX_EMBEDDED_SIDE = 2048;
+const DRAWABLE_TYPES = new Set(['image/png', 'image/webp']);
 
 /** `assets/<name>`: one file name, no directories. */
 const ASSET_REF = /^(?:\.\/)?assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
@@ -12,7 +19,7 @@ const ASSET_REF = /^(?:\.\/)?assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
 type ImageAsset = { u?: unknown; p?: unknown; e?: unknown; layers?: unknown };
 
 /** The animation with its `assets/` images embedded; `source` unchanged when there is nothing to embed. */
-export async function inlineLottieAssets(source: string, assetsDir: string | undefined): Promise<string> {
+export async function inlineLottieAssets(source: string, assetsDir: string | undefined, ffmpegPath: string): Promise<string> {
   if (!assetsDir) return source;
   const animation = JSON.parse(source) as { assets?: unknown };
   if (!Array.isArray(animation.assets)) return source;
@@ -22,7 +29,7 @@ export async function inlineLottieAssets(source: string, assetsDir: string | und
     if (typeof asset !== 'object' || asset === null || asset.layers !== undefined || typeof asset.p !== 'string') continue;
     const name = ASSET_REF.exec(`${typeof asset.u === 'string' ? asset.u : ''}${asset.p}`)?.[1];
     if (!name) continue;
-    if (!dataUrls.has(name)) dataUrls.set(name, imageDataUrl(path.join(assetsDir, name)));
+    if (!dataUrls.has(name)) dataUrls.set(name, imageDataUrl(path.join(assetsDir, name), ffmpegPath));
     const dataUrl = await dataUrls.get(name)!;
     if (!dataUrl) continue;
     asset.u = '';
@@ -33,8 +40,22 @@ export async function inlineLottieAssets(source: string, assetsDir: string | und
   return changed ? JSON.stringify(animation) : source;
 }
 
-async function imageDataUrl(file: string): Promise<string | null> {
+async function imageDataUrl(file: string, ffmpegPath: string): Promise<string | null> {
   const bytes = await fs.readFile(file).catch(() => null);
   const type = bytes && sniffMedia(bytes);
-  return bytes && type?.kind === 'image' ? `data:${type.mediaType};base64,${bytes.toString('base64')}` : null;
+  if (!bytes || type?.kind !== 'image') return null;
+  const size = imageSize(bytes, type.mediaType);
+  const drawable = DRAWABLE_TYPES.has(type.mediaType) && size !== null && Math.max(size.width, size.height) <= MAX_EMBEDDED_SIDE;
+  const png = drawable ? null : await toPng(file, ffmpegPath);
+  return png ? `data:image/png;base64,${png.toString('base64')}` : drawable ? `data:${type.mediaType};base64,${bytes.toString('base64')}` : null;
+}
+
+/** The image's first frame as a PNG no larger than MAX_EMBEDDED_SIDE, or null when ffmpeg cannot read it. */
+async function toPng(file: string, ffmpegPath: string): Promise<Buffer | null> {
+  const fit = `scale='min(${MAX_EMBEDDED_SIDE},iw)':'min(${MAX_EMBEDDED_SIDE},ih)':force_original_aspect_ratio=decrease`;
+  const args = ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', fit, '-f', 'image2pipe', '-c:v', 'png', '-'];
+  const run = promisify(execFile);
+  return run(ffmpegPath, args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })
+    .then(({ stdout }) => (stdout.length > 0 ? stdout : null))
+    .catch(() => null);
 }

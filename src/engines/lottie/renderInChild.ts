@@ -21,7 +21,7 @@ export const lottieFrameAt = (k: number, animation: LottieAnimation, fps: number
   Math.min(totalFrames - 1, (k * animation.fr) / fps);
 
 export const render: ChildRenderer = async (job, { onProgress }) => {
-  job.source = await inlineLottieAssets(job.source, job.assetsDir); // the requester's images, embedded
+  job.source = await inlineLottieAssets(job.source, job.assetsDir, job.ffmpegPath); // the requester's images, embedded
   const animation = JSON.parse(job.source) as LottieAnimation; // validated by the parent before it sent the job
   const fps = outputFps(animation, job.fps);
   const frames = Math.max(1, Math.round(((animation.op - animation.ip) / animation.fr) * fps));
@@ -32,8 +32,10 @@ export const render: ChildRenderer = async (job, { onProgress }) => {
   try {
     for (let k = 0; k < frames; k++) {
       await encoder.write(player.render(lottieFrameAt(k, animation, fps, player.totalFrames)));
-      onProgress((k + 1) / frames);
+      // The encoder runs alongside; its last part (flushing the file) is the encoding stage.
+      onProgress({ stage: 'rendering', fraction: ((k + 1) / frames) * 0.97, framesRendered: k + 1, framesTotal: frames });
     }
+    onProgress({ stage: 'encoding', fraction: 0.97, framesRendered: frames, framesTotal: frames });
     await encoder.finish();
   } catch (err) {
     throw new RenderError('render_failed', `Lottie render failed: ${(err as Error).message}`);

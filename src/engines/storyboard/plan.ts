@@ -45,6 +45,12 @@ export function planStoryboard(req: StoryboardRequest): Storyboard {
     candidates.push({ scene: listed, order: 0, rank: 2 });
     title = { ...title, subtitle: null };
   }
+  // A quote after the headline ("Meet Nimbus: "The best notes app" says Jane") is its own card.
+  const subtitleQuote = title.kind === 'title' && title.subtitle ? quoteScene(title.subtitle) : null;
+  if (subtitleQuote && title.kind === 'title') {
+    candidates.push({ scene: subtitleQuote, order: 0, rank: 2 });
+    title = { ...title, subtitle: null };
+  }
   // Numbers in the title sentence still get their own scene (a headline says it, a counter shows it).
   const titleText = title.kind === 'title' ? [title.title, title.subtitle].filter(Boolean).join('; ') : first;
   for (const s of numberScenes(titleText)) candidates.push({ scene: s, order: 0, rank: 1 });
@@ -154,7 +160,7 @@ function fitted(sentence: string, maxWords: number): string[] {
   return groups.map(trimEnd);
 }
 
-const trimEnd = (s: string) => s.replace(/[\s,;:–—-]+$/, '').replace(/[.。]$/, '').replace(/[\s,;:–—-]+$/, '').trim();
+const trimEnd = (s: string) => s.replace(/[\s,;:：、，–—-]+$/, '').replace(/[.。]$/, '').replace(/[\s,;:：、，–—-]+$/, '').trim();
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -184,7 +190,8 @@ function titleScene(sentence: string, image: string | null): Scene {
   const colon = /^(.{2,80}?)\s*[:：]\s+(.+)$/.exec(sentence);
   if (colon && isMeta(colon[1]!)) return titleScene(capitalise(colon[2]!), image);
   if (colon && wordCount(colon[1]!) <= MAX_TITLE_WORDS) {
-    return { kind: 'title', title: trimEnd(colon[1]!), subtitle: fitted(colon[2]!, MAX_SCENE_WORDS)[0] ?? null, image };
+    const subtitle = fitted(colon[2]!, MAX_SCENE_WORDS)[0];
+    return { kind: 'title', title: trimEnd(colon[1]!), subtitle: subtitle ? capitalise(subtitle) : null, image };
   }
   const lead = META_LEAD.exec(sentence);
   if (lead && lead[0].length < sentence.length) return titleScene(capitalise(sentence.slice(lead[0].length)), image);
@@ -222,28 +229,32 @@ function quoteScene(sentence: string): Scene | null {
 }
 
 /** An address a call to action names: a URL, www., or a domain with a common ending. */
-const URL_LIKE = /\b(?:https?:\/\/[^\s]+|www\.[^\s]+|[a-z0-9-]+\.(?:com|io|dev|app|org|net|ai|co|shop|store)(?:\/[^\s]*)?)/i;
+const URL_LIKE =
+  /\b(?:https?:\/\/[^\s]+|www\.[^\s]+|(?:[a-z0-9-]+\.)+(?:com|io|dev|app|org|net|ai|co|shop|store|(?:co\.|com\.)?(?:uk|jp|de|fr|es|it|nl|br|in|cn|kr|au|ca|se|ch|at|be|pl|mx|pt|ie|nz|sg|ae|sa|il|tr|eu|us))(?![\w.]*[a-z0-9-])(?:\/[^\s]*)?)/i;
 /** Within a sentence that asks for action, any domain-looking word ("lisbon.travel") is the address. */
 const DOMAIN = /(?<![@\w.])[a-z0-9][a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,12}(?:\/[^\s]*)?(?![\w])/i;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 const DATE =
-  /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?:\s+\d{4})?|\d{4}-\d{2}-\d{2}|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|today|tomorrow|tonight)\b/i;
+  /\b(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*(?:\s+\d{4})?|\d{4}-\d{2}-\d{2}|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|today|tomorrow|tonight)(?:,?\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s?(?:am|pm))?\b/i;
 const PRICE = /[$€£¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:usd|eur|dollars|euros)\b/i;
 /** Words that make a date, a price or an address an announcement ("Available March 3 for $4.99"). */
 const ANNOUNCE = /\b(?:available|launch(?:es|ing)?|coming|opens?|starts?|release[sd]?|on\s+sale|only|from|at|on|via)\b/i;
 const ACTION =
   /\b(?:sign\s+up|join|register|subscribe|download|try|book|visit|get\s+started|order|buy|shop|learn\s+more|call|contact|apply|pre-?order|reserve|follow|start|plan|discover|explore)\b/i;
+/** The same in a few other languages (Spanish, French, German, Portuguese, Japanese, Chinese, Arabic). */
+const ACTION_ELSEWHERE =
+  /(?<![\p{L}])(?:visít\p{L}*|visita\p{L}*|reserv\p{L}*|regístrate|inscr[ií]b\p{L}*|descarg\p{L}*|compr[ae]\p{L}*|visitez|inscrivez|téléchargez|réservez|achetez|besuchen|anmelden|herunterladen|bestellen|jetzt|baixe|今すぐ|ダウンロード|登録|予約|お申し込み|下载|注册|立即|预订|سجل|سجّل|حمّل|احجز|تسوق|زوروا|زورونا)/iu;
+const asksForAction = (sentence: string) => ACTION.test(sentence) || ACTION_ELSEWHERE.test(sentence);
 
 function ctaScene(sentence: string): Scene | null {
-  const where = URL_LIKE.exec(sentence)?.[0] ?? EMAIL.exec(sentence)?.[0] ?? (ACTION.test(sentence) || ANNOUNCE.test(sentence) ? DOMAIN.exec(sentence)?.[0] : undefined) ?? null;
+  const where = URL_LIKE.exec(sentence)?.[0] ?? EMAIL.exec(sentence)?.[0] ?? (asksForAction(sentence) || ANNOUNCE.test(sentence) ? DOMAIN.exec(sentence)?.[0] : undefined) ?? null;
   const when = DATE.exec(sentence)?.[0] ?? null;
   const price = PRICE.exec(sentence)?.[0] ?? null;
   const detail = where ?? when ?? price;
-  if (!ACTION.test(sentence) && !(detail && ANNOUNCE.test(sentence))) return null;
+  if (!asksForAction(sentence) && !(detail && ANNOUNCE.test(sentence))) return null;
   let action = sentence;
   if (detail) {
-    const escaped = detail.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    action = action.replace(new RegExp(`(?:\\s+(?:at|on|via|from|for))?\\s*${escaped}`), '');
+    action = action.replace(new RegExp(`(?:\\s+(?:at|on|via|from|for|en|à|sur|auf|bei|unter|em|no|na|على|في))?\\s*${escapeRegExp(detail)}`, 'u'), '');
   }
   action = action.replace(/\s{2,}/g, ' ').replace(/\s+([!?.,])/g, '$1');
   return { kind: 'cta', action: trimEnd(fitted(action, 10)[0] ?? action), detail: detail ? detail.replace(/[.,;]+$/, '') : null };
@@ -268,7 +279,9 @@ function listScene(sentence: string): Scene | null {
   if (!heading) {
     const lead = /^(.*\b(?:offers?|includes?|including|features?|with|are|is|has|have|supports?|brings?)\s+)(.+)$/i.exec(parts[0]!);
     if (lead) {
-      heading = trimEnd(lead[1]!);
+      // "It is fast, private and free": a pronoun and a verb make no heading.
+      const words = trimEnd(lead[1]!);
+      heading = /^(?:(?:it|they|we|you|this|that|these|those|our|its|their)\s+)*(?:is|are|has|have|offers?|includes?|features?|supports?|brings?)$/i.test(words) ? null : words;
       parts[0] = lead[2]!;
     } else if (wordCount(parts[0]!) > 3) return null;
   }
@@ -324,7 +337,11 @@ function numberScenes(sentence: string): Scene[] {
     // "98% of customers come back": a label that continues the figure stays lower case.
     const label = /^(?:of|in|for|to|with|per|more|less|off)\b/.test(bare) ? bare : capitalise(bare);
     if (primary.percent && primary.value <= 100 && inPart.length === 1) scenes.push({ kind: 'progress', percent: primary.value, label });
-    else scenes.push({ kind: 'counter', value: primary.value, decimals: primary.decimals, prefix: primary.prefix, suffix: primary.suffix, label });
+    else {
+      // "Over 10,000 teams": the counter says 10,000+.
+      const atLeast = new RegExp(`${AT_LEAST.source}\\s+$`, 'i').test(clean.slice(0, primary.index));
+      scenes.push({ kind: 'counter', value: primary.value, decimals: primary.decimals, prefix: primary.prefix, suffix: `${primary.suffix}${atLeast ? '+' : ''}`, label });
+    }
   }
   return scenes.slice(0, 2);
 }
@@ -341,12 +358,17 @@ function clauseSpans(sentence: string): Array<{ start: number; end: number }> {
   return spans;
 }
 
+/** Words that qualify a figure: shown as "+" (at least) or dropped (about) with the figure. */
+const AT_LEAST = /\b(?:over|more\s+than|above|at\s+least)/;
+const ABOUT = /\b(?:nearly|almost|about|around|approximately|roughly|some|up\s+to)/;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const weight = (n: NumberToken) => (n.prefix ? 4 : n.suffix && !n.percent ? 3 : n.percent ? 2 : 1);
 
 /** The sentence without the shown figures and the little words that led to them ("grew 42% to"). */
 function labelOf(sentence: string, shown: NumberToken[]): string {
   let label = sentence;
-  for (const n of shown) label = label.replace(n.raw, ' ');
+  for (const n of shown) label = label.replace(new RegExp(`(?:(?:${AT_LEAST.source}|${ABOUT.source})\\s+)?${escapeRegExp(n.raw)}`, 'i'), ' ');
   label = label
     .replace(/\s+(?:to|by|of|at|reached|hit|up|down|from|is|was|were|are)\s*(?=[,.;]|\s*$)/gi, '')
     .replace(/\s+(?:to|by|of|at|from)\s+(?:to|by|of|at|from)\s+/gi, ' ')

@@ -137,7 +137,7 @@ function statement(c: SceneContext, s: Of<'statement'>): SceneOutput {
 /** The number element: prefix, the counting value (data-final: its final text, for fitting), suffix. */
 function numberHtml(id: string, prefix: string, value: number, decimals: number, suffix: string): string {
   const final = formatNumber(value, decimals);
-  const sufCls = /^\s*[%×KMB]$/.test(suffix) ? 'unit' : 'unit word';
+  const sufCls = /^(?:[%×KMB]\+?|\+)$/.test(suffix) ? 'unit' : 'unit word';
   return (
     (prefix ? `<span class="unit">${escapeHtml(prefix)}</span>` : '') +
     `<span id="${id}" data-final="${final}">${final}</span>` +

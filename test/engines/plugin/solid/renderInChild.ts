@@ -11,5 +11,5 @@ export const render: ChildRenderer = async (job, { onProgress }) => {
   const fps = job.fps ?? 30;
   const source = `color=c=${color}:s=${job.width}x${job.height}:r=${fps}:d=${seconds}`;
   await run(job.ffmpegPath, ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', job.outputPath]);
-  onProgress(1);
+  onProgress({ stage: 'encoding', fraction: 1, framesRendered: null, framesTotal: null });
 };
