@@ -25,6 +25,21 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Generation id' }];
+const streamParams = [
+  { name: 'stream', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'Extension: `true` answers with the generation’s server-sent events instead of one object' },
+  { name: 'starting_after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Extension, with stream=true: only events numbered after this `sequence_number`' },
+];
+
+/** What `stream: true` answers (the README's "Streaming" section describes the events). */
+const eventStream = (tag: string) => ({
+  'text/event-stream': {
+    schema: { type: 'string' },
+    description:
+      tag === 'Responses'
+        ? 'Events response.created, response.queued, response.in_progress, response.progress ({response_id, progress}), then response.completed / response.failed / response.cancelled with the whole object; each has type and sequence_number'
+        : 'chat.completion.chunk objects: choices[0].delta carries status and progress; the last carries video_url (or error) and finish_reason (stop, error or cancelled), then data: [DONE]',
+  },
+});
 
 function generationPaths(base: string, tag: string, request: z.ZodType, view: z.ZodType) {
   return {
@@ -33,15 +48,18 @@ function generationPaths(base: string, tag: string, request: z.ZodType, view: z.
         tags: [tag],
         summary: `Create a generation (${tag} shape)`,
         requestBody: { required: true, content: json(request, 'input') },
-        responses: { '200': { description: 'Accepted; the generation is queued', content: json(view) }, ...errors(400, 401, 402, 413, 415, 429, 503) },
+        responses: {
+          '200': { description: 'Accepted; the generation is queued (with `stream: true`: its events until it ends)', content: { ...json(view), ...eventStream(tag) } },
+          ...errors(400, 401, 402, 413, 415, 429, 503),
+        },
       },
     },
     [`${base}/{id}`]: {
       get: {
         tags: [tag],
-        summary: 'Retrieve a generation (poll every 2–5 s until terminal)',
-        parameters: idParam,
-        responses: { '200': { description: 'The generation', content: json(view) }, ...errors(401, 404, 429) },
+        summary: 'Retrieve a generation (poll every 2–5 s until terminal, or stream)',
+        parameters: tag === 'Responses' ? [...idParam, ...streamParams] : idParam,
+        responses: { '200': { description: 'The generation', content: tag === 'Responses' ? { ...json(view), ...eventStream(tag) } : json(view) }, ...errors(400, 401, 404, 429) },
       },
       delete: {
         tags: [tag],

@@ -10,6 +10,20 @@ export const errorBody = z
   })
   .describe('The one error shape of the API');
 
+/** Extension: where an in-flight generation is; null once terminal. */
+export const progress = z
+  .strictObject({
+    stage: z.enum(['queued', 'composing', 'rendering', 'encoding', 'storing']),
+    percent: z.number().int().min(0).max(100).describe('The whole generation; never decreases'),
+    frames_rendered: z.number().int().nullable(),
+    frames_total: z.number().int().nullable(),
+    eta_seconds: z.number().int().nullable().describe('Estimated seconds left (rendering and encoding)'),
+    provider: z.string().nullable().describe('While composing: the provider being called'),
+    repair_round: z.number().int().nullable().describe('While composing: 0 for the first draft, then each repair'),
+  })
+  .nullable()
+  .describe('Extension: live progress while in flight; null once terminal');
+
 export const responsesView = z.strictObject({
   id: z.string().describe('Generation id, prefixed gen_'),
   object: z.literal('response'),
@@ -36,6 +50,7 @@ export const responsesView = z.strictObject({
   error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   artifact_url: signedUrl.nullable(),
   artifact_type: z.string().nullable(),
+  progress,
 });
 
 export const chatView = z.strictObject({
@@ -61,6 +76,7 @@ export const chatView = z.strictObject({
   error: z.strictObject({ message: z.string(), type: z.string() }).nullable(),
   artifact_url: signedUrl.nullable(),
   artifact_type: z.string().nullable(),
+  progress,
 });
 
 export const cancelResult = z.strictObject({ id: z.string(), cancelled: z.literal(true) });

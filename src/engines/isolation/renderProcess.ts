@@ -96,6 +96,8 @@ export async function closeRenderProcesses(): Promise<void> {
     closing.map((spare) => {
       if (spare.child.exitCode !== null || spare.child.signalCode !== null) return undefined; // already gone
       const exited = new Promise<void>((resolve) => spare.child.once('exit', () => resolve()));
+      // Spares are unreferenced; without this a script awaiting here could end before the exit arrives.
+      spare.child.ref();
       spare.child.kill('SIGKILL');
       return exited;
     }),
