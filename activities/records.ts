@@ -4,7 +4,7 @@ import { metrics } from '../src/metrics.js';
 import type { GenerationOutcome } from '../src/shared.js';
 import type { ActivityDeps } from './deps.js';
 
-export function createRecordActivities({ db, catalog }: ActivityDeps) {
+export function createRecordActivities({ db, catalog, logger }: ActivityDeps) {
   return {
     async markStarted(generationId: string): Promise<void> {
       await markGenerationStarted(db, generationId);
@@ -13,7 +13,11 @@ export function createRecordActivities({ db, catalog }: ActivityDeps) {
     /** Writes the terminal state and charges the tokens consumed, exactly once. */
     async finishGeneration(outcome: GenerationOutcome): Promise<void> {
       const engine = await finishGeneration(db, catalog, outcome);
-      if (engine) metrics.generationsFinished.inc({ engine, status: outcome.status });
+      if (!engine) return; // already written (by an earlier attempt, which counted and logged it)
+      metrics.generationsFinished.inc({ engine, status: outcome.status });
+      const fields = { generation_id: outcome.generationId, engine, provider: outcome.provider };
+      if (outcome.status === 'failed') logger.warn({ ...fields, error: outcome.error }, 'generation failed');
+      else logger.info(fields, `generation ${outcome.status}`);
     },
   };
 }

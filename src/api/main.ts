@@ -25,8 +25,11 @@ const server = http.createServer((req, res) => void handle(req, res));
 server.listen(config.port, config.host, () => logger.info({ port: config.port }, 'API listening'));
 
 // SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most
-// SHUTDOWN_GRACE_SECONDS), then close the pools.
+// SHUTDOWN_GRACE_SECONDS), then close the pools. Once: Ctrl-C on `npm start` sends two signals.
+let stopping = false;
 async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
   logger.info({ signal }, 'API shutting down');
   const drained = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
@@ -38,5 +41,5 @@ async function shutdown(signal: string) {
   logger.info('API stopped');
   process.exit(0);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -2,6 +2,9 @@
 //   PostgreSQL (DATABASE_URL, else embedded under DATA_DIR/postgres), a Temporal dev server
 //   (TEMPORAL_ADDRESS, else started here with its SQLite file under DATA_DIR and the Web UI),
 //   migrations, then the API and one worker as child processes. Ctrl-C stops everything it started.
+// package.json runs it with `exec node --import tsx`: no /bin/sh (which re-raises Ctrl-C's SIGINT on
+// itself whatever its child does: exit 130) and no tsx CLI (which SIGKILLs a child slow to confirm a
+// signal) between npm and this process, so a stop ends in this process's own exit code.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,8 +27,9 @@ let stopping = false;
 async function stopAll(code: number) {
   if (stopping) return;
   stopping = true;
-  logger.info('stopping');
+  logger.info('stopping everything');
   for (const stop of stoppers.reverse()) await stop().catch((err) => logger.error({ err }, 'stop failed'));
+  logger.info('everything stopped');
   process.exit(code);
 }
 process.on('SIGINT', () => void stopAll(0));
@@ -92,7 +96,8 @@ function startChild(name: string, entry: string): ChildProcess {
     logger.error({ process: name, code, signal }, 'child process exited; stopping');
     void stopAll(1);
   });
-  stoppers.push(() => stopChild(child, 15_000));
+  // API and worker drain for up to SHUTDOWN_GRACE_SECONDS; killed only if they overrun it.
+  stoppers.push(() => stopChild(child, config.shutdownGraceMs + 5_000));
   return child;
 }
 startChild('worker', 'src/worker/main.ts');

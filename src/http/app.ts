@@ -16,13 +16,15 @@ import { errorMiddleware } from './errors.js';
 import { requestLogMiddleware } from './requestLog.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Reads clients repeat every few seconds: their request lines go to debug (src/http/requestLog.ts). */
+const POLLS = ['GET /v1/responses/:id', 'GET /v1/chat/completions/:id', 'GET /healthz', 'GET /readyz', 'GET /metrics'];
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   app.silent = true; // errors are logged by the request logger, not Koa's stderr printer
 
-  app.use(requestLogMiddleware(deps.logger));
+  app.use(requestLogMiddleware(deps.logger, POLLS));
   app.use(errorMiddleware());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY_BYTES, encoding: 'utf-8' }));
 

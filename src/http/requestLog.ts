@@ -8,9 +8,12 @@ const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /**
  * Accepts X-Request-Id (when sane) or makes one, echoes it, gives the request a child logger, and
- * logs and measures every request.
+ * logs and measures every request. `polls`: route templates (`GET /v1/responses/:id`) that clients
+ * read again and again (status polls, probes, scrapes); they log at debug unless they fail, so the
+ * info log shows what changed.
  */
-export function requestLogMiddleware(logger: Logger): Middleware<AppState> {
+export function requestLogMiddleware(logger: Logger, polls: readonly string[] = []): Middleware<AppState> {
+  const pollRoutes = new Set(polls);
   return async (ctx, next) => {
     const given = ctx.get('x-request-id');
     const requestId = VALID_REQUEST_ID.test(given) ? given : `req_${crypto.randomBytes(8).toString('hex')}`;
@@ -27,7 +30,10 @@ export function requestLogMiddleware(logger: Logger): Middleware<AppState> {
       const labels = { method: ctx.method, route, status: String(ctx.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+      // An event stream on a poll route is a watch, not a poll: logged like any other request.
+      const poll = pollRoutes.has(`${method} ${route}`) && ctx.status < 400 && !ctx.response.is('text/event-stream');
+      ctx.state.log[poll ? 'debug' : 'info']({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
     }
   };
 }

@@ -1,7 +1,8 @@
 // The Temporal SDK's logs (worker state, workflow bundling, activity failures) through our one
-// JSON logger instead of the SDK's console format.
+// JSON logger instead of the SDK's console format, and the log context of activity calls.
 import type { Logger as TemporalLogger, LogLevel, LogMetadata } from '@temporalio/common';
-import type { Logger } from '../logger.js';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { withLogContext, type Logger } from '../logger.js';
 
 const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',
@@ -12,16 +13,28 @@ const LEVELS: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = 
 };
 
 /**
- * SDK lines that say nothing an operator acts on (webpack's bundle listing, queues this worker was
- * never meant to poll): debug, so the info log stays readable.
+ * SDK lines that say nothing an operator acts on (webpack's bundle listing and size, queues this
+ * worker was never meant to poll, each state a worker passes through on start and stop; the worker
+ * logs its own "worker running" and "worker stopped"): debug, so the info log stays readable.
  */
-const CHATTER = [/^asset workflow-bundle/, /^No (?:Nexus services|workflows|activities) registered, not polling/];
+const CHATTER = [
+  /^asset workflow-bundle/,
+  /^Workflow bundle created/,
+  /^No (?:Nexus services|workflows|activities) registered, not polling/,
+  /^Worker state changed/,
+];
+
+/** A generation workflow's id is its generation's id (`gen_…`); other workflows name theirs in their input. */
+const generationWorkflowId = (workflowId: unknown) =>
+  typeof workflowId === 'string' && workflowId.startsWith('gen_') ? workflowId : undefined;
 
 export function temporalLogger(logger: Logger): TemporalLogger {
   const sdk = logger.child({ component: 'temporal-sdk' });
   const log = (level: LogLevel, message: string, meta?: LogMetadata) => {
     const quiet = CHATTER.some((re) => re.test(message));
-    sdk[quiet ? 'debug' : LEVELS[level]](meta ?? {}, message);
+    // Activity and workflow lines ("Activity failed") carry the workflow id: name the generation too.
+    const generationId = generationWorkflowId(meta?.workflowId);
+    sdk[quiet ? 'debug' : LEVELS[level]](generationId ? { generation_id: generationId, ...meta } : (meta ?? {}), message);
   };
   return {
     log,
@@ -32,3 +45,17 @@ export function temporalLogger(logger: Logger): TemporalLogger {
     error: (m, meta) => log('ERROR', m, meta),
   };
 }
+
+/**
+ * Runs every activity call in the log context of its generation (src/logger.ts), so what it reaches
+ * without a logger of its own (engines, render supervision) logs `generation_id`.
+ */
+export const activityLogContext: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    execute: (input, next) => {
+      const call = input.args[0] as { generationId?: unknown } | undefined;
+      const generationId = typeof call?.generationId === 'string' ? call.generationId : generationWorkflowId(ctx.info.workflowExecution?.workflowId);
+      return generationId ? withLogContext({ generation_id: generationId }, () => next(input)) : next(input);
+    },
+  },
+});

@@ -19,25 +19,49 @@ import { logger } from '../logger.js';
 import { boundPort, serveMetrics } from '../metrics.js';
 import { TASK_QUEUES } from '../shared.js';
 import { createStorage } from '../storage/index.js';
-import { temporalLogger } from '../temporal/logger.js';
+import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 
 const config = loadConfigOrExit();
 await registerEnginePlugins(config.enginePlugins);
 Runtime.install({
   logger: temporalLogger(logger),
+  // One signal handler, below: beside the SDK's own, the second signal of a Ctrl-C on `npm start`
+  // (SIGINT, then SIGTERM from start.ts) asked stopped workers to shut down again and crashed.
+  shutdownSignals: [],
   // The Temporal SDK's own metrics (task slots, poll latency, activity/workflow outcomes).
   ...(config.temporalMetricsBind && {
     telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsBind } } },
   }),
 });
+
+// SIGTERM/SIGINT: stop polling, let in-flight activities finish within SHUTDOWN_GRACE_SECONDS
+// (then they are cancelled; Temporal retries them on another worker). Later signals change nothing;
+// one that comes while starting ends the process at once (nothing is in flight yet).
+let workers: Worker[] = []; // none until created
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    if (workers.length === 0) process.exit(0);
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+  });
+}
+
 const metricsServer = await serveMetrics(config.workerMetricsPort);
 const db = createPool(config.databaseUrl, config.databasePoolSize);
 await migrate(db);
 const deps: ActivityDeps = { config, db, catalog: Catalog.load(), storage: createStorage(config), logger };
 const connection = await NativeConnection.connect({ address: config.temporal.address });
-const common = { connection, namespace: config.temporal.namespace, shutdownGraceTime: config.shutdownGraceMs };
+const common = {
+  connection,
+  namespace: config.temporal.namespace,
+  shutdownGraceTime: config.shutdownGraceMs,
+  interceptors: { activity: [activityLogContext] },
+};
 
-const workers = await Promise.all(
+workers = await Promise.all(
   config.workerQueues.map((queue) =>
     queue === 'io'
       ? Worker.create({
@@ -69,12 +93,6 @@ logger.info(
   { queues: config.workerQueues, namespace: config.temporal.namespace, metrics_port: boundPort(metricsServer) },
   'worker running',
 );
-
-// SIGTERM/SIGINT: stop polling, let in-flight activities finish within SHUTDOWN_GRACE_SECONDS
-// (then they are cancelled; Temporal retries them on another worker).
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => workers.forEach((w) => w.shutdown()));
-}
 await Promise.all(workers.map((w) => w.run()));
 await closeRenderProcesses(); // the idle spare render processes kept warm between renders
 await connection.close();

@@ -11,6 +11,20 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
+type LogLine = { level: number; msg: string; generation_id?: string; [field: string]: unknown };
+/** The worker's JSON log lines so far (the output kept may begin mid-line). */
+const workerLines = () =>
+  stack.worker
+    .output()
+    .split('\n')
+    .flatMap((l): LogLine[] => {
+      try {
+        return [JSON.parse(l) as LogLine];
+      } catch {
+        return [];
+      }
+    });
+
 describe('cancellation', () => {
   it('cancels mid-render: cancelled in both views, render processes gone', async () => {
     // A full-size HyperFrames render takes several seconds: long enough to cancel in the middle.
@@ -39,6 +53,12 @@ describe('cancellation', () => {
 
     // The render was aborted: no Chrome or ffmpeg left under the worker.
     await waitUntil('render processes gone', async () => !(await rendering(stack.worker.child.pid!)), 5000);
+
+    // The worker logs it as a cancel, naming the generation: never as a render that failed.
+    const linesOf = () => workerLines().filter((l) => l.generation_id === id);
+    const logged = (msg: string) => linesOf().some((l) => l.msg === msg && l.level === 30);
+    await waitUntil('cancel logged', async () => logged('generation cancelled') && logged('render cancelled'));
+    expect(linesOf().filter((l) => l.level >= 40)).toEqual([]);
 
     // Terminal states are never left: cancelling again is a conflict.
     const again = await api(stack.url, `/v1/responses/${id}`, { method: 'DELETE', key });

@@ -92,7 +92,14 @@ export type TestStack = TestApi & {
   restartWorker(signal?: NodeJS.Signals): Promise<void>;
 };
 
-export type WorkerProcess = { child: ChildProcess; ready: Promise<void>; metricsPort(): number; stop(): Promise<void> };
+export type WorkerProcess = {
+  child: ChildProcess;
+  ready: Promise<void>;
+  metricsPort(): number;
+  /** What it printed (its info log and anything on stderr), the last 20,000 characters. */
+  output(): string;
+  stop(): Promise<void>;
+};
 
 /** Starts `src/worker/main.ts` as a child process; `ready` resolves when it polls its task queues. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
@@ -121,6 +128,7 @@ export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
     child,
     ready,
     metricsPort: () => metricsPort,
+    output: () => log,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
