@@ -5,20 +5,40 @@
 // Heartbeats every second so Temporal notices a dead worker quickly and can deliver cancellation,
 // which aborts the render. Progress goes to the workflow as signals (src/progress/reporter.ts): the
 // workflow cannot read heartbeat details, and its query is what clients see.
+// Beside the video goes a poster frame (`poster.jpg`, for the dashboard's player and list); a poster
+// that cannot be made is logged and skipped, never a failed render.
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine, RenderError, type RenderOptions } from '../src/engines/index.js';
 import type { RenderMedia } from '../src/engines/render.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import { progressReporter } from '../src/progress/reporter.js';
-import type { RenderedVideo, RenderInput } from '../src/shared.js';
+import { posterKey, type RenderedVideo, type RenderInput } from '../src/shared.js';
 import { renderProgressSignal } from '../workflows/generation.js';
 import type { ActivityDeps } from './deps.js';
 
-export function createRenderActivities({ storage, config }: ActivityDeps) {
+/** Poster frames: at most this wide (the dashboard shows them at most this large), JPEG. */
+const POSTER_MAX_WIDTH = 540;
+const POSTER_TIMEOUT_MS = 30_000;
+
+/**
+ * Writes a JPEG of the video's frame at 1 s (the middle of a shorter video), scaled down to at most
+ * POSTER_MAX_WIDTH wide, to `dest`.
+ */
+async function extractPoster(ffmpegPath: string, videoPath: string, durationSeconds: number, dest: string, signal?: AbortSignal): Promise<void> {
+  const at = Math.max(0, Math.min(1, durationSeconds / 2));
+  const args = ['-v', 'error', '-ss', at.toFixed(3), '-i', videoPath, '-frames:v', '1', '-vf', `scale='min(${POSTER_MAX_WIDTH},iw)':-2`, '-q:v', '3', '-update', '1', '-y', dest];
+  await promisify(execFile)(ffmpegPath, args, { timeout: POSTER_TIMEOUT_MS, signal });
+  const { size } = await fs.stat(dest);
+  if (size === 0) throw new Error('ffmpeg wrote an empty poster');
+}
+
+export function createRenderActivities({ storage, config, logger }: ActivityDeps) {
   return {
     async renderComposition(input: RenderInput): Promise<RenderedVideo> {
       const ctx = Context.current();
@@ -65,6 +85,14 @@ export function createRenderActivities({ storage, config }: ActivityDeps) {
         reporter.storing();
         const video = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
         await storage.put(video.key, result.path, video.content_type);
+        try {
+          const poster = path.join(dir, 'poster.jpg');
+          await extractPoster(config.render.ffmpegPath, result.path, result.durationSeconds, poster, ctx.cancellationSignal);
+          await storage.put(posterKey(input.generationId), poster, 'image/jpeg');
+        } catch (err) {
+          if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+          logger.warn({ generation_id: input.generationId, err: String(err) }, 'poster frame not stored; the video is');
+        }
         await reporter.flush();
         const artifact = { key: input.compositionKey, content_type: engine.artifact.mediaType };
         return { video, artifact, duration_seconds: result.durationSeconds };

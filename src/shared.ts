@@ -66,6 +66,9 @@ export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): Medi
 /** Storage key of a generation's media asset; compositions refer to it as `assets/<name>`. */
 export const mediaAssetKey = (generationId: string, name: string) => `generations/${generationId}/assets/${name}`;
 
+/** Storage key of a generation's poster frame (a JPEG stored beside the video by the render activity). */
+export const posterKey = (generationId: string) => `generations/${generationId}/poster.jpg`;
+
 /** What the fetchMedia activity downloads (or finds stored) and describes. */
 export type MediaFetchCall = { generationId: string; parts: MediaPart[] };
 

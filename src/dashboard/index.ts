@@ -8,6 +8,7 @@ import type { DashboardContext } from './context.js';
 import { htmlErrors } from './errors.js';
 import { securityHeaders } from './headers.js';
 import { authRoutes } from './routes/auth.js';
+import { generationsRoutes } from './routes/generations.js';
 import { keysRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
 import { webhooksRoutes } from './routes/webhooks.js';
@@ -16,7 +17,7 @@ import { loadSession } from './session.js';
 const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWith('/dashboard/');
 
 export function dashboard(deps: AppDeps): Middleware<AppState> {
-  const pages = [authRoutes(deps), keysRoutes(deps), webhooksRoutes(deps), usageRoutes(deps)];
+  const pages = [authRoutes(deps), keysRoutes(deps), webhooksRoutes(deps), usageRoutes(deps), generationsRoutes(deps)];
   const assets = assetRoutes();
   const handle = compose<DashboardContext>([
     securityHeaders(),

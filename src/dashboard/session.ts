@@ -45,15 +45,16 @@ export async function endSession(ctx: DashboardContext, deps: Pick<AppDeps, 'db'
 }
 
 /**
- * Guard of member-only routes. Not signed in: pages redirect to the sign-in page, other methods get
- * 401. Every non-GET request must carry the session's CSRF token in its form (else 403).
+ * Guard of member-only routes. Not signed in: pages redirect to the sign-in page, other methods (and
+ * GETs that are no page, `page: false`: event streams) get 401. Every non-GET request must carry the
+ * session's CSRF token in its form (else 403).
  */
-export function requireMember(): Middleware<DashboardState> {
+export function requireMember(opts: { page?: boolean } = {}): Middleware<DashboardState> {
   return async (ctx, next) => {
     const session = ctx.state.session;
     const reading = ctx.method === 'GET' || ctx.method === 'HEAD';
     if (!session) {
-      if (!reading) throw unauthenticated('You are signed out. Sign in and try again.');
+      if (!reading || opts.page === false) throw unauthenticated('You are signed out. Sign in and try again.');
       return seeOther(ctx as DashboardContext, `/dashboard/login?next=${encodeURIComponent(ctx.path)}`);
     }
     if (!reading) {

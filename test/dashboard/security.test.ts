@@ -224,6 +224,38 @@ describe('organizations are isolated', () => {
     expect(usage.body).toContain(a.generationId);
     expect(usage.body).not.toContain(b.generationId);
   });
+
+  it("a generation's live events: the organization's own only (404 otherwise, before any event), 401 when signed out", async () => {
+    const events = (id: string) => `/dashboard/generations/${id}/events`;
+    const signedOut = await new DashboardClient(app.url).get(events(a.generationId));
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get('content-type')).toContain('text/html');
+
+    const client = await signedIn(a);
+    for (const id of [b.generationId, 'gen_000000000000000000000000', 'x'.repeat(100)]) {
+      const res = await client.get(events(id));
+      expect(res.status, id).toBe(404);
+      expect(res.headers.get('content-type'), id).toContain('text/html');
+    }
+    // The org's own, already completed: one last event with the video (this fixture has no poster), then the end.
+    const own = await client.get(events(a.generationId));
+    expect(own.status).toBe(200);
+    expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(own.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(own.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const sent = own.body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    expect(sent).toEqual([
+      { status: 'completed', progress: null, label: 'Done', percent: 100, done: true, video_url: expect.stringContaining(`/media/${a.generationId}/video.mp4?`), poster_url: null },
+    ]);
+
+    // Without a poster (generations from before posters), the list shows the prompt and a link to the player.
+    const usage = (await client.get('/dashboard/usage')).body;
+    const from = usage.indexOf(`<tr data-generation-id="${a.generationId}">`);
+    const row = usage.slice(from, usage.indexOf('</tr>', from));
+    expect(row).toContain(`<a class="thumb-none" href="/dashboard/generations/${a.generationId}"`);
+    expect(row).not.toMatch(/<img|<video/);
+    expect(row).toContain('>usage fixture</a>');
+  });
 });
 
 describe('sign-in rate limit', () => {

@@ -1,32 +1,73 @@
 import type { GenerationRow } from '../../db/generations.js';
 import { MICROS_PER_CENT } from '../../db/organizations.js';
 import type { DashboardSession } from '../../db/sessions.js';
+import type { GenerationProgress, GenerationStatus } from '../../shared.js';
 import { html } from '../html.js';
-import { count, dateTime, latency, money } from './format.js';
+import { count, dateTime, fitBox, latency, money, promptFirstLine, promptText } from './format.js';
 import { layout } from './layout.js';
+import { progressLabel } from './progress.js';
 import { deliveriesTable, type Delivery } from './webhooks.js';
+
+/** Characters of the prompt shown in the details (the rest elided). */
+const PROMPT_SHOWN = 2000;
+
+/** The player's size: the video's own, scaled down to fit this box (CSS shrinks it further on narrow screens). */
+const PLAYER_BOX = { width: 960, height: 640 };
+const playerSize = (width: number, height: number) =>
+  width <= PLAYER_BOX.width && height <= PLAYER_BOX.height ? { width, height } : fitBox(width, height, PLAYER_BOX.width, PLAYER_BOX.height);
 
 export type GenerationPageOptions = {
   session: DashboardSession;
   generation: GenerationRow;
+  /** In flight: where it stands (the page's script follows its live events from there); null once ended. */
+  live: { status: GenerationStatus; progress: GenerationProgress | null } | null;
   videoUrl: string | null;
+  posterUrl: string | null;
   workflowUrl: string | null;
   deliveries: Delivery[];
 };
 
-export function generationPage({ session, generation: g, videoUrl, workflowUrl, deliveries }: GenerationPageOptions) {
+/** At most `max` characters (whole code points), elided. */
+const shorten = (text: string, max: number) => (text.length <= max ? text : `${Array.from(text).slice(0, max).join('')}…`);
+
+const percentText = (percent: number | null) => (percent === null ? '' : `${Math.floor(percent)} %`);
+
+/**
+ * The progress card of a generation in flight. The script (assets/dashboard.js) updates the stage and
+ * the bar from `data-events` and, at the end, puts the player in its place; without the script, a
+ * reload shows the latest state.
+ */
+function liveCard(g: GenerationRow, live: NonNullable<GenerationPageOptions['live']>) {
+  const percent = live.progress?.percent ?? (live.status === 'queued' ? 0 : null);
+  const player = playerSize(g.request.width, g.request.height);
+  return html`<section class="card live" id="generation-live" data-events="/dashboard/generations/${g.id}/events" data-width="${player.width}" data-height="${player.height}">
+<h2>Progress</h2>
+<p class="stage" id="generation-stage">${progressLabel(live.status, live.progress)}</p>
+<div class="bar"><progress id="generation-progress" max="100"${percent === null ? '' : html` value="${percent}"`} aria-label="Progress">${percentText(percent)}</progress>
+<span class="percent" id="generation-percent">${percentText(percent)}</span></div>
+<noscript><p class="small muted">Reload the page to see how far it got.</p></noscript>
+</section>`;
+}
+
+export function generationPage({ session, generation: g, live, videoUrl, posterUrl, workflowUrl, deliveries }: GenerationPageOptions) {
   const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd>`;
+  const prompt = promptText(g.request);
+  const firstLine = promptFirstLine(g.request);
+  const player = playerSize(g.request.width, g.request.height);
   return layout(
-    { title: g.id, session, section: 'usage' },
+    { title: firstLine ? `${firstLine} (${g.id})` : g.id, session, section: 'usage' },
     html`<p class="small"><a href="/dashboard/usage">← Usage</a></p>
 <h1><code>${g.id}</code> <span class="badge ${g.status}" id="generation-status">${g.status}</span></h1>
+${firstLine ? html`<p class="prompt-line" id="generation-prompt">${firstLine}</p>` : ''}
+${live ? liveCard(g, live) : ''}
 ${videoUrl
-  ? html`<section class="card player"><video id="generation-video" controls muted playsinline preload="metadata" src="${videoUrl}"
-  width="${g.request.width}" height="${g.request.height}"></video></section>`
+  ? html`<section class="card player"><video id="generation-video" controls muted playsinline preload="metadata" src="${videoUrl}"${posterUrl ? html` poster="${posterUrl}"` : ''}
+  width="${player.width}" height="${player.height}"></video></section>`
   : ''}
-<section class="card">
+<section class="card" id="generation-details" data-refresh>
 <h2>Details</h2>
 <dl class="facts">
+<dt>Prompt</dt><dd class="prompt">${shorten(prompt, PROMPT_SHOWN) || '—'}</dd>
 ${fact('Engine', g.engine)}${fact('Model', g.model)}${fact('Provider', g.provider)}
 ${fact('Canvas', `${g.request.width} × ${g.request.height}`)}
 ${fact('Created', dateTime(g.created_at))}${fact('Started', g.started_at ? dateTime(g.started_at) : null)}${fact('Finished', g.completed_at ? dateTime(g.completed_at) : null)}
@@ -41,7 +82,7 @@ ${workflowUrl
   ? html`<p class="small">Operators: <a id="temporal-link" href="${workflowUrl}" target="_blank" rel="noopener noreferrer">open this generation's workflow in the Temporal UI</a></p>`
   : ''}
 </section>
-<section class="card">
+<section class="card" id="generation-deliveries" data-refresh>
 <h2>Webhook deliveries</h2>
 ${deliveriesTable(deliveries)}
 </section>`,

@@ -2,12 +2,33 @@ import type { readUsage } from '../../api/usage/service.js';
 import type { DashboardSession } from '../../db/sessions.js';
 import { html } from '../html.js';
 import { dailyChart } from './chart.js';
-import { count, dateTime, latency, money } from './format.js';
+import { count, dateTime, fitBox, latency, money } from './format.js';
 import { layout } from './layout.js';
 
 export type Usage = Awaited<ReturnType<typeof readUsage>>;
 type Route = Usage['daily_usage_by_route'][number]['routes'][number];
-export type RecentRow = Usage['recent_requests'][number] & { videoUrl: string | null; workflowUrl: string | null };
+export type RecentRow = Usage['recent_requests'][number] & {
+  /** The prompt's first line, shortened ('' when unknown). */
+  prompt: string;
+  /** The requested canvas (the thumbnail's proportions). */
+  canvas: { width: number; height: number } | null;
+  /** Completed generations' poster frame (older ones have none). */
+  posterUrl: string | null;
+  workflowUrl: string | null;
+};
+
+/** Thumbnails fit this box (CSS pixels), in the video's proportions. */
+const THUMB_BOX = { width: 128, height: 96 };
+
+function thumbnail(g: RecentRow) {
+  const size = fitBox(g.canvas?.width ?? 16, g.canvas?.height ?? 9, THUMB_BOX.width, THUMB_BOX.height);
+  if (g.posterUrl) {
+    return html`<a class="thumb" href="/dashboard/generations/${g.id}" tabindex="-1" aria-hidden="true"><img src="${g.posterUrl}" alt="" width="${size.width}" height="${size.height}" loading="lazy" decoding="async"></a>`;
+  }
+  // Completed before posters existed: a plain link to its player; in flight or failed: an empty box.
+  if (g.status === 'completed') return html`<a class="thumb-none" href="/dashboard/generations/${g.id}" tabindex="-1" aria-hidden="true">▶</a>`;
+  return html`<span class="thumb-none" aria-hidden="true"></span>`;
+}
 
 /** The per-day route rows summed over the whole period (mean latency weighted by completions). */
 export function routeTotals(days: Usage['daily_usage_by_route']): Route[] {
@@ -69,17 +90,18 @@ ${routes.length === 0
 ${recent.length === 0
   ? html`<p class="muted">No generations yet.</p>`
   : html`<div class="table-wrap"><table id="recent">
-<thead><tr><th>Created</th><th>Generation</th><th>Status</th><th>Engine</th><th>Model</th><th class="num">Cost</th><th class="num">Latency</th><th>Video</th></tr></thead>
+<thead><tr><th class="thumb-col"><span class="visually-hidden">Poster</span></th><th>Prompt</th><th>Created</th><th>Status</th><th>Engine</th><th>Model</th><th class="num">Cost</th><th class="num">Latency</th></tr></thead>
 <tbody>${recent.map(
   (g) => html`<tr data-generation-id="${g.id}">
-<td>${dateTime(g.created_at)}</td>
-<td><a href="/dashboard/generations/${g.id}"><code>${g.id}</code></a>${g.workflowUrl
-    ? html`<br><a class="small" href="${g.workflowUrl}" target="_blank" rel="noopener noreferrer">Temporal workflow</a>`
+<td class="thumb-col">${thumbnail(g)}</td>
+<td class="prompt-cell"><a class="prompt" href="/dashboard/generations/${g.id}">${g.prompt || html`<span class="muted">(no text)</span>`}</a>
+<br><code class="small">${g.id}</code>${g.workflowUrl
+    ? html` · <a class="small" href="${g.workflowUrl}" target="_blank" rel="noopener noreferrer">Temporal workflow</a>`
     : ''}</td>
+<td>${dateTime(g.created_at)}</td>
 <td><span class="badge ${g.status}">${g.status}</span></td>
-<td>${g.engine}</td><td>${g.model_name}</td>
+<td>${g.engine}</td><td class="nowrap">${g.model_name}</td>
 <td class="num">${money(g.cost_cents)}</td><td class="num">${latency(g.latency_ms)}</td>
-<td>${g.videoUrl ? html`<video controls muted playsinline preload="none" src="${g.videoUrl}"></video>` : html`<span class="muted">—</span>`}</td>
 </tr>`,
 )}</tbody></table></div>`}
 </section>`,
