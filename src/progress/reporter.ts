@@ -5,13 +5,15 @@ import type { RenderProgress } from '../engines/types.js';
 import type { RenderProgressReport } from '../shared.js';
 
 const MIN_INTERVAL_MS = 1000;
+/** How long the activity waits for a last report before it returns anyway (Temporal may be away). */
+const FLUSH_TIMEOUT_MS = 2000;
 
 export type ProgressReporter = {
   /** Engine progress (called often). */
   render(progress: RenderProgress): void;
   /** The render is done and the video is being stored. */
   storing(): void;
-  /** Waits for the report in flight, if any. */
+  /** Waits (briefly) for the reports not yet sent. */
   flush(): Promise<void>;
 };
 
@@ -19,7 +21,18 @@ export function progressReporter(send: (report: RenderProgressReport) => Promise
   let last: RenderProgressReport | null = null;
   let lastAt = -Infinity;
   let firstFrameAt: number | null = null;
-  let inFlight: Promise<void> = Promise.resolve();
+  // One signal at a time; while one is out, only the newest report waits (reports are advisory: a
+  // lost one is replaced by the next, and a slow server never makes them pile up).
+  let waiting: RenderProgressReport | null = null;
+  let sending: Promise<void> | null = null;
+  const pump = async () => {
+    while (waiting) {
+      const report = waiting;
+      waiting = null;
+      await send(report).catch(() => {});
+    }
+    sending = null;
+  };
 
   const emit = (report: RenderProgressReport, force: boolean) => {
     const t = now();
@@ -27,8 +40,8 @@ export function progressReporter(send: (report: RenderProgressReport) => Promise
     if (!changed || (!force && last?.stage === report.stage && t - lastAt < MIN_INTERVAL_MS)) return;
     last = report;
     lastAt = t;
-    // Reports are advisory: a lost one is replaced by the next.
-    inFlight = inFlight.then(() => send(report)).catch(() => {});
+    waiting = report;
+    sending ??= pump();
   };
 
   return {
@@ -49,7 +62,7 @@ export function progressReporter(send: (report: RenderProgressReport) => Promise
     storing() {
       emit({ stage: 'storing', fraction: 1, frames_rendered: last?.frames_total ?? null, frames_total: last?.frames_total ?? null, eta_seconds: null }, true);
     },
-    flush: () => inFlight,
+    flush: () => Promise.race([sending ?? Promise.resolve(), new Promise<void>((r) => setTimeout(r, FLUSH_TIMEOUT_MS).unref())]),
   };
 }
 

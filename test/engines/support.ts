@@ -80,7 +80,8 @@ export function watchDescendants(intervalMs = 100) {
     return found;
   };
   const sample = () => {
-    for (const p of descendants()) {
+    // The test runner's own module transformer (esbuild, started on demand) is not the code under test.
+    for (const p of descendants().filter((d) => d.comm !== 'esbuild')) {
       seenPids.set(p.pid, p.comm);
       if (p.pgid !== ownGroup) seenGroups.add(p.pgid);
     }

@@ -57,6 +57,8 @@ describe('Responses shape', () => {
       error: null,
       artifact_url: null,
       artifact_type: null,
+      // Extension: live progress, null once terminal.
+      progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
     });
     expect(Number.isInteger(g.created_at)).toBe(true);
     expect(g.created_at).toBeGreaterThanOrEqual(Math.floor(before));
@@ -153,6 +155,7 @@ describe('Chat-Completions shape', () => {
       error: null,
       artifact_url: null,
       artifact_type: null,
+      progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
     });
 
     const done = (await waitForTerminal(stack.url, key, g.id, 120_000, '/v1/chat/completions')).body;

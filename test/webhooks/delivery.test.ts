@@ -95,13 +95,16 @@ async function waitUntil<T>(what: string, fn: () => Promise<T | null | undefined
 
 // ---- End to end: real generations through the API --------------------------------------------
 
+/** The interface's three lifecycle events (progress events, an extension, are tested on their own). */
+const LIFECYCLE_TYPES = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'video.generation.progress');
+
 describe('lifecycle events of real generations', () => {
   type Started = { id: string; orgId: string; key: string; path: string };
   const started: Record<'success' | 'failure' | 'defaults' | 'none', Promise<Started>> = {} as never;
 
   const create = async (path: string | null, engine: 'lottie' | 'hyperframes', allEvents: boolean): Promise<Started> => {
     const { org, key } = await createOrgWithKey(stack.db);
-    if (allEvents) await setEnabledWebhookEvents(stack.db, org.id, { enable: [...WEBHOOK_EVENT_TYPES] });
+    if (allEvents) await setEnabledWebhookEvents(stack.db, org.id, { enable: [...LIFECYCLE_TYPES] });
     const res = await api(stack.url, '/v1/responses', {
       method: 'POST',
       key,
@@ -134,7 +137,7 @@ describe('lifecycle events of real generations', () => {
     const secret = await secretOf(g.orgId);
     const requests = await receiver.waitFor(3, g.path);
     const events = verifiedEvents(secret, requests);
-    expect([...events.keys()].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    expect([...events.keys()].sort()).toEqual([...LIFECYCLE_TYPES].sort());
     // A receiver rejects a delivery whose body was tampered with.
     const tampered = { ...requests[0]!, body: requests[0]!.body.replace(g.id, 'gen_forged') };
     expect(() => verifyDelivery(secret, tampered)).toThrow(/No matching signature/);
@@ -210,6 +213,36 @@ describe('lifecycle events of real generations', () => {
       error_message: final.body.error.message,
     });
     expect(completed.data.object.error_message).toBeTruthy();
+  }, 120_000);
+
+  it('progress events (extension, turned on): signed, at most one per 10 points, rising, before the completed event', async () => {
+    const { org, key } = await createOrgWithKey(stack.db);
+    await setEnabledWebhookEvents(stack.db, org.id, { enable: ['video.generation.progress'] });
+    const res = await api(stack.url, '/v1/responses', {
+      method: 'POST',
+      key,
+      // Lottie: this stack's Chrome is missing on purpose (the failed-generation test).
+      json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'A rocket launch countdown', width: 160, height: 284, duration_seconds: 4, webhook_url: receiver.url('/e2e/progress') },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const final = (await waitForTerminal(stack.url, key, res.body.id)).body;
+    expect(final.status, JSON.stringify(final.error)).toBe('completed');
+    const rows = await waitUntil('progress and completed rows delivered', async () => {
+      const r = await eventRows(res.body.id, org.id);
+      return r.some((e) => e.type === 'video.generation.completed') && r.every((e) => e.status === 'delivered') && r;
+    });
+    const secret = await secretOf(org.id);
+    const received = (await receiver.waitFor(rows.length, '/e2e/progress')).map((req) => verifyDelivery(secret, req) as WebhookEvent);
+    const progress = received.filter((e) => e.type === 'video.generation.progress');
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeLessThanOrEqual(10);
+    for (const event of progress) {
+      expectEnvelope(event, 'video.generation.progress', res.body.id);
+      expect(event.data.object).toMatchObject({ status: 'in_progress', progress: { stage: expect.any(String), percent: expect.any(Number) } });
+    }
+    const decades = progress.map((e) => Math.floor(e.data.object.progress!.percent / 10)).sort((a, b) => a - b);
+    expect(new Set(decades).size).toBe(decades.length);
+    expect(received.map((e) => e.type)).toContain('video.generation.completed');
   }, 120_000);
 
   it('default toggles: only the completed event is sent', async () => {
