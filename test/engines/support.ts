@@ -79,9 +79,10 @@ export function watchDescendants(intervalMs = 100) {
     }
     return found;
   };
+  // The test runner's own module transformer (esbuild, started on demand) is not the code under test.
+  const ours = (p: Proc) => p.comm !== 'esbuild';
   const sample = () => {
-    // The test runner's own module transformer (esbuild, started on demand) is not the code under test.
-    for (const p of descendants().filter((d) => d.comm !== 'esbuild')) {
+    for (const p of descendants().filter(ours)) {
       seenPids.set(p.pid, p.comm);
       if (p.pgid !== ownGroup) seenGroups.add(p.pgid);
     }
@@ -96,7 +97,7 @@ export function watchDescendants(intervalMs = 100) {
     /** Processes seen (or in groups seen) that are still alive, apart from `except` (idle spare render processes). */
     leftovers: (except: number[] = []) =>
       processes()
-        .filter((p) => (seenPids.has(p.pid) || seenGroups.has(p.pgid)) && !except.includes(p.pid))
+        .filter((p) => ours(p) && (seenPids.has(p.pid) || seenGroups.has(p.pgid)) && !except.includes(p.pid))
         .map((p) => `${p.pid} ${p.comm}`),
   };
 }
