@@ -3,7 +3,7 @@
 // connection error, 429, 5xx) hands over to the next; a rejected request or refused content ends the
 // generation. On the provider that answers: optional prompt expansion, then composition, then up to
 // `repairRounds` repairs while the engine finds errors. Tokens of every call are summed.
-import { ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
+import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
 import type { ProviderActivities } from '../activities/providers.js';
 import { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE } from '../src/providers/errors.js';
 import {
@@ -41,6 +41,8 @@ function callsTo(attempt: PlannedAttempt) {
     taskQueue: TASK_QUEUES.io,
     startToCloseTimeout: attempt.timeoutMs + CALL_GRACE_MS,
     heartbeatTimeout: '30 seconds',
+    // A cancelled generation waits for the call to stop: no activity is left pending behind it.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     retry: { initialInterval: '1 second', maximumAttempts: 2 },
   });
 }
