@@ -24,7 +24,7 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { createNamespace } from '../src/temporal/devServer.js';
 import { freePort } from '../test/support/ports.js';
-import { benchContext, benchDatabase, benchTemporal, percentile, spawnService, today, waitFor } from './support.js';
+import { benchContext, benchDatabase, benchTemporal, getOk, inFlightGenerations, openLoop, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });
 const seconds = Number(values.seconds);
@@ -80,26 +80,20 @@ try {
   // Poll latency at fixed rates, the way clients poll: IN_FLIGHT generations, each polled every few
   // seconds, requests evenly spaced (open loop). autocannon's rate mode sends each second's requests
   // in one burst per connection and weights slow answers, so it does not measure this.
-  const many = await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => ((await (await fetch(`${base}/v1/responses`, { method: 'POST', headers, body: createBody })).json()) as { id: string }).id),
-  );
-  // Measure once every composition is written (provider known) and only the render, which no worker
-  // picks up here, is left: the composing would otherwise share the cores with the polls.
-  await waitFor(async () => {
-    const views = await Promise.all(many.map(async (id) => (await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { provider: string | null }));
-    return views.every((v) => v.provider !== null);
-  });
+  // Measured once every composition is written and only the render, which no worker picks up here, is
+  // left: the composing would otherwise share the cores with the polls.
+  const many = await inFlightGenerations(base, headers, createBody, IN_FLIGHT);
   const query = await queryClient(temporalAddress);
   const paced: [string, Figures][] = [];
   for (const rate of POLL_RATES) {
-    paced.push([`API poll, in flight (query), ${rate} req/s`, await openLoop(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
+    paced.push([`API poll, in flight (query), ${rate} req/s`, await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
     // The query alone from a plain Temporal client: the floor of the in-flight poll.
-    paced.push([`bare workflow query, ${rate} req/s`, await openLoop(rate, (i) => query(many[i % many.length]!))]);
+    paced.push([`bare workflow query, ${rate} req/s`, await atRate(rate, (i) => query(many[i % many.length]!))]);
   }
   // The same generations once terminal → the PostgreSQL path.
   await Promise.all(many.map((id) => fetch(`${base}/v1/responses/${id}`, { method: 'DELETE', headers })));
   for (const rate of POLL_RATES) {
-    paced.push([`API poll, terminal (PostgreSQL), ${rate} req/s`, await openLoop(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
+    paced.push([`API poll, terminal (PostgreSQL), ${rate} req/s`, await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
   }
   await query.close();
   const pollDone = await run('API poll, terminal (PostgreSQL)', { url: `${base}/v1/responses/${many[0]}`, headers });
@@ -158,30 +152,10 @@ async function queryClient(address: string) {
   return Object.assign((id: string) => client.workflow.getHandle(id).query('state'), { close: () => connection.close() });
 }
 
-async function getOk(url: string, headers: Record<string, string>): Promise<void> {
-  const res = await fetch(url, { headers });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-}
-
-/** Calls `call(i)` `rate` times a second for the run's duration, evenly spaced: a slow answer never delays the next call. */
-async function openLoop(rate: number, call: (i: number) => Promise<unknown>): Promise<Figures> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = Date.now();
-  const calls: Promise<void>[] = [];
-  for (let i = 0; i < seconds * rate; i++) {
-    await new Promise((r) => setTimeout(r, started + (i * 1000) / rate - Date.now()));
-    const t = performance.now();
-    calls.push(
-      call(i).then(
-        () => void latencies.push(performance.now() - t),
-        () => void errors++,
-      ),
-    );
-  }
-  await Promise.all(calls);
-  return { rps: latencies.length / ((Date.now() - started) / 1000), ...percentiles(latencies), errors };
+/** `call` at a fixed rate for the run's duration (support's openLoop). */
+async function atRate(rate: number, call: (i: number) => Promise<unknown>): Promise<Figures> {
+  const { latencies, errors, elapsedS } = await openLoop(rate, seconds, call);
+  return { rps: latencies.length / elapsedS, ...percentiles(latencies), errors };
 }
 
 async function waitForStatus(base: string, headers: Record<string, string>, id: string, status: string) {

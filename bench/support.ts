@@ -35,6 +35,8 @@ export function benchContext(name: string): BenchContext {
   };
 }
 
+let databases = 0;
+
 /** A fresh, migrated database; dropped at cleanup. */
 export async function benchDatabase(ctx: BenchContext): Promise<{ url: string; db: Db }> {
   let adminUrl = process.env.DATABASE_URL;
@@ -43,7 +45,7 @@ export async function benchDatabase(ctx: BenchContext): Promise<{ url: string; d
     ctx.defer(() => embedded.stop());
     adminUrl = embedded.url;
   }
-  const name = `bench_${process.pid}`;
+  const name = `bench_${process.pid}_${databases++}`; // unique: a bench may build two stacks
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -92,12 +94,13 @@ export async function benchServices(ctx: BenchContext, creditsCents: number, ext
 }
 
 /**
- * Runs a service entry point (src/api/main.ts, src/worker/main.ts) as a child process. With
- * BENCH_CPU_PROF=<dir>, each service writes a V8 CPU profile there when it stops.
+ * Runs a service entry point (src/api/main.ts, src/worker/main.ts) as a child process; `cwd`: the
+ * checkout to run it from (default this one: another, e.g. an older commit's worktree, runs that
+ * commit's code). With BENCH_CPU_PROF=<dir>, each service writes a V8 CPU profile there when it stops.
  */
-export function spawnService(ctx: BenchContext, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+export function spawnService(ctx: BenchContext, entry: string, env: NodeJS.ProcessEnv, cwd?: string): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
   ctx.defer(() => stopChild(child));
   return child;
 }
@@ -116,6 +119,63 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 60_000)
 }
 
 export const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * `n` generations created with the JSON `body` and left in flight (run with no render worker): resolves
+ * with their ids once every composition is written (provider known), so only the render, which nobody
+ * picks up, is left and composing no longer competes for the cores.
+ */
+export async function inFlightGenerations(base: string, headers: Record<string, string>, body: string, n: number): Promise<string[]> {
+  const ids = await Promise.all(
+    Array.from({ length: n }, async () => ((await (await fetch(`${base}/v1/responses`, { method: 'POST', headers, body })).json()) as { id: string }).id),
+  );
+  await waitFor(async () => {
+    const views = await Promise.all(ids.map(async (id) => (await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { provider: string | null }));
+    return views.every((v) => v.provider !== null);
+  }, 300_000);
+  return ids;
+}
+
+/** A GET that must answer 2xx (body read and dropped). */
+export async function getOk(url: string, headers: Record<string, string>): Promise<void> {
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+}
+
+/**
+ * Calls `call(i)` `rate` times a second for `seconds`, evenly spaced (open loop: a slow answer never
+ * delays the next call, as with many independent clients): the latencies (ms) of the calls that
+ * succeeded, the failures, and the seconds until the last call settled.
+ */
+export async function openLoop(rate: number, seconds: number, call: (i: number) => Promise<unknown>): Promise<{ latencies: number[]; errors: number; elapsedS: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = Date.now();
+  const calls: Promise<void>[] = [];
+  for (let i = 0; i < seconds * rate; i++) {
+    await new Promise((r) => setTimeout(r, started + (i * 1000) / rate - Date.now()));
+    const t = performance.now();
+    calls.push(
+      call(i).then(
+        () => void latencies.push(performance.now() - t),
+        () => void errors++,
+      ),
+    );
+  }
+  await Promise.all(calls);
+  return { latencies, errors, elapsedS: (Date.now() - started) / 1000 };
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc; times in 1/100 s). */
+export function processCpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The 1, 5 and 15 minute load averages, for the record of a run on a shared machine. */
+export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** The p-th percentile (nearest rank, rounded down) of values sorted ascending. */
 export function percentile(sorted: number[], p: number): number {
