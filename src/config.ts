@@ -24,6 +24,12 @@ const envSchema = loggerEnvSchema.extend({
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Base URL clients use to reach the API (used in signed media URLs). Defaults to http://localhost:PORT. */
   PUBLIC_BASE_URL: z.url().optional(),
+  /**
+   * Origin media URLs use (local storage), e.g. https://media.example.com: a host without the
+   * dashboard's cookies. When set, /media/* answers only on that host and nothing else does there.
+   * Unset: media is served from PUBLIC_BASE_URL (still sandboxed; see README "Security model").
+   */
+  MEDIA_BASE_URL: z.url().optional(),
   /** Directory for embedded PostgreSQL, the Temporal SQLite file and stored media. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** PostgreSQL server. Unset: `npm start` and `npm test` run an embedded PostgreSQL under DATA_DIR. */
@@ -59,6 +65,24 @@ const envSchema = loggerEnvSchema.extend({
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Wall-clock limit of one render; the render's child process is killed past it. */
   RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
+  /**
+   * `on`: every render runs in bubblewrap namespaces (no network), as RENDER_USER when the worker is
+   * root, with Chrome's own sandbox; the worker refuses to start if that is impossible. `off`: plain
+   * child processes (development machines without bubblewrap). Limits and a minimal environment apply either way.
+   */
+  RENDER_SANDBOX: z.enum(['on', 'off']).default('on'),
+  /** Unprivileged user renders run as when the worker is root (created by src/dev/install.mjs and the Dockerfile). */
+  RENDER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name').default('video-render'),
+  /** Memory of one render, all its processes together (cgroup), in MiB. */
+  RENDER_MEMORY_MB: z.coerce.number().int().min(256).max(1024 * 1024).default(3072),
+  /** Processes and threads of one render together (cgroup pids). */
+  RENDER_MAX_TASKS: z.coerce.number().int().min(64).max(1_000_000).default(1024),
+  /** Largest file one render may write, in MiB. */
+  RENDER_MAX_FILE_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(4096),
+  /** CPU time of one render, all its processes together, in seconds. */
+  RENDER_CPU_SECONDS: z.coerce.number().int().min(1).max(1_000_000).default(1800),
+  /** Page requests of HyperFrames compositions go through a refusing proxy; `off` only to test the network namespace alone. */
+  RENDER_PAGE_NETWORK_GUARD: z.enum(['on', 'off']).default('on'),
   /** Where videos and artifacts are stored: `local` (under DATA_DIR/media, served by the API) or `s3`. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   /** HMAC key of signed media URLs (local storage). Unset: generated once into DATA_DIR/media-url-secret. */
@@ -141,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    mediaBaseUrl: e.MEDIA_BASE_URL?.replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     /** DATABASE_URL, else the embedded server that `npm start` runs on EMBEDDED_PG_PORT. */
     databaseUrl: e.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${e.EMBEDDED_PG_PORT}/${EMBEDDED_DB_NAME}`,
@@ -162,6 +187,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       chromePath: e.CHROME_PATH,
       ffmpegPath: e.FFMPEG_PATH,
       timeoutMs: e.RENDER_TIMEOUT_SECONDS * 1000,
+      sandbox: {
+        mode: e.RENDER_SANDBOX,
+        user: e.RENDER_USER,
+        memoryBytes: e.RENDER_MEMORY_MB * 2 ** 20,
+        maxTasks: e.RENDER_MAX_TASKS,
+        maxFileBytes: e.RENDER_MAX_FILE_MB * 2 ** 20,
+        cpuSeconds: e.RENDER_CPU_SECONDS,
+        hiddenDirs: [path.resolve(e.DATA_DIR)],
+        pageNetworkGuard: e.RENDER_PAGE_NETWORK_GUARD === 'on',
+      },
     },
     storage: {
       driver: e.STORAGE_DRIVER,

@@ -5,6 +5,7 @@
 //   2. Debian chromium-headless-shell, ffmpeg and the fonts Lottie text is drawn with (DejaVu; Noto for
 //      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
 //      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese)
+//      and bubblewrap (the render sandbox), and, as root, the unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 // A second run finds everything in place and takes well under a second.
@@ -61,6 +62,7 @@ function ensureDebianPackages() {
   const missing = [];
   if (!fs.existsSync(CHROME_HEADLESS_SHELL)) missing.push('chromium-headless-shell');
   if (!which('ffmpeg') || !which('ffprobe')) missing.push('ffmpeg');
+  if (!which('bwrap')) missing.push('bubblewrap');
   // Lottie text layers are drawn with these faces (src/engines/lottie/faces.ts): DejaVu Sans Mono,
   // Noto for Latin/Cyrillic/Greek, Arabic, Hebrew, Devanagari and more, Noto CJK, and the emoji pictures.
   const fonts = {
@@ -85,6 +87,17 @@ function ensureDebianPackages() {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
+/** The unprivileged user renders run as when the worker is root (RENDER_USER, src/engines/isolation/sandbox.ts). */
+function ensureRenderUser() {
+  const user = process.env.RENDER_USER || 'video-render';
+  if (process.getuid?.() !== 0 || spawnSync('id', ['-u', user]).status === 0) return;
+  if (!which('useradd')) {
+    say(`WARNING: cannot create the render user "${user}" (no useradd); renders will not start as root until it exists.`);
+    return;
+  }
+  run('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', user]);
 }
 
 function cliWorks(bin) {
@@ -152,6 +165,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   try {
     ensureNpmDependencies();
     ensureDebianPackages();
+    ensureRenderUser();
     const cli = await ensureTemporalCli();
     say(`ready (temporal CLI: ${cli})`);
   } catch (err) {

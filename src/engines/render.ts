@@ -25,6 +25,7 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
     { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath, assetsDir: opts.assetsDir, assets: opts.assets },
     { entry: engine.renderEntry, preload: engine.preload ?? [] },
     opts.outputPath,
+    opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },
   );
   return probeVideo(opts.outputPath, ffprobeFor(ffmpegPath));

@@ -1,10 +1,11 @@
 // The one contract between the workflow activities and the rendering engines.
 import type { Finding } from '../shared.js';
+import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding };
 
 /** Binaries and limits a render runs with (config RENDER_* / CHROME_PATH / FFMPEG_PATH), passed in by the caller. */
-export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number };
+export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number; sandbox: RenderSandboxConfig };
 
 export type RenderOptions = {
   width: number;
@@ -122,7 +123,8 @@ export type RenderErrorCode =
   | 'invalid_render_options' // width/height/fps outside the limits
   | 'render_timeout' // wall-clock limit reached; the process tree was killed
   | 'render_aborted' // the caller's AbortSignal fired
-  | 'render_crashed' // the render process died (signal, OOM, WASM trap)
+  | 'render_crashed' // the render process died (signal, WASM trap)
+  | 'render_resource_limit' // it broke a limit of its sandbox (memory, processes, file size, CPU time) and was killed
   | 'render_failed'; // the engine reported an error (broken composition at run time, ffmpeg failure)
 
 export class RenderError extends Error {

@@ -11,6 +11,7 @@ import { rateLimitMiddleware } from '../api/middleware/rateLimit.js';
 import { openApiRoutes } from '../api/openapi/routes.js';
 import { usageRoutes } from '../api/usage/routes.js';
 import { dashboard } from '../dashboard/index.js';
+import { notFound } from '../errors.js';
 import type { AppDeps, AppState } from './context.js';
 import { errorMiddleware } from './errors.js';
 import { requestLogMiddleware } from './requestLog.js';
@@ -28,8 +29,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(errorMiddleware());
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY_BYTES, encoding: 'utf-8' }));
 
+  // A media origin (MEDIA_BASE_URL) serves media only: no page of the API or dashboard runs there.
+  const { mediaBaseUrl } = deps.config;
+  const mediaHost = mediaBaseUrl ? new URL(mediaBaseUrl).host : null;
+  if (mediaHost) {
+    app.use(async (ctx, next) => {
+      if (ctx.host === mediaHost && !ctx.path.startsWith('/media/')) throw notFound(`${mediaBaseUrl} serves media only`);
+      await next();
+    });
+  }
+
   // Public routes.
-  for (const router of [healthRoutes(deps), enginesRoutes(deps), mediaRoutes(deps), openApiRoutes(deps)]) {
+  for (const router of [healthRoutes(deps), enginesRoutes(deps), mediaRoutes({ storage: deps.storage, mediaBaseUrl }), openApiRoutes(deps)]) {
     app.use(router.routes()).use(router.allowedMethods());
   }
   // The dashboard (HTML pages under /dashboard): its own member sessions, not API keys.

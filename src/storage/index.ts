@@ -14,7 +14,7 @@ export function createStorage(config: Config): Storage {
   return new LocalStorage({
     root: path.join(config.dataDir, 'media'),
     secret: mediaUrlSecret(storage, config.dataDir),
-    publicBaseUrl: config.publicBaseUrl,
+    publicBaseUrl: config.mediaBaseUrl ?? config.publicBaseUrl,
     ttlSeconds: storage.urlTtlSeconds,
   });
 }

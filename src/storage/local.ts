@@ -11,7 +11,7 @@ import type { SignedUrl, Storage } from './types.js';
 export type LocalStorageOptions = {
   root: string;
   secret: string;
-  /** Base URL clients reach the API at (config PUBLIC_BASE_URL). */
+  /** Base URL media URLs start with (config MEDIA_BASE_URL, else PUBLIC_BASE_URL). */
   publicBaseUrl: string;
   ttlSeconds: number;
   now?: () => number;

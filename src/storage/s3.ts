@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { contentDisposition } from './disposition.js';
 import { assertValidKey } from './keys.js';
 import type { SignedUrl, Storage } from './types.js';
 
@@ -40,13 +41,13 @@ export class S3Storage implements Storage {
     assertValidKey(key);
     const { size } = await fs.promises.stat(filePath);
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: fs.createReadStream(filePath), ContentLength: size, ContentType: contentType }),
+      new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: fs.createReadStream(filePath), ContentLength: size, ContentType: contentType, ContentDisposition: contentDisposition(key, contentType) }),
     );
   }
 
   async putText(key: string, text: string, contentType: string): Promise<void> {
     assertValidKey(key);
-    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: text, ContentType: contentType }));
+    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: text, ContentType: contentType, ContentDisposition: contentDisposition(key, contentType) }));
   }
 
   async getText(key: string): Promise<string> {

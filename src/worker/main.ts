@@ -13,6 +13,7 @@ import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
 import { registerEnginePlugins } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
+import { checkSandbox } from '../engines/isolation/sandbox.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
 import { logger } from '../logger.js';
@@ -23,6 +24,15 @@ import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 
 const config = loadConfigOrExit();
 await registerEnginePlugins(config.enginePlugins);
+if (config.workerQueues.includes('render')) {
+  // Renders run compositions written from user prompts: a sandbox that cannot be had stops the worker.
+  try {
+    for (const warning of checkSandbox(config.render.sandbox)) logger.warn(warning);
+  } catch (err) {
+    logger.fatal((err as Error).message);
+    process.exit(1);
+  }
+}
 Runtime.install({
   logger: temporalLogger(logger),
   // One signal handler, below: beside the SDK's own, the second signal of a Ctrl-C on `npm start`

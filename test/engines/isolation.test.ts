@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
-import { closeRenderProcesses, spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
+import { closeRenderProcesses, spareProcessIds, spareWorkDirs } from '../../src/engines/isolation/renderProcess.js';
 import { fixture, tools, waitFor, useRenderSandbox, watchDescendants } from './support.js';
 
 // No work directory, Chrome profile or scratch file survives (tsx keeps its transform cache by design).
@@ -143,7 +143,9 @@ describe('render isolation', () => {
     expect(sandbox.entries().some((e) => e.startsWith('video-render-'))).toBe(true);
     parent.kill('SIGKILL');
     expect(await waitFor(() => watch.leftovers(spareProcessIds()).length === 0, 3000)).toBe(true);
-    expect(await waitFor(() => !sandbox.entries().some((e) => e.startsWith('video-render-')), 3000)).toBe(true);
+    // The orphan's work directory is gone (this test process's own idle spares keep theirs).
+    const renderDirs = () => sandbox.entries().filter((e) => e.startsWith('video-render-') && !spareWorkDirs().map((d) => path.basename(d)).includes(e));
+    expect(await waitFor(() => renderDirs().length === 0, 3000)).toBe(true);
     watch.stop();
   });
 
@@ -156,18 +158,20 @@ describe('render isolation', () => {
     );
     expect(error.code).toBe('render_aborted');
     expect(Date.now() - started).toBeLessThan(500);
-    expect(sandbox.entries().filter((e) => e.startsWith('video-render-'))).toEqual([]);
+    // Only the idle spares' own (empty) work directories exist: none was made for this render.
+    const spareDirs = spareWorkDirs().map((d) => path.basename(d));
+    expect(sandbox.entries().filter((e) => e.startsWith('video-render-') && !spareDirs.includes(e))).toEqual([]);
   });
 
   it('keeps one warm spare render process per engine, which closeRenderProcesses() ends', async () => {
     const watch = watchDescendants(50);
     await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare.mp4') });
-    expect(await waitFor(() => spareProcessIds('lottie').length === 1, 3000)).toBe(true);
-    const [spare] = spareProcessIds('lottie');
+    expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 3000)).toBe(true);
+    const [spare] = spareWorkDirs('lottie');
     // The next render takes the spare instead of starting a process (the spare renders, then exits).
     await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare2.mp4') });
-    expect(spareProcessIds('lottie')).not.toContain(spare);
-    expect(await waitFor(() => spareProcessIds('lottie').length === 1, 3000)).toBe(true);
+    expect(spareWorkDirs('lottie')).not.toContain(spare);
+    expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 3000)).toBe(true);
     await closeRenderProcesses();
     expect(spareProcessIds()).toEqual([]);
     expect(await waitFor(() => watch.leftovers().length === 0, 2000)).toBe(true);

@@ -63,6 +63,7 @@ img{position:absolute;left:80px;top:0;width:160px;height:180px}</style></head><b
       { engine: 'lottie', source: JSON.stringify(animation), width: 320, height: 180, chromePath: tools.chromePath, ffmpegPath: tools.ffmpegPath, assetsDir, assets: [asset] },
       { entry: lottie.renderEntry, preload: lottie.preload ?? [] },
       outputPath,
+      tools,
       { timeoutMs: 60_000 },
     );
     expectImage(await imageColourShares(outputPath, 0.5));

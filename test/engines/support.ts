@@ -106,6 +106,7 @@ export function watchDescendants(intervalMs = 100) {
 export function isolateTmpdir(): { dir: string; entries: () => string[]; restore: () => void } {
   const before = process.env.TMPDIR;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'engine-test-tmp-'));
+  fs.chmodSync(dir, 0o755); // render work directories inside must be reachable by the render user
   process.env.TMPDIR = dir;
   return {
     dir,

@@ -1,5 +1,6 @@
 // Local storage and its signed media URLs, over real HTTP through the API's media route.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,5 +164,63 @@ describe('signed media URLs over HTTP', () => {
     const res = await fetch((await storage.url('generations/gen_text/compositions/1.html')).url);
     expect(res.headers.get('content-type')).toBe('text/html');
     await expect(storage.getText('generations/gen_text/compositions/2.html')).rejects.toThrow();
+  });
+});
+
+// Artifacts are attacker-steerable HTML: no media response may run as the API's origin.
+describe('media responses are sandboxed', () => {
+  const html = '<!doctype html><html><body><h1>Title</h1><script>fetch("/dashboard")</script></body></html>';
+
+  it('serves an HTML artifact with the sandbox CSP, nosniff, and as a download unless ?inline=1', async () => {
+    await storage.putText('generations/gen_test/compositions/1.html', html, 'text/html; charset=utf-8');
+    const { url } = await storage.url('generations/gen_test/compositions/1.html');
+    for (const [query, disposition] of [['', 'attachment'], ['&inline=1', 'inline']] as const) {
+      const res = await fetch(url + query);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(html);
+      expect(res.headers.get('content-security-policy')).toMatch(/^sandbox; default-src 'none'/);
+      expect(res.headers.get('content-security-policy')).not.toMatch(/allow-scripts|allow-same-origin|script-src/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-disposition')).toBe(`${disposition}; filename="gen_test-1.html"`);
+    }
+  });
+
+  it('serves video and pictures inline, SVG and unknown types as downloads, all sandboxed and unsniffed', async () => {
+    const cases = [
+      ['generations/gen_test/video.mp4', null, 'inline; filename="gen_test-video.mp4"'],
+      ['generations/gen_test/poster.jpg', 'image/jpeg', 'inline; filename="gen_test-poster.jpg"'],
+      ['generations/gen_test/assets/logo.svg', 'image/svg+xml', 'attachment; filename="gen_test-logo.svg"'],
+      ['generations/gen_test/assets/notes.bin', 'application/octet-stream', 'attachment; filename="gen_test-notes.bin"'],
+    ] as const;
+    for (const [k, type, disposition] of cases) {
+      if (type) await storage.putText(k, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', type);
+      const res = await fetch((await storage.url(k)).url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe(disposition);
+      expect(res.headers.get('content-security-policy')).toMatch(/^sandbox;/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      await res.arrayBuffer();
+    }
+  });
+
+  it('with MEDIA_BASE_URL, answers only on the media host (404 on the API host)', async () => {
+    const app = new Koa<AppState>();
+    app.use(errorMiddleware());
+    const port = await freePort();
+    const router = mediaRoutes({ storage, mediaBaseUrl: `http://media.localhost:${port}` });
+    app.use(router.routes());
+    const srv = app.listen(port, '127.0.0.1');
+    await new Promise((r) => srv.once('listening', r));
+    try {
+      const { pathname, search } = new URL((await storage.url(key)).url);
+      const get = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          http.get({ host: '127.0.0.1', port, path: pathname + search, headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+        });
+      expect(await get(`media.localhost:${port}`)).toBe(200);
+      expect(await get(`127.0.0.1:${port}`)).toBe(404);
+    } finally {
+      srv.close();
+    }
   });
 });

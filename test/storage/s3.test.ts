@@ -102,6 +102,7 @@ describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get('content-disposition')).toBe('inline; filename="gen_s3-video.mp4"');
     expect(Buffer.from(await res.arrayBuffer())).toEqual(video);
 
     const part = await fetch(url, { headers: { Range: 'bytes=100-199' } });
@@ -115,6 +116,8 @@ describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
     expect(await storage.getText('generations/gen_s3/compositions/1.json')).toBe(json);
     const res = await fetch((await storage.url('generations/gen_s3/compositions/1.json')).url);
     expect(res.headers.get('content-type')).toBe('application/json');
+    // An artifact from the bucket (another origin) is a download, as from the API's media route.
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="gen_s3-1.json"');
     await expect(storage.getText('generations/gen_s3/compositions/2.json')).rejects.toThrow();
   });
 

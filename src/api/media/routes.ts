@@ -1,5 +1,10 @@
-// GET/HEAD /media/<key>?expires=…&sig=… — files of the local storage driver at signed URLs. Public:
-// the signature is the authentication. Supports Range requests so players can seek.
+// GET/HEAD /media/<key>?expires=…&sig=…[&inline=1] — files of the local storage driver at signed URLs.
+// Public: the signature is the authentication. Supports Range requests so players can seek.
+// Artifacts are compositions written by an LLM from user prompts (attacker-controlled HTML), and
+// user media can be anything: no media response may run as the API's (and dashboard's) origin.
+// Every one is sandboxed by its CSP (opaque origin, no script, nothing loaded from anywhere), never
+// sniffed, and named by Content-Disposition: pictures, video and sound inline, anything else a
+// download unless `?inline=1` asks to view it (still sandboxed).
 import fs from 'node:fs';
 import Router from '@koa/router';
 import { z } from 'zod';
@@ -8,15 +13,27 @@ import type { AppDeps, AppState } from '../../http/context.js';
 import { ApiError } from '../../http/errors.js';
 import { validate } from '../../http/validate.js';
 import { LocalStorage } from '../../storage/index.js';
+import { contentDisposition } from '../../storage/disposition.js';
 import { parseRange } from './range.js';
 
 /** A query value counts only as one string; absent or repeated is no value, which fails the signature check (403). */
 const single = z.string().optional().catch(undefined);
-const mediaRequest = { params: z.object({ key: z.string() }), query: z.object({ expires: single, sig: single }) };
+const mediaRequest = { params: z.object({ key: z.string() }), query: z.object({ expires: single, sig: single, inline: single }) };
 
-export function mediaRoutes({ storage }: Pick<AppDeps, 'storage'>) {
+/**
+ * Every media response's CSP: `sandbox` without allow-scripts gives an opaque origin where no script
+ * runs; styles and embedded pictures still show a page's structure.
+ */
+export const MEDIA_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data: blob:; media-src data: blob:; font-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/** `mediaBaseUrl`: config MEDIA_BASE_URL, the only origin media is served at when set. */
+export function mediaRoutes({ storage, mediaBaseUrl }: Pick<AppDeps, 'storage'> & { mediaBaseUrl?: string }) {
   const router = new Router<AppState>();
-  router.get('/media/*key', validate(mediaRequest, async (ctx, { params: { key }, query: { expires, sig } }) => {
+  const mediaHost = mediaBaseUrl ? new URL(mediaBaseUrl).host : null;
+  router.get('/media/*key', validate(mediaRequest, async (ctx, { params: { key }, query: { expires, sig, inline } }) => {
+    ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': MEDIA_CSP });
+    // With a media origin, media is never served as the API's (the dashboard's) origin.
+    if (mediaHost && ctx.host !== mediaHost) throw notFound(`Media is served at ${mediaBaseUrl}`);
     // With S3 storage, URLs point at the bucket: nothing is served here.
     if (!(storage instanceof LocalStorage)) throw notFound('Media is not served by this API (STORAGE_DRIVER=s3)');
     const check = storage.checkSignature(key, expires, sig);
@@ -36,6 +53,7 @@ export function mediaRoutes({ storage }: Pick<AppDeps, 'storage'>) {
     ctx.set('Accept-Ranges', 'bytes');
     ctx.set('Cache-Control', `private, max-age=${Math.max(0, Number(expires) - Math.floor(Date.now() / 1000))}`);
     ctx.set('Content-Type', object.contentType); // exactly as stored (ctx.type would append a charset)
+    ctx.set('Content-Disposition', contentDisposition(key, object.contentType, inline === '1'));
     ctx.lastModified = object.modified;
     const { start, end } = range ?? { start: 0, end: object.size - 1 };
     ctx.status = range ? 206 : 200;

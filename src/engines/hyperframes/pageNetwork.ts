@@ -1,9 +1,11 @@
 // The network a composition's page may use: only the producer's own file server, which runs in this
-// render process. Compositions are written by an LLM from user prompts, and their scripts run in a
-// Chrome without a sandbox; left alone they could reach anything the worker can (the Temporal UI,
-// PostgreSQL's HTTP neighbours, a cloud metadata endpoint). Chrome is started with every request,
-// loopback included, sent through a proxy in this process, which forwards only requests to ports
-// this process listens on and answers everything else 403.
+// render process. Compositions are written by an LLM from user prompts. The render's network
+// namespace (isolation/sandbox.ts) already has nowhere to go but its own loopback; this is the second
+// layer (and the only one with RENDER_SANDBOX=off): Chrome is started with every request, loopback
+// included, sent through a proxy in this process, which forwards only requests to ports this process
+// listens on and answers everything else 403. The same wrapper script decides Chrome's own sandbox:
+// the producer always passes --no-sandbox (and --no-zygote, which Chrome refuses with a sandbox), which
+// the wrapper drops unless the render runs as root.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +20,20 @@ export type PageNetworkGuard = {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Starts the proxy and writes the Chrome wrapper into `dir`. */
-export async function guardPageNetwork(realChromePath: string, dir: string, log: Logger): Promise<PageNetworkGuard> {
+export type ChromeOptions = {
+  /** Chrome keeps its own sandbox (the render does not run as root). */
+  sandbox: boolean;
+  /** Page requests go through the refusing proxy. */
+  guard: boolean;
+};
+
+/** Writes the Chrome wrapper into `dir`, starting the proxy when `opts.guard`. */
+export async function guardPageNetwork(realChromePath: string, dir: string, log: Logger, opts: ChromeOptions): Promise<PageNetworkGuard> {
+  const chromePath = path.join(dir, 'chromium-headless-shell');
+  if (!opts.guard) {
+    writeWrapper(chromePath, realChromePath, [], opts.sandbox);
+    return { chromePath, close: async () => {} };
+  }
   const refuse = (what: string) => log.warn({ request: what }, 'composition network request blocked');
   const server = http.createServer((req, res) => {
     const target = parseTarget(req.url);
@@ -44,13 +58,8 @@ export async function guardPageNetwork(realChromePath: string, dir: string, log:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  const chromePath = path.join(dir, 'chromium-headless-shell');
   // `<-loopback>` removes Chrome's implicit proxy bypass for localhost, so loopback goes through the guard too.
-  fs.writeFileSync(
-    chromePath,
-    `#!/bin/sh\nexec ${shellQuote(realChromePath)} --proxy-server=http://127.0.0.1:${port} '--proxy-bypass-list=<-loopback>' "$@"\n`,
-    { mode: 0o755 },
-  );
+  writeWrapper(chromePath, realChromePath, [`--proxy-server=http://127.0.0.1:${port}`, '--proxy-bypass-list=<-loopback>'], opts.sandbox);
   return {
     chromePath,
     close: () => {
@@ -96,6 +105,14 @@ function ownListeningPorts(): Set<number> {
     }
   }
   return ports;
+}
+
+/** A shell script running Chrome with `extraArgs`, without the producer's sandbox-disabling flags when `sandbox`. */
+function writeWrapper(file: string, realChromePath: string, extraArgs: string[], sandbox: boolean) {
+  const dropNoSandbox = sandbox
+    ? 'for a; do shift; case "$a" in --no-sandbox|--no-zygote|--single-process|--disable-gpu-sandbox) ;; *) set -- "$@" "$a" ;; esac; done\n'
+    : '';
+  fs.writeFileSync(file, `#!/bin/sh\n${dropNoSandbox}exec ${[realChromePath, ...extraArgs].map(shellQuote).join(' ')} "$@"\n`, { mode: 0o755 });
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,7 +1,7 @@
 // Child side of a HyperFrames render: writes the prepared project (index.html, local library copies,
 // the requester's media under assets/) into the work directory and runs the producer as a library
 // with BeginFrame capture. The producer's file server serves the project to the page, the only
-// server the page network guard lets it reach.
+// server the page can reach (its network namespace, and the page network guard).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger } from '@hyperframes/producer';
@@ -37,7 +37,7 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   const fps = job.fps ?? DEFAULT_FPS;
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
-  const network = await guardPageNetwork(job.chromePath, job.workDir, log);
+  const network = await guardPageNetwork(job.chromePath, job.workDir, log, { sandbox: job.chromeSandbox, guard: job.pageNetworkGuard });
   const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, logger: producerLogger(log) }));
   try {
     await executeRenderJob(

@@ -21,6 +21,10 @@ export type IsolatedJob = {
    */
   assetsDir?: string;
   assets?: readonly MediaAsset[];
+  /** Chrome keeps its own sandbox (the render does not run as root). */
+  chromeSandbox: boolean;
+  /** Page requests go through the refusing proxy (hyperframes/pageNetwork.ts). */
+  pageNetworkGuard: boolean;
 };
 
 export type ParentMessage = { type: 'render'; job: IsolatedJob };

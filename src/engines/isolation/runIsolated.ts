@@ -1,18 +1,17 @@
-// Runs one render in a child process with a wall-clock limit. A crash, a hang or an abort fails
-// only that render; on every failure the render's whole process tree (the child, its ffmpeg, every
-// Chrome) is SIGKILLed and its work directory removed. The render process points TMPDIR at the work
-// directory, so Chrome's profile and the producer's scratch files go there and nothing is left behind.
+// Runs one render in a contained child process (sandbox.ts) with a wall-clock limit, a CPU-time
+// limit and its control group's memory and task limits. A crash, a hang, a broken limit or an abort
+// fails only that render; on every outcome the render's whole process tree (the child, its ffmpeg,
+// every Chrome) is SIGKILLed and its work directory and control group removed. The render process
+// points TMPDIR at the work directory, so Chrome's profile and the producer's scratch files go there.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { contextLogger } from '../../logger.js';
-import { RenderError, type RenderProgress } from '../types.js';
+import { RenderError, type RenderProgress, type RenderTools } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildProgram, IsolatedJob, ParentMessage } from './protocol.js';
-import { acquireRenderProcess, keepSpare, type RenderProcess } from './renderProcess.js';
-
-/** Prefix of every render's work directory under the OS temp directory. */
-export const WORK_DIR_PREFIX = 'video-render-';
+import { acquireRenderProcess, keepSpare, releaseRenderProcess, type RenderProcess } from './renderProcess.js';
+import { giveToRenderUser } from './sandbox.js';
 /**
  * How often the render's process tree is scanned (peak memory; process groups to kill later). A scan
  * reads /proc for every process (~4 ms of CPU), taken from the render itself on a busy machine, and
@@ -32,25 +31,35 @@ export type IsolatedRenderOptions = {
 
 /** Renders `job` in a render process and moves its output to `outputPath`. Throws RenderError. */
 export async function runIsolated(
-  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath'>,
+  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath' | 'chromeSandbox' | 'pageNetworkGuard'>,
   program: ChildProgram,
   outputPath: string,
+  tools: RenderTools,
   opts: IsolatedRenderOptions,
 ): Promise<void> {
   if (opts.signal?.aborted) throw new RenderError('render_aborted', 'Render aborted before it started');
   const started = Date.now();
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), WORK_DIR_PREFIX));
-  const proc = acquireRenderProcess(job.engine, program, job.ffmpegPath);
+  const proc = acquireRenderProcess(job.engine, program, tools);
+  const { workDir } = proc;
   const log = contextLogger({ render: proc.renderId, engine: job.engine });
-  const fullJob: IsolatedJob = { ...job, renderId: proc.renderId, workDir, outputPath: path.join(workDir, 'output.mp4') };
+  const fullJob: IsolatedJob = {
+    ...job,
+    renderId: proc.renderId,
+    workDir,
+    outputPath: path.join(workDir, 'output.mp4'),
+    assetsDir: job.assetsDir && copyAssets(tools, job.assetsDir, path.join(workDir, 'input')),
+    chromeSandbox: proc.chromeSandbox,
+    pageNetworkGuard: tools.sandbox.pageNetworkGuard,
+  };
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
 
   try {
-    await supervise(proc, fullJob, tree, opts);
+    await supervise(proc, fullJob, tree, tools, opts);
     await moveFile(fullJob.outputPath, outputPath);
     log.info({ wallMs: Date.now() - started, peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20) }, 'render finished');
-  } catch (err) {
+  } catch (thrown) {
     const wallMs = Date.now() - started;
+    const err = limitError(proc, fullJob, tools, thrown);
     // An abort is the caller's (a cancelled generation, a stopping worker: the signal's reason says
     // which), not a render that failed.
     if ((err as RenderError).code === 'render_aborted') log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
@@ -58,12 +67,55 @@ export async function runIsolated(
     throw err;
   } finally {
     await killAndWait(tree);
-    fs.rmSync(workDir, { recursive: true, force: true });
-    keepSpare(job.engine, program, job.ffmpegPath);
+    releaseRenderProcess(proc);
+    keepSpare(job.engine, program, tools);
   }
 }
 
-function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, opts: IsolatedRenderOptions): Promise<void> {
+/**
+ * The requester's media, copied into the work directory (the render sees no other directory of the
+ * worker) and handed to the render user.
+ */
+function copyAssets(tools: RenderTools, from: string, to: string): string {
+  fs.cpSync(from, to, { recursive: true });
+  giveToRenderUser(tools.sandbox, to);
+  for (const name of fs.readdirSync(to)) giveToRenderUser(tools.sandbox, path.join(to, name));
+  return to;
+}
+
+/**
+ * A failed render that broke one of its limits (the kernel's counters of its control group, or an
+ * output file at the size limit) fails with `render_resource_limit`; anything else as it was.
+ */
+function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, err: unknown): unknown {
+  if ((err as RenderError).code === 'render_aborted' || (err as RenderError).code === 'render_resource_limit') return err;
+  return breachError(proc, job, tools) ?? err;
+}
+
+/** The limit the render broke, as the error it fails with; null when it broke none. */
+function breachError(proc: RenderProcess, job: IsolatedJob, { sandbox }: RenderTools): RenderError | null {
+  const breach = proc.cgroup?.breach();
+  if (breach === 'memory') return new RenderError('render_resource_limit', `The render used more than its memory limit of ${mib(sandbox.memoryBytes)} and was stopped`);
+  if (breach === 'tasks') return new RenderError('render_resource_limit', `The render tried to run more than ${sandbox.maxTasks} processes and threads and was stopped`);
+  if (largestFile(job.workDir) >= sandbox.maxFileBytes) return new RenderError('render_resource_limit', `The render wrote a file of more than ${mib(sandbox.maxFileBytes)} and was stopped`);
+  return null;
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+
+function largestFile(dir: string): number {
+  let largest = 0;
+  try {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) largest = Math.max(largest, fs.statSync(path.join(entry.parentPath, entry.name)).size);
+    }
+  } catch {
+    // A file removed while we looked: not the one at the limit.
+  }
+  return largest;
+}
+
+function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, tools: RenderTools, opts: IsolatedRenderOptions): Promise<void> {
   const { child, outputTail: tail } = proc;
   const log = contextLogger({ render: proc.renderId, engine: job.engine }); // bound now: the handlers below run outside the caller's context
   return new Promise<void>((resolve, reject) => {
@@ -91,7 +143,18 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
     );
     const onAbort = () => fail(new RenderError('render_aborted', 'Render aborted'));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const sampler = setInterval(() => tree.sample(), SAMPLE_INTERVAL_MS);
+    // Every sample also checks the CPU time of the whole render (its control group's, else the live
+    // processes' own), which no per-process rlimit can bound.
+    const cpuLimit = tools.sandbox.cpuSeconds;
+    const sampler = setInterval(() => {
+      // A process of the render OOM-killed or a fork refused: the render cannot be trusted to finish
+      // (Chrome waits a long time for a killed page), so it ends now.
+      const breach = proc.cgroup?.breach() ? breachError(proc, job, tools) : null;
+      if (breach) return fail(breach);
+      const members = tree.sample();
+      const cpu = proc.cgroup ? proc.cgroup.cpuSeconds() : members.reduce((sum, p) => sum + p.cpuSeconds, 0);
+      if (cpu > cpuLimit) fail(new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${cpuLimit} s and was stopped`));
+    }, SAMPLE_INTERVAL_MS);
 
     void proc.spawned.then(() => {
       tree.sample();
@@ -114,11 +177,15 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
       if (failure) return settle(failure);
       if (outcome?.type === 'done' && code === 0) return settle();
       if (outcome?.type === 'failed') return settle(new RenderError(outcome.code, outcome.message, outcome.findings ?? []));
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      // Through the sandbox's shell a signal shows as status 128+n.
+      const killedBy = signal ?? (code !== null && code > 128 ? signalName(code - 128) : null);
+      const how = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;
       settle(new RenderError('render_crashed', `Render process ${how}${tail.length ? `: ${tail.slice(-5).join(' | ')}` : ''}`));
     });
   });
 }
+
+const signalName = (n: number) => Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0] ?? `signal ${n}`;
 
 async function killAndWait(tree: RenderProcessTree) {
   const deadline = Date.now() + KILL_SETTLE_MS;
