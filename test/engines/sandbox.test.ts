@@ -106,7 +106,7 @@ describe('render sandbox', () => {
     expect(checkSandbox(tools.sandbox)).toEqual([]); // this machine: bubblewrap, the render user, cgroups
   });
 
-  it('has no route anywhere: only its own loopback, no default route (so no public address is reachable)', () => {
+  it('has no route anywhere: only its own loopback, no default route (so no public address is reachable)', async () => {
     const workDir = createWorkDir(tools.sandbox, 'video-render-probe-');
     const run = sandboxedSpawn(tools.sandbox, `probe-${process.pid}`, ['/bin/cat', '/proc/net/route', '/proc/net/dev'], workDir, [], {});
     try {
@@ -116,7 +116,7 @@ describe('render sandbox', () => {
       const interfaces = out.split('\n').filter((l) => /^\s*\w+:/.test(l)).map((l) => l.trim().split(':')[0]);
       expect(interfaces).toEqual(['lo']);
     } finally {
-      run.cgroup?.remove();
+      await run.cgroup?.remove();
       fs.rmSync(workDir, { recursive: true, force: true });
     }
   });

@@ -24,8 +24,8 @@ export type RenderCgroup = {
   cpuSeconds(): number;
   /** The limit the kernel enforced, if any (a process OOM-killed, a fork refused). */
   breach(): LimitBreach | null;
-  /** Removes the group once its processes are gone (retried for a few seconds); never throws. */
-  remove(): void;
+  /** Removes the group once its last processes are reaped (retried for a few seconds); never rejects. */
+  remove(): Promise<void>;
 };
 
 type Layout = { version: 2 } | { version: 1; memory: string; pids: string; cpuacct: string };
@@ -123,15 +123,18 @@ function writeIfPresent(file: string, value: string) {
 const REMOVE_TRIES = 20;
 const REMOVE_RETRY_MS = 250;
 
-/** rmdir (the only way to remove a cgroup) of each directory; a group whose last processes are not yet reaped is tried again shortly. */
-function removeWhenEmpty(dirs: string[], tries = REMOVE_TRIES) {
-  const busy = dirs.filter((dir) => {
-    try {
-      fs.rmdirSync(dir);
-      return false;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EBUSY';
-    }
-  });
-  if (busy.length && tries > 1) setTimeout(() => removeWhenEmpty(busy, tries - 1), REMOVE_RETRY_MS).unref();
+/** rmdir (the only way to remove a cgroup) of each directory, again while one is busy (its last processes not yet reaped). */
+async function removeWhenEmpty(dirs: string[]): Promise<void> {
+  let busy = dirs;
+  for (let tries = REMOVE_TRIES; busy.length && tries > 0; tries--) {
+    if (tries < REMOVE_TRIES) await new Promise((r) => setTimeout(r, REMOVE_RETRY_MS));
+    busy = busy.filter((dir) => {
+      try {
+        fs.rmdirSync(dir);
+        return false;
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'EBUSY';
+      }
+    });
+  }
 }

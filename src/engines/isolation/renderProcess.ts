@@ -70,9 +70,9 @@ function loggerEnv(): Record<string, string> {
 }
 
 /** Removes what a render process leaves once it is gone: its work directory and control group. */
-export function releaseRenderProcess(p: RenderProcess): void {
+export async function releaseRenderProcess(p: RenderProcess): Promise<void> {
   fs.rmSync(p.workDir, { recursive: true, force: true });
-  p.cgroup?.remove();
+  await p.cgroup?.remove();
 }
 
 /** Whether the process holds the engine's event loop: a spare must not keep the parent alive. */
@@ -95,7 +95,10 @@ export function acquireRenderProcess(engine: string, program: ChildProgram, tool
     spare.cgroup?.setLimits({ memoryBytes: tools.sandbox.memoryBytes, maxTasks: tools.sandbox.maxTasks });
     return spare;
   }
-  if (spare) releaseRenderProcess(spare);
+  if (spare) {
+    spare.child.kill('SIGKILL');
+    void releaseRenderProcess(spare);
+  }
   return start(program, tools);
 }
 
@@ -110,7 +113,7 @@ export function keepSpare(engine: string, program: ChildProgram, tools: RenderTo
     spare.child.once('exit', () => {
       if (spares.get(engine) !== spare) return; // taken by a render, which cleans up after it
       spares.delete(engine);
-      releaseRenderProcess(spare);
+      void releaseRenderProcess(spare);
     });
     spares.set(engine, spare);
   }, SPARE_DELAY_MS).unref();
@@ -136,13 +139,15 @@ export async function closeRenderProcesses(): Promise<void> {
   const closing = [...spares.values()];
   spares.clear();
   await Promise.all(
-    closing.map((spare) => {
-      if (spare.child.exitCode !== null || spare.child.signalCode !== null) return releaseRenderProcess(spare); // already gone
-      const exited = new Promise<void>((resolve) => spare.child.once('exit', () => resolve(releaseRenderProcess(spare))));
-      // Spares are unreferenced; without this a script awaiting here could end before the exit arrives.
-      spare.child.ref();
-      spare.child.kill('SIGKILL');
-      return exited;
+    closing.map(async (spare) => {
+      if (spare.child.exitCode === null && spare.child.signalCode === null) {
+        const exited = new Promise<void>((resolve) => spare.child.once('exit', () => resolve()));
+        // Spares are unreferenced; without this a script awaiting here could end before the exit arrives.
+        spare.child.ref();
+        new RenderProcessTree(spare.renderId, spare.child.pid).killAll(); // the sandbox's processes too
+        await exited;
+      }
+      await releaseRenderProcess(spare);
     }),
   );
 }

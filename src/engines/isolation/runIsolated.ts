@@ -67,7 +67,7 @@ export async function runIsolated(
     throw err;
   } finally {
     await killAndWait(tree);
-    releaseRenderProcess(proc);
+    void releaseRenderProcess(proc); // its control group goes once the kernel has reaped the last process
     keepSpare(job.engine, program, tools);
   }
 }

@@ -172,12 +172,20 @@ function bwrapArgs(config: RenderSandboxConfig, workDir: string, readOnly: strin
  * A shell (the worker's user, outside the namespaces) joins the control group, so every descendant
  * inherits it, and drops to the render user for `inner`. When `inner` ends after the worker died (the
  * render process leaves on its own), the shell removes the work directory, which the render cannot
- * (it sees it as a mount point); otherwise the worker does, after taking the video. Its exit status
- * is the render's (128+n for signal n).
+ * (it sees it as a mount point), and the control group (leaving it first); otherwise the worker does
+ * both, after taking the video. Its exit status is the render's (128+n for signal n).
  */
 function wrap(runAs: Support['runAs'], workDir: string, inner: string[]): string[] {
   const drop = runAs ? ['setpriv', `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs'] : [];
-  const script = 'w=$1; shift; for f in $CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; unset CGROUP_PROCS; "$@"; s=$?; kill -0 $PPID 2>/dev/null || rm -rf "$w"; exit $s';
+  const script = [
+    'w=$1; shift; g=$CGROUP_PROCS; unset CGROUP_PROCS',
+    'for f in $g; do echo $$ > "$f" || exit 125; done',
+    '"$@"; s=$?',
+    'kill -0 $PPID 2>/dev/null && exit $s',
+    'rm -rf "$w"',
+    'for f in $g; do d=${f%/cgroup.procs}; echo $$ > "${d%/*}/cgroup.procs"; for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$d" 2>/dev/null && break; sleep 0.3; done; done',
+    'exit $s',
+  ].join('; ');
   return ['/bin/sh', '-c', script, 'render-sandbox', workDir, ...drop, ...inner];
 }
 
