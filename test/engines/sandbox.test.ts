@@ -71,8 +71,9 @@ describe('render sandbox', () => {
       tools: unguarded,
       ...canvas,
       outputPath: path.join(sandbox.out, 'net.mp4'),
-      onProgress: () => {
-        if (chrome.length === 0) chrome.push(...chromeProcesses());
+      // Mid-capture: every renderer has long since entered its sandbox (a starting one has not yet).
+      onProgress: ({ fraction }) => {
+        if (chrome.length === 0 && fraction >= 0.5) chrome.push(...chromeProcesses());
       },
     });
     try {
@@ -139,6 +140,24 @@ describe('render sandbox', () => {
     expect(error.message).toMatch(/more than 200 processes and threads/);
     const ok = await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools, width: 360, height: 640, outputPath: path.join(sandbox.out, 'after-bomb.mp4') });
     expect(ok.frames).toBe(30);
+  });
+
+  it('stops a render over its CPU-time or file-size limit with render_resource_limit', { timeout: 120_000 }, async () => {
+    const lottie = getEngine('lottie');
+    // CPU: the whole render's control group, the waiting spare's start-up included, is over 1 s at the first check.
+    await lottie.render(fixture('text-and-box.lottie.json'), { tools, width: 360, height: 640, outputPath: path.join(sandbox.out, 'warm.mp4') });
+    expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 10_000)).toBe(true);
+    const cpu: RenderTools = { ...tools, sandbox: { ...tools.sandbox, cpuSeconds: 1 } };
+    const slow = await renderError(lottie.render(fixture('text-and-box.lottie.json'), { tools: cpu, width: 1080, height: 1920, outputPath: path.join(sandbox.out, 'cpu.mp4') }));
+    expect(slow.code).toBe('render_resource_limit');
+    expect(slow.message).toMatch(/CPU-time limit of 1 s/);
+    // File size: an rlimit set when the render process starts, so not the waiting spare.
+    await closeRenderProcesses();
+    const small: RenderTools = { ...tools, sandbox: { ...tools.sandbox, maxFileBytes: 4 * 1024 } };
+    const big = await renderError(lottie.render(fixture('text-and-box.lottie.json'), { tools: small, width: 1080, height: 1920, outputPath: path.join(sandbox.out, 'big.mp4') }));
+    expect(big.code).toBe('render_resource_limit');
+    expect(big.message).toMatch(/wrote a file of more than 4 KiB/);
+    await closeRenderProcesses(); // its spare keeps the small limit
   });
 
   it('gives the render process no credential of the worker, and a private work directory', { timeout: 120_000 }, async () => {

@@ -89,19 +89,26 @@ function copyAssets(tools: RenderTools, from: string, to: string): string {
  */
 function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, err: unknown): unknown {
   if ((err as RenderError).code === 'render_aborted' || (err as RenderError).code === 'render_resource_limit') return err;
+  // A process killed by its rlimit: SIGXCPU (CPU time) or SIGXFSZ (file size), the render process or one it started.
+  const message = (err as Error).message ?? '';
+  if (message.includes('SIGXCPU')) return cpuLimitError(tools.sandbox.cpuSeconds);
+  if (message.includes('SIGXFSZ')) return fileLimitError(tools.sandbox.maxFileBytes);
   return breachError(proc, job, tools) ?? err;
 }
+
+const cpuLimitError = (seconds: number) => new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${seconds} s and was stopped`);
+const fileLimitError = (bytes: number) => new RenderError('render_resource_limit', `The render wrote a file of more than ${size(bytes)} and was stopped`);
 
 /** The limit the render broke, as the error it fails with; null when it broke none. */
 function breachError(proc: RenderProcess, job: IsolatedJob, { sandbox }: RenderTools): RenderError | null {
   const breach = proc.cgroup?.breach();
-  if (breach === 'memory') return new RenderError('render_resource_limit', `The render used more than its memory limit of ${mib(sandbox.memoryBytes)} and was stopped`);
+  if (breach === 'memory') return new RenderError('render_resource_limit', `The render used more than its memory limit of ${size(sandbox.memoryBytes)} and was stopped`);
   if (breach === 'tasks') return new RenderError('render_resource_limit', `The render tried to run more than ${sandbox.maxTasks} processes and threads and was stopped`);
-  if (largestFile(job.workDir) >= sandbox.maxFileBytes) return new RenderError('render_resource_limit', `The render wrote a file of more than ${mib(sandbox.maxFileBytes)} and was stopped`);
+  if (largestFile(job.workDir) >= sandbox.maxFileBytes) return fileLimitError(sandbox.maxFileBytes);
   return null;
 }
 
-const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+const size = (bytes: number) => (bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 function largestFile(dir: string): number {
   let largest = 0;
@@ -153,7 +160,7 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
       if (breach) return fail(breach);
       const members = tree.sample();
       const cpu = proc.cgroup ? proc.cgroup.cpuSeconds() : members.reduce((sum, p) => sum + p.cpuSeconds, 0);
-      if (cpu > cpuLimit) fail(new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${cpuLimit} s and was stopped`));
+      if (cpu > cpuLimit) fail(cpuLimitError(cpuLimit));
     }, SAMPLE_INTERVAL_MS);
 
     void proc.spawned.then(() => {
