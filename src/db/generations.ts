@@ -122,3 +122,65 @@ export async function finishGeneration(db: Db, catalog: Catalog, outcome: Genera
     return row.engine;
   });
 }
+
+/** What a listing keeps (every given condition holds). */
+export type GenerationListFilter = {
+  /** Stored statuses, any of. */
+  statuses?: readonly GenerationStatus[];
+  engine?: string;
+  model?: string;
+  /** Created at or after this instant. */
+  createdFrom?: Date;
+  /** Created strictly before this instant. */
+  createdUntil?: Date;
+};
+
+export type GenerationListPage = { rows: GenerationRow[]; hasMore: boolean };
+
+/**
+ * One page of the organization's generations, newest first, by keyset on (created_at, id) — index
+ * generations_organization_created_id_idx, one range scan per page whatever the depth. `after`: the
+ * generations older than that one; `before`: those newer than it (read upwards from it, the nearest
+ * first, then put newest first). `hasMore`: there are more beyond the page in the direction read
+ * (older, or with `before` newer). The cursor's position is read by the same statement (its created_at
+ * may carry microseconds a JS Date would lose), and only among the organization's own generations.
+ * Returns null when the cursor is not one of them. At most one of `after` and `before`.
+ */
+export async function listGenerations(
+  db: Db,
+  organizationId: string,
+  page: { limit: number; after?: string; before?: string; filter?: GenerationListFilter },
+): Promise<GenerationListPage | null> {
+  const cursor = page.after ?? page.before;
+  if (cursor !== undefined && !(await isOwnGeneration(db, organizationId, cursor))) return null;
+  const params: unknown[] = [organizationId];
+  const $ = (value: unknown) => `$${params.push(value)}`;
+  const where = ['organization_id = $1'];
+  const { statuses, engine, model, createdFrom, createdUntil } = page.filter ?? {};
+  if (statuses) where.push(`status = ANY(${$(statuses)}::text[])`);
+  if (engine !== undefined) where.push(`engine = ${$(engine)}`);
+  if (model !== undefined) where.push(`model = ${$(model)}`);
+  if (createdFrom) where.push(`created_at >= ${$(createdFrom)}`);
+  if (createdUntil) where.push(`created_at < ${$(createdUntil)}`);
+  if (cursor !== undefined) {
+    const id = $(cursor);
+    // A row of two parameters (the subquery runs once): an index condition, not a filter.
+    const position = `((SELECT created_at FROM generations WHERE organization_id = $1 AND id = ${id}), ${id}::text)`;
+    where.push(`(created_at, id) ${page.after !== undefined ? '<' : '>'} ${position}`);
+  }
+  const order = page.after === undefined && page.before !== undefined ? 'ASC' : 'DESC';
+  const { rows } = await db.query<GenerationRow>(
+    `SELECT * FROM generations WHERE ${where.join(' AND ')}
+     ORDER BY created_at ${order}, id ${order} LIMIT ${$(page.limit + 1)}`,
+    params,
+  );
+  const hasMore = rows.length > page.limit;
+  const kept = rows.slice(0, page.limit);
+  return { rows: order === 'ASC' ? kept.reverse() : kept, hasMore };
+}
+
+/** Whether the id is one of the organization's generations (a listing cursor). */
+async function isOwnGeneration(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM generations WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  return rowCount === 1;
+}

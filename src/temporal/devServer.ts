@@ -33,7 +33,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     args.push('--dynamic-config-value', `${key}=1`);
   }
 
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C reaches the worker, which drains its activities against
+  // a server still up; the server is stopped last, by whoever started it.
+  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (d) => {
     stderr = (stderr + d).slice(-4000);

@@ -6,6 +6,8 @@ import type { AppDeps, AppState } from '../../http/context.js';
 import { validate } from '../../http/validate.js';
 import type { GenerationRequest } from '../../shared.js';
 import { readAppHeaders } from './appHeaders.js';
+import { idempotencyOf } from './idempotency.js';
+import { mountList } from './list.js';
 import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
 import { streamGeneration, type StreamShape } from './stream.js';
@@ -35,9 +37,12 @@ export function generationsRoutes(deps: AppDeps) {
     router.post(
       shape.path,
       validate({ body: shape.schema }, async (ctx, { body }) => {
-        const generation = await createGeneration(deps, ctx.state.auth, shape.translate(body), readAppHeaders(ctx));
+        const idempotency = idempotencyOf(ctx, shape.name, body);
+        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), readAppHeaders(ctx), idempotency);
+        if (replayed) ctx.set('Idempotent-Replayed', 'true');
         const { organizationId } = ctx.state.auth;
-        if (body.stream) return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id: generation.id, created: generation });
+        // A replayed create attaches to the generation's stream like a GET ?stream=true.
+        if (body.stream) return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id: generation.id, created: replayed ? undefined : generation });
         ctx.status = 200;
         ctx.body = shape.view(generation);
       }),
@@ -60,5 +65,7 @@ export function generationsRoutes(deps: AppDeps) {
   };
   mount({ name: 'responses', path: '/v1/responses', schema: responsesRequest, translate: (body) => fromResponsesRequest(body, deps), view: toResponsesView });
   mount({ name: 'chat', path: '/v1/chat/completions', schema: chatRequest, translate: (body) => fromChatRequest(body, deps), view: toChatView });
+  mountList(router, deps, { path: '/v1/responses', view: toResponsesView });
+  mountList(router, deps, { path: '/v1/chat/completions', view: toChatView });
   return router;
 }

@@ -10,6 +10,7 @@ import {
   type AppInfo,
   type GenerationRow,
 } from '../../db/generations.js';
+import { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey } from '../../db/idempotency.js';
 import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
@@ -30,33 +31,77 @@ import { mediaParamOf, type GenerationSnapshot } from './translate.js';
 const QUERY_DEADLINE_MS = 2000;
 const CANCEL_WAIT_MS = 10_000;
 
+/** An `Idempotency-Key` of a create request and the hash of the request it came with. */
+export type Idempotency = { key: string; requestHash: string };
+
+/** How long a request waits for the generation of a concurrent request with its idempotency key. */
+const IDEMPOTENT_WAIT_MS = 10_000;
+
+/**
+ * Creates a generation; with `idempotency`, at most one per key and organization within 24 hours:
+ * a repeat of the same request gets the generation the first one started (`replayed`).
+ */
 export async function createGeneration(
   deps: AppDeps,
   principal: KeyPrincipal,
   requested: GenerationRequest,
   app: AppInfo,
-): Promise<GenerationSnapshot> {
-  if (requested.webhook_url) await assertPublicWebhookUrl(requested.webhook_url, deps.config);
+  idempotency?: Idempotency,
+): Promise<{ generation: GenerationSnapshot; replayed: boolean }> {
+  if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config); // '' included: 400, not "absent"
   // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
   const { request, uploads } = await prepareRequestMedia(requested, deps.config, mediaParamOf);
   const id = newId('gen');
-  // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
-  const row = await insertGeneration(deps.db, { id, organizationId: principal.organizationId, apiKeyId: principal.apiKeyId, request, app });
-  if (!row) throw new DomainError('payment_required', 'insufficient_credits', 'The organization has no credit left; add credits to continue');
-  try {
-    await storeUploads(deps.storage, id, uploads);
-    await deps.temporal.workflow.start(
-      generationWorkflow,
-      generationStartOptions({ generationId: id, organizationId: principal.organizationId, request, createdAtMs: row.created_at.getTime() }, app),
-    );
-  } catch (err) {
-    // Nothing half-created: without a workflow there is no generation.
-    await deleteGeneration(deps.db, id);
-    deps.logger.error({ err, generation_id: id }, uploads.length ? 'storing media or workflow start failed' : 'workflow start failed');
-    throw new DomainError('unavailable', 'temporarily_unavailable', 'The generation could not be started; retry shortly');
+  const { organizationId } = principal;
+  if (idempotency) {
+    const claim = await claimIdempotencyKey(deps.db, organizationId, idempotency.key, idempotency.requestHash, id);
+    if (!claim.claimed) {
+      if (claim.requestHash !== idempotency.requestHash) {
+        throw new DomainError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; send a new key for a new request', 'Idempotency-Key');
+      }
+      const replayed = await generationOfKey(deps, organizationId, idempotency, claim.generationId);
+      if (replayed) return { generation: replayed, replayed: true };
+      return createGeneration(deps, principal, requested, app, idempotency); // the first request failed and gave the key up
+    }
   }
-  metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
-  return snapshot(deps, row, null);
+  try {
+    // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
+    const row = await insertGeneration(deps.db, { id, organizationId, apiKeyId: principal.apiKeyId, request, app });
+    if (!row) throw new DomainError('payment_required', 'insufficient_credits', 'The organization has no credit left; add credits to continue');
+    try {
+      await storeUploads(deps.storage, id, uploads);
+      await deps.temporal.workflow.start(
+        generationWorkflow,
+        generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime() }, app),
+      );
+    } catch (err) {
+      // Nothing half-created: without a workflow there is no generation.
+      await deleteGeneration(deps.db, id);
+      deps.logger.error({ err, generation_id: id }, uploads.length ? 'storing media or workflow start failed' : 'workflow start failed');
+      throw new DomainError('unavailable', 'temporarily_unavailable', 'The generation could not be started; retry shortly');
+    }
+    metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
+    return { generation: await snapshot(deps, row, null), replayed: false };
+  } catch (err) {
+    // A request that started nothing does not keep its key: a retry may use it.
+    if (idempotency) await releaseIdempotencyKey(deps.db, organizationId, idempotency.key, id);
+    throw err;
+  }
+}
+
+/**
+ * The generation another request with the same key started, in its current state. That request may
+ * still be creating it (waited for, up to IDEMPOTENT_WAIT_MS); null when it failed and gave the key up.
+ */
+async function generationOfKey(deps: AppDeps, organizationId: string, idempotency: Idempotency, generationId: string): Promise<GenerationSnapshot | null> {
+  const deadline = Date.now() + IDEMPOTENT_WAIT_MS;
+  for (;;) {
+    if (await getGeneration(deps.db, organizationId, generationId)) return readGeneration(deps, organizationId, generationId);
+    const held = await heldIdempotencyKey(deps.db, organizationId, idempotency.key);
+    if (held?.generationId !== generationId) return null;
+    if (Date.now() > deadline) throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'idempotency_key_in_use');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** How a generation's workflow is started: id = generation id, search attributes and memo for operators. */
@@ -64,6 +109,8 @@ export function generationStartOptions(input: GenerationWorkflowInput, app: AppI
   const { generationId, organizationId, request } = input;
   return {
     workflowId: generationId,
+    // One workflow per generation id, ever: a repeated start (an idempotent create) never makes a second.
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
     taskQueue: TASK_QUEUES.io,
     args: [input],
     typedSearchAttributes: [

@@ -1,8 +1,10 @@
 // The OpenAPI 3.1 document, generated from the zod schemas the API validates requests with
 // (src/api/generations/schema.ts) and the response schemas the tests hold responses to.
 import { z } from 'zod';
+import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
-import { cancelResult, chatView, enginesCatalog, errorBody, responsesView, usageResource } from './schemas.js';
+import { toChatView, toResponsesView } from '../generations/translate.js';
+import { cancelResult, chatList, chatView, enginesCatalog, errorBody, responsesList, responsesView, usageResource } from './schemas.js';
 
 const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -24,6 +26,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'Temporarily unavailable',
 };
 
+const idempotencyKeyParam = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+  description:
+    'Extension: makes the create safe to retry. Per organization, kept 24 h: the same key with the same body answers the original generation (started and charged once); with a different body, 409 `idempotency_key_reused`. A request that fails keeps no key.',
+};
+
 const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Generation id' }];
 const streamParams = [
   { name: 'stream', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'Extension: `true` answers with the generation’s server-sent events instead of one object' },
@@ -41,16 +52,38 @@ const eventStream = (tag: string) => ({
   },
 });
 
+/** Extension: the listing of each shape (src/api/generations/list.ts), its query parameters read off the schema it validates with. */
+function listOperation(tag: string) {
+  const [query, list] = tag === 'Responses' ? [listQuerySchema(toResponsesView), responsesList] : [listQuerySchema(toChatView), chatList];
+  const parameters = Object.entries(query.shape).map(([name, schema]) => {
+    const { $schema: _ignored, description, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    return { name, in: 'query', required: false, schema: rest, description };
+  });
+  return {
+    tags: [tag],
+    summary: 'Extension: list the organization’s generations, newest first (keyset pages: `after` = last_id of the previous page)',
+    parameters,
+    responses: { '200': { description: 'A page of generations', content: json(list) }, ...errors(400, 401, 429) },
+  };
+}
+
 function generationPaths(base: string, tag: string, request: z.ZodType, view: z.ZodType) {
   return {
     [base]: {
+      get: listOperation(tag),
       post: {
         tags: [tag],
         summary: `Create a generation (${tag} shape)`,
+        parameters: [idempotencyKeyParam],
         requestBody: { required: true, content: json(request, 'input') },
         responses: {
-          '200': { description: 'Accepted; the generation is queued (with `stream: true`: its events until it ends)', content: { ...json(view), ...eventStream(tag) } },
+          '200': {
+            description: 'Accepted; the generation is queued (with `stream: true`: its events until it ends). A repeat with the same Idempotency-Key answers the original generation in its current state',
+            headers: { 'Idempotent-Replayed': { description: '`true` when this answer is the generation an earlier request with the same Idempotency-Key started', schema: { type: 'string', enum: ['true'] } } },
+            content: { ...json(view), ...eventStream(tag) },
+          },
           ...errors(400, 401, 402, 413, 415, 429, 503),
+          '409': { description: 'The Idempotency-Key was used with a different request in the last 24 h (`idempotency_key_reused`), or its first request is still being processed (`idempotency_key_in_use`)', content: json(errorBody) },
         },
       },
     },

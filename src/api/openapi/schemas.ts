@@ -79,6 +79,18 @@ export const chatView = z.strictObject({
   progress,
 });
 
+/** Extension: a page of the organization's generations, newest first (OpenAI's list object). */
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    object: z.literal('list'),
+    data: z.array(item),
+    first_id: z.string().nullable().describe('Id of the first (newest) item; null when the page is empty'),
+    last_id: z.string().nullable().describe('Id of the last (oldest) item: `after` of the next page'),
+    has_more: z.boolean().describe('More items beyond this page in the direction read (older; with `before`, newer)'),
+  });
+export const responsesList = listOf(responsesView);
+export const chatList = listOf(chatView);
+
 export const cancelResult = z.strictObject({ id: z.string(), cancelled: z.literal(true) });
 
 const pricing = z.strictObject({
