@@ -83,7 +83,11 @@ describe('OpenAPI', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const html = await res.text();
-    expect(html).toContain('POST /v1/responses');
+    expect(html).toContain('<redoc spec-url="/openapi.json"');
     expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
+    const bundle = await fetch(`${stack.url}/docs/redoc.standalone.js`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
   });
 });

@@ -61,7 +61,8 @@ function listOperation(tag: string) {
   });
   return {
     tags: [tag],
-    summary: 'Extension: list the organization’s generations, newest first (keyset pages: `after` = last_id of the previous page)',
+    summary: 'List the organization’s generations (extension)',
+    description: 'Newest first, as an OpenAI list object. Keyset pages: the next page is `after=<last_id>` of the previous one; `before=<first_id>` walks back up. Items come from the stored record (no live progress).',
     parameters,
     responses: { '200': { description: 'A page of generations', content: json(list) }, ...errors(400, 401, 429) },
   };
@@ -104,9 +105,36 @@ function generationPaths(base: string, tag: string, request: z.ZodType, view: z.
   };
 }
 
+/** Request bodies of the two creates: the examples the reference shows and its curl samples send. */
+const CREATE_EXAMPLES: Record<string, unknown> = {
+  '/v1/responses': { model: 'gpt-4o-mini', input: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app', engine: 'hyperframes', width: 1080, height: 1920 },
+  '/v1/chat/completions': { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app' }], engine: 'lottie' },
+};
+
+type OperationObject = { security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> }; 'x-codeSamples'?: unknown[] };
+
+/** A copyable curl command per operation (Redoc's `x-codeSamples`), and the create examples. */
+function withExamples<D extends { paths: object }>(doc: D, serverUrl: string): D {
+  for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, OperationObject>>)) {
+    for (const [method, op] of Object.entries(operations)) {
+      const url = serverUrl + path.replace('{id}', 'gen_0123456789abcdef01234567');
+      const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${url}`];
+      if (op.security?.length !== 0) lines.push('-H "Authorization: Bearer $VIDEO_API_KEY"');
+      const example = method === 'post' ? CREATE_EXAMPLES[path] : undefined;
+      if (example) {
+        lines.push('-H "Content-Type: application/json"', `-d '${JSON.stringify(example)}'`);
+        const body = op.requestBody?.content['application/json'];
+        if (body) body.example = example;
+      }
+      op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: lines.join(' \\\n  ') }];
+    }
+  }
+  return doc;
+}
+
 export function openApiDocument(serverUrl: string) {
   const { responsesRequest, chatRequest } = requestSchemas();
-  return {
+  return withExamples({
     openapi: '3.1.0',
     info: {
       title: 'Video generation API',
@@ -135,5 +163,5 @@ export function openApiDocument(serverUrl: string) {
         },
       },
     },
-  };
+  }, serverUrl);
 }

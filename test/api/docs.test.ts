@@ -1,0 +1,58 @@
+// /docs in a real browser (playwright-core + Chromium headless shell) with every request off this
+// origin blocked: the reference (Redoc, bundled from npm and served by the API) renders the operation
+// list and the examples, so it needs no CDN. Screenshot: test-results/docs/reference.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startApi, type TestApi } from '../support/stack.js';
+
+const SCREENSHOTS = path.resolve('test-results/docs');
+let api: TestApi;
+let browser: Browser;
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  [api, browser] = await Promise.all([
+    startApi(),
+    chromium.launch({
+      executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    }),
+  ]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+it('renders the reference with its operations and curl examples, with the network beyond this origin blocked', { timeout: 120_000 }, async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const elsewhere: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(api.url) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    elsewhere.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(`${api.url}/docs`);
+  // The operation list (menu) and an operation's curl sample and request example.
+  await page.locator('h2', { hasText: 'Create a generation (Responses shape)' }).first().waitFor({ timeout: 60_000 });
+  for (const summary of ['Retrieve a generation (poll every 2–5 s until terminal, or stream)', 'Cancel an in-flight generation', 'Public catalog of engines and orchestration models with token pricing']) {
+    expect(await page.getByText(summary).count()).toBeGreaterThan(0);
+  }
+  const text = await page.locator('body').innerText();
+  // Request samples: a curl command (the creates show their JSON payload first, curl in the next tab).
+  expect(text).toMatch(/curl http:\/\/\S+\/v1\/responses \\\n\s+-H "Authorization: Bearer \$VIDEO_API_KEY"/);
+  expect(text).toContain('Idempotency-Key');
+  expect(text).toContain('A 6-second launch teaser for Nimbus');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'reference.png') });
+  expect(elsewhere).toEqual([]);
+  expect(errors).toEqual([]);
+  await context.close();
+});
