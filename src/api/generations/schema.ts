@@ -1,7 +1,7 @@
 // Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
 // chosen here and documented in the README.
 import { z } from 'zod';
-import { defaultEngineId, engineIds, MAX_DURATION_SECONDS } from '../../engines/index.js';
+import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
 
 export const LIMITS = {
   /** Messages in `input` / `messages`. */
@@ -43,7 +43,9 @@ const urlRef = z.union([mediaUrl, z.object({ url: mediaUrl })]).transform((v) =>
 
 const role = z.enum(['system', 'developer', 'user', 'assistant']);
 
-const dimension = z.number().int().positive();
+// The canvas limits are checked by resolveCanvas (one message for given and derived sides); the
+// document states them.
+const dimension = z.number().int().positive().meta({ minimum: MIN_CANVAS_SIDE, maximum: MAX_CANVAS_SIDE, description: `Pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number` });
 const aspectRatio = z.string().regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"');
 const provider = z
   .object({ order: z.array(z.string().min(1).max(64)).min(1).max(LIMITS.maxProviders).optional() })

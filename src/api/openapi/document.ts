@@ -6,10 +6,23 @@ import { requestSchemas } from '../generations/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
 import { cancelResult, chatList, chatView, enginesCatalog, errorBody, responsesList, responsesView, usageResource } from './schemas.js';
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return { 'application/json': { schema: rest } };
-};
+/**
+ * A zod schema as JSON Schema for the document. zod writes ±MAX_SAFE_INTEGER as the bounds of every
+ * unbounded integer: no bound at all says the same to a reader.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: ({ jsonSchema: node }) => {
+      if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+      if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+    },
+  }) as Record<string, unknown>;
+  return rest;
+}
+
+const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => ({ 'application/json': { schema: jsonSchema(schema, io) } });
 
 const errors = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [String(s), { description: ERROR_DESCRIPTIONS[s], content: json(errorBody) }]));
@@ -56,7 +69,7 @@ const eventStream = (tag: string) => ({
 function listOperation(tag: string) {
   const [query, list] = tag === 'Responses' ? [listQuerySchema(toResponsesView), responsesList] : [listQuerySchema(toChatView), chatList];
   const parameters = Object.entries(query.shape).map(([name, schema]) => {
-    const { $schema: _ignored, description, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { description, ...rest } = jsonSchema(schema, 'input');
     return { name, in: 'query', required: false, schema: rest, description };
   });
   return {
