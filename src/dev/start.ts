@@ -72,6 +72,7 @@ if (config.embeddedTemporal) {
     uiPort: config.temporal.uiPort,
     dbFile: path.join(config.dataDir, 'temporal.db'),
     namespace: config.temporal.namespace,
+    ownProcessGroup: true,
   });
   stoppers.push(() => temporal!.stop());
 }

@@ -15,6 +15,12 @@ export type DevServerOptions = {
   /** SQLite file; omitted: in-memory (state lost on exit). */
   dbFile?: string;
   namespace?: string;
+  /**
+   * Its own process group (`npm start`): a terminal's Ctrl-C reaches the worker, which drains its
+   * activities against a server still up, and the server is stopped last by whoever started it.
+   * Off (tests, benches): a Ctrl-C ends it with the rest.
+   */
+  ownProcessGroup?: boolean;
 };
 
 export type DevServer = { address: string; uiUrl: string | null; process: ChildProcess; stop(): Promise<void> };
@@ -33,9 +39,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     args.push('--dynamic-config-value', `${key}=1`);
   }
 
-  // Its own process group: a terminal's Ctrl-C reaches the worker, which drains its activities against
-  // a server still up; the server is stopped last, by whoever started it.
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: opts.ownProcessGroup ?? false });
   let stderr = '';
   child.stderr!.on('data', (d) => {
     stderr = (stderr + d).slice(-4000);
