@@ -120,8 +120,8 @@ function generationPaths(base: string, tag: string, request: z.ZodType, view: z.
 
 /** Request bodies of the two creates: the examples the reference shows and its curl samples send. */
 const CREATE_EXAMPLES: Record<string, unknown> = {
-  '/v1/responses': { model: 'gpt-4o-mini', input: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app', engine: 'hyperframes', width: 1080, height: 1920 },
-  '/v1/chat/completions': { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app' }], engine: 'lottie' },
+  '/v1/responses': { model: 'gpt-4o-mini', input: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app', engine: 'auto', width: 1080, height: 1920 },
+  '/v1/chat/completions': { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app' }], aspectRatio: '16:9' },
 };
 
 type OperationObject = { security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> }; 'x-codeSamples'?: unknown[] };
