@@ -3,8 +3,9 @@
 // list and the examples, so it needs no CDN. Screenshot: test-results/docs/reference.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchTestBrowser } from '../support/browser.js';
 import { startApi, type TestApi } from '../support/stack.js';
 
 const SCREENSHOTS = path.resolve('test-results/docs');
@@ -15,11 +16,7 @@ beforeAll(async () => {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   [api, browser] = await Promise.all([
     startApi(),
-    chromium.launch({
-      executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    }),
+    launchTestBrowser(),
   ]);
 });
 

@@ -3,10 +3,11 @@
 // from the dashboard's own origin. The media CSP sandbox must keep the page's script from running
 // and, when script is run in the page anyway (Playwright's evaluate), from reading the dashboard or
 // creating a key: the page's origin is opaque.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listApiKeys } from '../../src/db/apiKeys.js';
 import { createStorage } from '../../src/storage/index.js';
+import { launchTestBrowser } from '../support/browser.js';
 import { createOrgWithKey, startApi, type TestApi } from '../support/stack.js';
 import { createTestMember } from './support.js';
 
@@ -17,11 +18,7 @@ let page: Page;
 beforeAll(async () => {
   [api, browser] = await Promise.all([
     startApi(),
-    chromium.launch({
-      executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    }),
+    launchTestBrowser(),
   ]);
   page = await (await browser.newContext()).newPage();
 });
