@@ -4,10 +4,11 @@
 // video, revoke the key and see the API refuse it. Screenshots go to test-results/dashboard/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getWebhookSettings } from '../../src/db/webhooks.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
+import { launchTestBrowser } from '../support/browser.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, startReceiver, verifyDelivery, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
 import { createTestMember } from './support.js';
@@ -27,11 +28,7 @@ beforeAll(async () => {
   receiver = await startReceiver(cert);
   [stack, browser] = await Promise.all([
     startStack({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: cert.certFile, TEMPORAL_UI_URL: TEMPORAL_UI }),
-    chromium.launch({
-      executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    }),
+    launchTestBrowser(),
   ]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
