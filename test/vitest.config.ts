@@ -29,6 +29,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [UNIT],
           globalSetup: ['test/support/globalSetup.ts'],
+          // Every answer of the in-process API is checked against the OpenAPI document.
+          setupFiles: ['test/support/contractSetup.ts'],
         },
       },
     ],

@@ -49,6 +49,18 @@ it('renders the reference with its operations and curl examples, with the networ
   expect(text).toContain('Idempotency-Key');
   expect(text).toContain('A 6-second launch teaser for Nimbus');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'reference.png') });
+  // Response samples for the error statuses too (one tab per status), and the webhooks with their headers.
+  expect(text).toContain('Response samples');
+  const create = page.locator('[id="tag/Responses/operation/createResponse"]');
+  for (const status of ['200', '400', '401', '402', '409', '429']) await expect.poll(() => create.getByRole('tab', { name: status, exact: true }).count()).toBeGreaterThan(0);
+  await create.getByRole('tab', { name: '402', exact: true }).click();
+  expect(await create.innerText()).toContain('insufficient_credits');
+  await create.getByRole('tab', { name: '402', exact: true }).screenshot({ path: path.join(SCREENSHOTS, 'response-sample-tab.png') });
+  const webhook = page.locator('[id="tag/Webhooks/operation/videoGenerationCompleted"]');
+  await webhook.scrollIntoViewIfNeeded();
+  const webhookText = await webhook.innerText();
+  for (const header of ['service-webhook-id', 'service-webhook-timestamp', 'service-webhook-signature']) expect(webhookText).toContain(header);
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'webhook.png') });
   expect(elsewhere).toEqual([]);
   expect(errors).toEqual([]);
   await context.close();

@@ -48,7 +48,7 @@ describe('a plug-in engine', () => {
     expect(entry.name).toBe(solid.name);
     expect(entry.supported_models[0].pricing.premium_multiplier).toBe(0.5);
     const doc = await api(stack.url, '/openapi.json');
-    const engineEnum = doc.body.paths['/v1/responses'].post.requestBody.content['application/json'].schema.properties.engine.enum;
+    const engineEnum = doc.body.components.schemas.CreateResponseRequest.properties.engine.enum;
     expect(engineEnum).toEqual(expect.arrayContaining(['hyperframes', 'lottie', 'solid', 'auto']));
   });
 

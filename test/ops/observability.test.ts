@@ -67,12 +67,13 @@ describe('OpenAPI', () => {
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/v1/chat/completions', '/v1/chat/completions/{id}', '/v1/engines', '/v1/responses', '/v1/responses/{id}', '/v1/usage'].sort(),
+      ['/healthz', '/readyz', '/v1/chat/completions', '/v1/chat/completions/{id}', '/v1/engines', '/v1/responses', '/v1/responses/{id}', '/v1/usage'].sort(),
     );
-    const create = doc.paths['/v1/responses'].post.requestBody.content['application/json'].schema;
+    const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) => doc.components.schemas[body.content['application/json'].schema.$ref.split('/').pop()!];
+    const create = schemaOf(doc.paths['/v1/responses'].post.requestBody);
     expect(create.required).toEqual(expect.arrayContaining(['model', 'input']));
     expect(create.properties.engine.enum).toEqual(['hyperframes', 'lottie', 'auto']);
-    const chat = doc.paths['/v1/chat/completions'].post.requestBody.content['application/json'].schema;
+    const chat = schemaOf(doc.paths['/v1/chat/completions'].post.requestBody);
     expect(chat.properties).toHaveProperty('aspectRatio');
     expect(doc.paths['/v1/engines'].get.security).toEqual([]);
     expect(Object.keys(doc.paths['/v1/responses/{id}'].delete.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));

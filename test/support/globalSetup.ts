@@ -13,6 +13,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
 import { findTemporalCli } from '../../src/dev/install.mjs';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
+import { contractReportDir } from './contract.js';
 import { freePort } from './ports.js';
 
 declare module 'vitest' {
@@ -71,6 +72,7 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
+  if (dataDir) reportContract(contractReportDir(dataDir));
   if (adminUrl && dbName && !embedded) {
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
@@ -80,4 +82,16 @@ export async function teardown() {
   await temporal?.stop();
   await embedded?.stop();
   for (const dir of [embeddedDir, dataDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** The OpenAPI contract's totals over the run (test/support/contract.ts): answers checked per operation and status. */
+function reportContract(dir: string) {
+  const totals = new Map<string, number>();
+  for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    for (const [key, n] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, number>)) totals.set(key, (totals.get(key) ?? 0) + n);
+  }
+  const all = [...totals.values()].reduce((a, b) => a + b, 0);
+  const operations = new Set([...totals.keys()].map((k) => k.split(' ')[0]));
+  console.log(`OpenAPI contract: ${all} answers and webhook deliveries checked against the document, ${operations.size} operations, ${totals.size} operation/status pairs`);
+  console.log([...totals].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k}: ${n}`).join('\n'));
 }

@@ -15,6 +15,7 @@ import { logger } from '../../src/logger.js';
 import { createStorage } from '../../src/storage/index.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
+import { watchResponse } from './contract.js';
 
 /** The environment every process of the test stack (API, worker, CLI) runs with. */
 export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -45,7 +46,10 @@ export async function startApi(envOverrides: Record<string, string> = {}): Promi
   const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: createStorage(config), logger });
   // Koa settles each request itself (errors included): nothing to await here.
   const handle = app.callback();
-  server.on('request', (req, res) => void handle(req, res));
+  server.on('request', (req, res) => {
+    watchResponse(req, res);
+    void handle(req, res);
+  });
   return {
     url,
     db,

@@ -23,7 +23,7 @@ export const LIMITS = {
 /** Text stored as-is in PostgreSQL (jsonb), which cannot hold NUL or unpaired surrogates. */
 const storable = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 const storableMessage = 'must not contain NUL characters or unpaired surrogates';
-const text = z.string().max(LIMITS.maxTextChars).refine(storable, storableMessage);
+const text = z.string().max(LIMITS.maxTextChars).refine(storable, storableMessage).describe(`Text, at most ${LIMITS.maxTextChars} characters`);
 const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
 /**
  * A media part's URL: http(s) (checked against the URL policy when the request is served: public
@@ -39,36 +39,56 @@ const mediaUrl = z
   })
   .describe('A public https URL (at most 2048 characters), or for images a data: URL of a PNG, JPEG, GIF or WebP image.');
 /** Interface shape `{url}`; a bare string is accepted too (what OpenAI clients send for Responses images). */
-const urlRef = z.union([mediaUrl, z.object({ url: mediaUrl })]).transform((v) => (typeof v === 'string' ? v : v.url));
+const urlRef = z
+  .union([mediaUrl, z.object({ url: mediaUrl }).describe('`{url}`, as in the interface')])
+  .transform((v) => (typeof v === 'string' ? v : v.url))
+  .describe('`{url}` or the URL itself');
 
-const role = z.enum(['system', 'developer', 'user', 'assistant']);
+const instructions = text.describe('Guidance kept apart from the prompt (tone, brand, constraints)');
+const role = z.enum(['system', 'developer', 'user', 'assistant']).describe('Who speaks; system and developer messages guide like `instructions`');
 
 // The canvas limits are checked by resolveCanvas (one message for given and derived sides); the
 // document states them.
-const dimension = z.number().int().positive().meta({ minimum: MIN_CANVAS_SIDE, maximum: MAX_CANVAS_SIDE, description: `Pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number` });
-const aspectRatio = z.string().regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"');
+const dimension = z.number().int().positive().meta({ minimum: MIN_CANVAS_SIDE, maximum: MAX_CANVAS_SIDE });
+const aspectRatio = z
+  .string()
+  .regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"')
+  .describe('`<w>:<h>`, for example `9:16`. With one side given, the other is derived; alone, the long side is 1920 px');
 const provider = z
-  .object({ order: z.array(z.string().min(1).max(64)).min(1).max(LIMITS.maxProviders).optional() })
-  .loose();
-const webhookUrl = z.string().max(LIMITS.maxUrlChars);
+  .object({
+    order: z
+      .array(z.string().min(1).max(64).describe('Provider slug'))
+      .min(1)
+      .max(LIMITS.maxProviders)
+      .optional()
+      .describe('Providers to try for the orchestration LLM, in this order (the next one on failure); default: the model’s own order'),
+  })
+  .loose()
+  .describe('Provider routing');
+const webhookUrl = z
+  .string()
+  .max(LIMITS.maxUrlChars)
+  .describe('Public HTTPS URL that receives this generation’s signed lifecycle events; localhost, private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)');
 
 // Responses shape
 const responsesPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('input_text'), text }),
-  z.object({ type: z.literal('input_image'), image_url: urlRef }),
-  z.object({ type: z.literal('input_video'), video_url: urlRef }),
-]);
-const responsesMessage = z.object({
-  type: z.literal('message').optional(),
-  role,
-  content: z.union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)]),
-});
+  z.object({ type: z.literal('input_text').describe('`input_text`'), text }).describe('Text'),
+  z.object({ type: z.literal('input_image').describe('`input_image`'), image_url: urlRef }).describe('An image the video may show'),
+  z.object({ type: z.literal('input_video').describe('`input_video`'), video_url: urlRef }).describe('Extension: a video clip the video may show'),
+]).describe('A content part');
+const responsesMessage = z
+  .object({
+    type: z.literal('message').optional().describe('`message` (optional)'),
+    role,
+    content: z.union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)]).describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`),
+  })
+  .describe('A message');
 // Chat shape
 const chatPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text }),
-  z.object({ type: z.literal('image_url'), image_url: urlRef }),
-  z.object({ type: z.literal('video_url'), video_url: urlRef }),
-]);
+  z.object({ type: z.literal('text').describe('`text`'), text }).describe('Text'),
+  z.object({ type: z.literal('image_url').describe('`image_url`'), image_url: urlRef }).describe('An image the video may show'),
+  z.object({ type: z.literal('video_url').describe('`video_url`'), video_url: urlRef }).describe('A video clip the video may show'),
+]).describe('A content part');
 
 /**
  * The request schemas of both shapes. Built, not constant: the `engine` enum is the engine registry's
@@ -76,11 +96,14 @@ const chatPart = z.discriminatedUnion('type', [
  */
 export function requestSchemas() {
   const common = {
-    engine: z.enum([...engineIds(), 'auto']).default(defaultEngineId()),
-    model: z.string().min(1).max(100).refine(storable, storableMessage),
-    expand_prompt: z.boolean().default(false),
-    width: dimension.optional(),
-    height: dimension.optional(),
+    engine: z
+      .enum([...engineIds(), 'auto'])
+      .default(defaultEngineId())
+      .describe('Rendering engine (see GET /v1/engines); `auto` lets the prompt decide'),
+    model: z.string().min(1).max(100).refine(storable, storableMessage).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
+    expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
+    width: dimension.optional().describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
+    height: dimension.optional().describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
     provider: provider.optional(),
     webhook_url: webhookUrl.optional(),
     /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
@@ -96,24 +119,38 @@ export function requestSchemas() {
       .describe('Extension: answer with server-sent events in OpenAI’s streaming format (status and progress until the video is done) instead of one JSON object.'),
   };
   // Strict: an unknown field is a 400 naming it (as OpenAI answers), never silently ignored.
-  const responsesRequest = z.strictObject({
-    ...common,
-    input: z.union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)]),
-    instructions: text.optional(),
-    aspect_ratio: aspectRatio.optional(),
-  });
+  const responsesRequest = z
+    .strictObject({
+      ...common,
+      input: z
+        .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
+        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts`),
+      instructions: instructions.optional(),
+      aspect_ratio: aspectRatio.optional(),
+    })
+    .describe('Create a generation from a prompt (Responses shape)');
 
-  const chatRequest = z.strictObject({
-    ...common,
-    messages: z
-      .array(z.object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]) }))
-      .min(1)
-      .max(LIMITS.maxMessages),
-    instructions: text.optional(),
-    aspectRatio: aspectRatio.optional(),
-    // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
-    stream_options: z.object({ include_usage: z.boolean().optional() }).optional(),
-  });
+  const chatRequest = z
+    .strictObject({
+      ...common,
+      messages: z
+        .array(
+          z
+            .object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]).describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`) })
+            .describe('A message'),
+        )
+        .min(1)
+        .max(LIMITS.maxMessages)
+        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user`),
+      instructions: instructions.optional(),
+      aspectRatio: aspectRatio.optional(),
+      // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
+      stream_options: z
+        .object({ include_usage: z.boolean().optional().describe('Accepted for OpenAI clients; the last chunk carries usage either way') })
+        .optional()
+        .describe('OpenAI streaming options'),
+    })
+    .describe('Create a generation from chat messages (Chat Completions shape)');
   return { responsesRequest, chatRequest };
 }
 

@@ -1,180 +1,373 @@
 // The OpenAPI 3.1 document, generated from the zod schemas the API validates requests with
-// (src/api/generations/schema.ts) and the response schemas the tests hold responses to.
+// (src/api/generations/schema.ts) and the response schemas the tests hold responses to (./schemas.ts),
+// with the examples of ./examples.ts. Served at /openapi.json and rendered at /docs.
 import { z } from 'zod';
 import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
-import { cancelResult, chatList, chatView, enginesCatalog, errorBody, responsesList, responsesView, usageResource } from './schemas.js';
+import { CONFLICT_EXAMPLES, CREATE_REQUESTS, ERROR_EXAMPLES, EXAMPLE_ID, catalogExample, eventStreamExamples, generationExamples, usageExample } from './examples.js';
+import {
+  cancelResult,
+  chatList,
+  chatView,
+  enginesCatalog,
+  errorBody,
+  progress,
+  rateLimitBody,
+  responsesList,
+  responsesView,
+  signedUrl,
+  usageResource,
+  webhookEvent,
+} from './schemas.js';
+
+type JsonSchema = Record<string, unknown>;
 
 /**
- * A zod schema as JSON Schema for the document. zod writes ±MAX_SAFE_INTEGER as the bounds of every
- * unbounded integer: no bound at all says the same to a reader.
+ * Named schemas as JSON Schema, referring to each other by `#/components/schemas/<name>`. zod writes
+ * ±MAX_SAFE_INTEGER as the bounds of every unbounded integer: no bound at all says the same to a
+ * reader; and a stated minimum replaces `.positive()`'s exclusive one.
  */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: 'any',
-    override: ({ jsonSchema: node }) => {
-      if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
-      if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
-    },
-  }) as Record<string, unknown>;
+function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { io, unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}`, override: tidy });
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...rest }]) => [id, rest]));
+}
+
+/** One schema inlined (a query parameter's). */
+function inlineSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', override: tidy }) as JsonSchema;
   return rest;
 }
 
-const json = (schema: z.ZodType, io: 'input' | 'output' = 'output') => ({ 'application/json': { schema: jsonSchema(schema, io) } });
+function tidy({ jsonSchema: node }: { jsonSchema: JsonSchema }) {
+  if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
+  if (node.minimum === Number.MIN_SAFE_INTEGER) delete node.minimum;
+  if (typeof node.minimum === 'number' && typeof node.exclusiveMinimum === 'number' && node.minimum > node.exclusiveMinimum) delete node.exclusiveMinimum;
+}
 
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [String(s), { description: ERROR_DESCRIPTIONS[s], content: json(errorBody) }]));
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const examplesOf = (named: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(named).map(([name, value]) => [name, { summary: name.replace(/_/g, ' '), value }]));
+const jsonOf = (schema: string, examples: Record<string, unknown>) => ({ 'application/json': { schema: ref(schema), examples: examplesOf(examples) } });
 
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request; `error.param` names the field',
-  401: 'Missing, invalid, revoked or deleted API key',
-  402: 'No credit left (`insufficient_credits`)',
-  404: 'Unknown generation, or another organization’s',
-  409: 'The generation already finished (`generation_finished`)',
-  413: 'Body larger than 1 MiB',
-  415: 'Body is not JSON',
-  429: 'Rate limit exceeded (`RATE_LIMIT_EXCEEDED`; also `message` and `data.retry_after`); see Retry-After',
-  503: 'Temporarily unavailable',
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
+/** Error answers by status: the one error shape (429 adds its retry fields), examples of the codes each carries. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Invalid request: `error.param` names the field, parameter or header. Codes: `invalid_request`, `invalid_json`, `invalid_webhook_url`, `invalid_media_url`' },
+  401: { name: 'Unauthorized', description: 'Missing, invalid, revoked or deleted API key (`unauthorized`)' },
+  402: { name: 'PaymentRequired', description: 'The organization has no credit left (`insufficient_credits`)' },
+  404: { name: 'NotFound', description: 'No such generation, or another organization’s (`not_found`)' },
+  413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB (`request_too_large`)' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not sent as JSON (`unsupported_media_type`)' },
+  429: { name: 'TooManyRequests', description: 'Rate limit of the key exceeded (`RATE_LIMIT_EXCEEDED`): wait Retry-After seconds' },
+  503: { name: 'ServiceUnavailable', description: 'A backing service (PostgreSQL, Temporal) is unavailable; retry shortly (`temporarily_unavailable`)' },
+};
+
+function componentResponses() {
+  return Object.fromEntries(
+    Object.entries(ERROR_RESPONSES).map(([status, { name, description }]) => [
+      name,
+      {
+        description,
+        ...(status === '429' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' }, ...RATE_LIMIT_HEADERS } } : {}),
+        content: { 'application/json': { schema: ref(status === '429' ? 'RateLimitError' : 'Error'), examples: ERROR_EXAMPLES[Number(status)] } },
+      },
+    ]),
+  );
+}
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/${ERROR_RESPONSES[s]!.name}` }]));
+const conflict = (description: string, examples: Record<string, { summary: string; value: unknown }>) => ({
+  '409': { description, content: { 'application/json': { schema: ref('Error'), examples } } },
+});
+
+const ok = (description: string, content: object, rateLimited = true) => ({ '200': { description, ...(rateLimited ? { headers: RATE_LIMIT_HEADERS } : {}), content } });
+
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 }, description: 'Generation id (`gen_…`), as the create returned it', example: EXAMPLE_ID };
+const streamParams = [
+  { name: 'stream', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'Extension: `true` answers with the generation’s server-sent events (from now until it ends) instead of one object' },
+  { name: 'starting_after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Extension, with `stream=true`: only events numbered after this `sequence_number` (resume a dropped stream)' },
+];
 const idempotencyKeyParam = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
   description:
-    'Extension: makes the create safe to retry. Per organization, kept 24 h: the same key with the same body answers the original generation (started and charged once); with a different body, 409 `idempotency_key_reused`. A request that fails keeps no key.',
+    'Extension: makes the create safe to retry. Per organization, kept 24 h: the same key with the same body answers the original generation (started and charged once) with `Idempotent-Replayed: true`; with a different body, 409 `idempotency_key_reused`. A request that fails keeps no key.',
+  example: 'order-7421-teaser',
 };
 
-const idParam = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'Generation id' }];
-const streamParams = [
-  { name: 'stream', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'Extension: `true` answers with the generation’s server-sent events instead of one object' },
-  { name: 'starting_after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Extension, with stream=true: only events numbered after this `sequence_number`' },
-];
+type Shape = {
+  tag: 'Responses' | 'Chat Completions';
+  base: string;
+  /** operationId stem: createResponse, listResponses… */
+  noun: string;
+  schema: string;
+  streamExample: string;
+  streamDescription: string;
+  examples: { created: unknown; inFlight: Record<string, unknown>; list: unknown; cancelled: unknown };
+};
 
-/** What `stream: true` answers (the README's "Streaming" section describes the events). */
-const eventStream = (tag: string) => ({
-  'text/event-stream': {
-    schema: { type: 'string' },
-    description:
-      tag === 'Responses'
-        ? 'Events response.created, response.queued, response.in_progress, response.progress ({response_id, progress}), then response.completed / response.failed / response.cancelled with the whole object; each has type and sequence_number'
-        : 'chat.completion.chunk objects: choices[0].delta carries status and progress; the last carries video_url (or error) and finish_reason (stop, error or cancelled), then data: [DONE]',
-  },
-});
-
-/** Extension: the listing of each shape (src/api/generations/list.ts), its query parameters read off the schema it validates with. */
-function listOperation(tag: string) {
-  const [query, list] = tag === 'Responses' ? [listQuerySchema(toResponsesView), responsesList] : [listQuerySchema(toChatView), chatList];
-  const parameters = Object.entries(query.shape).map(([name, schema]) => {
-    const { description, ...rest } = jsonSchema(schema, 'input');
+function generationPaths(shape: Shape) {
+  const { tag, base, noun, schema } = shape;
+  const eventStream = { 'text/event-stream': { schema: { type: 'string', description: shape.streamDescription }, example: shape.streamExample } };
+  const query = listQuerySchema(tag === 'Responses' ? toResponsesView : toChatView);
+  const listParameters = Object.entries(query.shape).map(([name, s]) => {
+    const { description, ...rest } = inlineSchema(s);
     return { name, in: 'query', required: false, schema: rest, description };
   });
   return {
-    tags: [tag],
-    summary: 'List the organization’s generations (extension)',
-    description: 'Newest first, as an OpenAI list object. Keyset pages: the next page is `after=<last_id>` of the previous one; `before=<first_id>` walks back up. Items come from the stored record (no live progress).',
-    parameters,
-    responses: { '200': { description: 'A page of generations', content: json(list) }, ...errors(400, 401, 429) },
-  };
-}
-
-function generationPaths(base: string, tag: string, request: z.ZodType, view: z.ZodType) {
-  return {
     [base]: {
-      get: listOperation(tag),
       post: {
         tags: [tag],
+        operationId: `create${noun}`,
         summary: `Create a generation (${tag} shape)`,
+        description:
+          'Starts a generation and answers at once with it queued; the video is made in the background. Poll the generation every 2–5 s, stream it (`stream: true`), or give a `webhook_url`. The cost in tokens is debited from the organization’s credit when the LLM answers.',
         parameters: [idempotencyKeyParam],
-        requestBody: { required: true, content: json(request, 'input') },
+        requestBody: { required: true, content: { 'application/json': { schema: ref(`Create${noun}Request`), example: CREATE_REQUESTS[base] } } },
         responses: {
           '200': {
-            description: 'Accepted; the generation is queued (with `stream: true`: its events until it ends). A repeat with the same Idempotency-Key answers the original generation in its current state',
-            headers: { 'Idempotent-Replayed': { description: '`true` when this answer is the generation an earlier request with the same Idempotency-Key started', schema: { type: 'string', enum: ['true'] } } },
-            content: { ...json(view), ...eventStream(tag) },
+            description: 'Accepted: the generation, queued (with `stream: true`: its events until it ends). A repeat with the same Idempotency-Key answers the original generation in its current state',
+            headers: {
+              'Idempotent-Replayed': { description: 'Extension: `true` when this answer is the generation an earlier request with the same Idempotency-Key started', schema: { type: 'string', enum: ['true'] } },
+              ...RATE_LIMIT_HEADERS,
+            },
+            content: { 'application/json': { schema: ref(schema), examples: examplesOf({ queued: shape.examples.created }) }, ...eventStream },
           },
-          ...errors(400, 401, 402, 413, 415, 429, 503),
-          '409': { description: 'The Idempotency-Key was used with a different request in the last 24 h (`idempotency_key_reused`), or its first request is still being processed (`idempotency_key_in_use`)', content: json(errorBody) },
+          ...errors(400, 401, 402),
+          ...conflict(
+            'The Idempotency-Key was used with a different request in the last 24 h (`idempotency_key_reused`), or its first request is still being processed (`idempotency_key_in_use`)',
+            CONFLICT_EXAMPLES.create,
+          ),
+          ...errors(413, 415, 429, 503),
         },
+      },
+      get: {
+        tags: [tag],
+        operationId: `list${noun}s`,
+        summary: 'List the organization’s generations (extension)',
+        description:
+          'Newest first, as an OpenAI list object. Keyset pages, stable while generations are being created: the next page is `after=<last_id>` of the previous one; `before=<first_id>` walks back. Items come from the stored record (`progress` is null).',
+        parameters: listParameters,
+        responses: { ...ok('A page of generations', jsonOf(`${noun}List`, { page: shape.examples.list })), ...errors(400, 401, 429, 503) },
       },
     },
     [`${base}/{id}`]: {
       get: {
         tags: [tag],
+        operationId: `retrieve${noun}`,
         summary: 'Retrieve a generation (poll every 2–5 s until terminal, or stream)',
-        parameters: tag === 'Responses' ? [...idParam, ...streamParams] : idParam,
-        responses: { '200': { description: 'The generation', content: tag === 'Responses' ? { ...json(view), ...eventStream(tag) } : json(view) }, ...errors(400, 401, 404, 429) },
+        description: 'The generation with live progress while in flight. Terminal statuses are `completed`, `failed` and `cancelled` (Responses: also `incomplete`).',
+        parameters: [idParam, ...streamParams],
+        responses: { ...ok('The generation (with `stream=true`: its events)', { 'application/json': { schema: ref(schema), examples: examplesOf(shape.examples.inFlight) }, ...eventStream }), ...errors(400, 401, 404, 429, 503) },
       },
       delete: {
         tags: [tag],
+        operationId: `cancel${noun}`,
         summary: 'Cancel an in-flight generation',
-        parameters: idParam,
-        responses: { '200': { description: 'Cancelled', content: json(cancelResult) }, ...errors(401, 404, 409, 429) },
+        description: 'Stops the generation’s workflow; its status becomes `cancelled`. A generation that already finished answers 409.',
+        parameters: [idParam],
+        responses: {
+          ...ok('Cancelled', jsonOf('CancelResult', { cancelled: shape.examples.cancelled })),
+          ...errors(400, 401, 404),
+          ...conflict('The generation already finished (`generation_finished`)', CONFLICT_EXAMPLES.cancel),
+          ...errors(429, 503),
+        },
       },
     },
   };
 }
 
-/** Request bodies of the two creates: the examples the reference shows and its curl samples send. */
-const CREATE_EXAMPLES: Record<string, unknown> = {
-  '/v1/responses': { model: 'gpt-4o-mini', input: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app', engine: 'auto', width: 1080, height: 1920 },
-  '/v1/chat/completions': { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A 6-second launch teaser for Nimbus, the calm calendar. Sign up at nimbus.app' }], aspectRatio: '16:9' },
-};
+/** Webhooks (OpenAPI 3.1 `webhooks`): what this service POSTs to a request's `webhook_url`. */
+function webhooks(examples: Record<string, unknown>) {
+  const header = (name: string, description: string, schema: object, example: string) => ({ name, in: 'header', required: true, description, schema, example });
+  const parameters = [
+    header('service-webhook-id', 'Unique message id (the event id): deduplicate deliveries by it', { type: 'string' }, 'evt_000000000000000000000004'),
+    header('service-webhook-timestamp', 'When this attempt was sent, Unix time in seconds: reject ones older than 5 minutes', { type: 'string', pattern: '^[0-9]+$' }, '1795000041'),
+    header(
+      'service-webhook-signature',
+      'Space-separated `v1,<base64>` entries: HMAC-SHA256 of `<id>.<timestamp>.<raw body>` keyed with the base64-decoded signing secret (without `whsec_`); valid when any entry matches',
+      { type: 'string' },
+      'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    ),
+  ];
+  const when: Record<string, string> = {
+    'video.generation.queued': 'The request was accepted and waits for a worker (status `queued`).',
+    'video.generation.started': 'Processing began with the provider (status `in_progress`).',
+    'video.generation.progress': 'Extension: at most one per 10 percentage points of progress (status `in_progress`, with `progress`).',
+    'video.generation.completed': 'The generation finished: status `completed` with `output_url`, or `failed` with `error_message`.',
+  };
+  return Object.fromEntries(
+    Object.entries(when).map(([type, description]) => [
+      type,
+      {
+        post: {
+          tags: ['Webhooks'],
+          operationId: type.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase()),
+          summary: type,
+          description: `${description} Delivered only when the request named a \`webhook_url\` and the organization enabled the type in the dashboard (\`video.generation.completed\` is on by default). Retried with exponential backoff for about 24 hours until the receiver answers 2xx within 15 seconds; the same event may arrive more than once.`,
+          security: [],
+          parameters,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEvent'), example: examples[type] } } },
+          responses: {
+            '200': { description: 'Received (any 2xx): no retry' },
+            '401': { description: 'Invalid signature: the receiver should refuse it (it is retried like any non-2xx)' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const REFERENCE_INTRO = `Prompts in, MP4s out: an orchestration LLM writes a composition, an engine renders it into a video.
+
+Generations are asynchronous: a create answers at once with the generation queued; poll it every 2–5 s until a terminal status, stream it with \`stream: true\` (or \`GET …?stream=true\`), or receive signed webhooks at \`webhook_url\`. Two request shapes reach the same generations: the Responses shape and the Chat Completions shape, each with its own view and status words.
+
+**Authentication**: \`Authorization: Bearer <API key>\` on every \`/v1\` endpoint except the catalog. Keys are made in the dashboard or with the admin CLI.
+
+**Units**: \`created_at\`/\`created\` and \`expires_at\` are Unix seconds; \`completed_at\` is Unix milliseconds; \`latency_ms\` milliseconds; money in \`cost_usd\` (dollars) and \`*_cents\` (cents).
+
+**Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints.`;
+
+export function openApiDocument(serverUrl: string) {
+  const { responsesRequest, chatRequest } = requestSchemas();
+  const ex = generationExamples(serverUrl);
+  const streams = eventStreamExamples(serverUrl);
+  const schemas = {
+    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest }, 'input'),
+    ...componentSchemas(
+      {
+        Response: responsesView,
+        ResponseList: responsesList,
+        ChatCompletion: chatView,
+        ChatCompletionList: chatList,
+        CancelResult: cancelResult,
+        EngineCatalog: enginesCatalog,
+        Usage: usageResource,
+        Progress: progress,
+        SignedUrl: signedUrl,
+        Error: errorBody,
+        RateLimitError: rateLimitBody,
+        WebhookEvent: webhookEvent,
+      },
+      'output',
+    ),
+  };
+  const header = (description: string) => ({ description, schema: { type: 'integer' } });
+  const health = (operationId: string, summary: string, description: string, responses: object) => ({
+    get: { tags: ['Operations'], operationId, summary, description, security: [], responses },
+  });
+  const healthBody = (properties: object, example: object) => ({ 'application/json': { schema: { type: 'object', properties, required: Object.keys(properties) }, example } });
+  const checks = { type: 'object', description: 'Each backing service: `ok` or `unavailable: <reason>`', additionalProperties: { type: 'string' } };
+
+  return withCurlSamples(
+    {
+      openapi: '3.1.0',
+      info: { title: 'Video generation API', version: '1.0.0', description: REFERENCE_INTRO },
+      servers: [{ url: serverUrl, description: 'This deployment' }],
+      tags: [
+        { name: 'Responses', description: 'Generations in the Responses shape (`POST /v1/responses`), as OpenAI’s Responses API' },
+        { name: 'Chat Completions', description: 'Generations in the Chat Completions shape, for clients that speak OpenAI’s chat API' },
+        { name: 'Usage', description: 'Credit and usage of the key’s organization' },
+        { name: 'Catalog', description: 'Engines, orchestration models and prices (public)' },
+        { name: 'Operations', description: 'Extension: probes for load balancers and orchestrators (public)' },
+        { name: 'Webhooks', description: 'Signed events this service POSTs to a generation’s `webhook_url` (Standard Webhooks; the brand word is `service`)' },
+      ],
+      security: [{ bearer: [] }],
+      paths: {
+        ...generationPaths({
+          tag: 'Responses',
+          base: '/v1/responses',
+          noun: 'Response',
+          schema: 'Response',
+          streamExample: streams.responses,
+          streamDescription:
+            'Events `response.created`, `response.queued`, `response.in_progress`, `response.progress` ({response_id, progress}), then `response.completed` / `response.failed` / `response.cancelled` / `response.incomplete` with the whole generation; each has `type` and `sequence_number`',
+          examples: { created: ex.response.queued, inFlight: { in_progress: ex.response.in_progress, completed: ex.response.completed, failed: ex.response.failed }, list: ex.responseList, cancelled: { id: EXAMPLE_ID, cancelled: true } },
+        }),
+        ...generationPaths({
+          tag: 'Chat Completions',
+          base: '/v1/chat/completions',
+          noun: 'ChatCompletion',
+          schema: 'ChatCompletion',
+          streamExample: streams.chat,
+          streamDescription:
+            '`chat.completion.chunk` objects: `choices[0].delta` carries status and progress; the last carries `video_url` (or `error`), `finish_reason` (`stop`, `error` or `cancelled`) and usage, then `data: [DONE]`',
+          examples: { created: ex.chat.pending, inFlight: { processing: ex.chat.processing, completed: ex.chat.completed, cancelled: ex.chat.cancelled }, list: ex.chatList, cancelled: { id: EXAMPLE_ID, cancelled: true } },
+        }),
+        '/v1/usage': {
+          get: {
+            tags: ['Usage'],
+            operationId: 'getUsage',
+            summary: 'Credit balance and usage statistics of the key’s organization',
+            description: 'Balance, all-time totals, the last days per day and per route, and the latest generations.',
+            responses: { ...ok('Usage', jsonOf('Usage', { usage: usageExample() })), ...errors(401, 429, 503) },
+          },
+        },
+        '/v1/engines': {
+          get: {
+            tags: ['Catalog'],
+            operationId: 'listEngines',
+            summary: 'Public catalog of engines and orchestration models with token pricing',
+            description: 'No key needed. The `engine` and `model` of a create come from here.',
+            security: [],
+            responses: { ...ok('Catalog', jsonOf('EngineCatalog', { catalog: catalogExample() }), false), ...errors(503) },
+          },
+        },
+        '/healthz': health('getHealth', 'Liveness (extension)', 'The process answers.', {
+          '200': { description: 'Up', content: healthBody({ status: { type: 'string', const: 'ok', description: 'Always `ok`' } }, { status: 'ok' }) },
+        }),
+        '/readyz': health('getReadiness', 'Readiness (extension)', 'PostgreSQL and Temporal answer within 2 s.', {
+          '200': { description: 'Ready', content: healthBody({ status: { type: 'string', const: 'ready', description: 'Always `ready`' }, checks }, { status: 'ready', checks: { database: 'ok', temporal: 'ok' } }) },
+          '503': {
+            description: 'A backing service does not answer (`not_ready`)',
+            content: {
+              'application/json': {
+                schema: ref('Error'),
+                example: { error: { code: 'not_ready', message: 'temporal unavailable: timed out after 2000 ms' }, checks: { database: 'ok', temporal: 'unavailable: timed out after 2000 ms' } },
+              },
+            },
+          },
+        }),
+      },
+      webhooks: webhooks(ex.webhook),
+      components: {
+        schemas,
+        responses: componentResponses(),
+        headers: {
+          'Retry-After': header('Seconds to wait before retrying'),
+          'X-RateLimit-Limit': header('Requests this key may make per window (when rate limiting is on)'),
+          'X-RateLimit-Remaining': header('Requests left in the current window'),
+          'X-RateLimit-Reset': header('When a slot frees up, Unix time in seconds'),
+        },
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`vg_…`) as a bearer token' } },
+      },
+    },
+    serverUrl,
+  );
+}
 
 type OperationObject = { security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> }; 'x-codeSamples'?: unknown[] };
 
-/** A copyable curl command per operation (Redoc's `x-codeSamples`), and the create examples. */
-function withExamples<D extends { paths: object }>(doc: D, serverUrl: string): D {
+/** A copyable curl command per operation (Redoc's `x-codeSamples`). */
+function withCurlSamples<D extends { paths: object }>(doc: D, serverUrl: string): D {
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, OperationObject>>)) {
     for (const [method, op] of Object.entries(operations)) {
-      const url = serverUrl + path.replace('{id}', 'gen_0123456789abcdef01234567');
+      const url = serverUrl + path.replace('{id}', EXAMPLE_ID);
       const lines = [`curl${method === 'get' ? '' : ` -X ${method.toUpperCase()}`} ${url}`];
       if (op.security?.length !== 0) lines.push('-H "Authorization: Bearer $VIDEO_API_KEY"');
-      const example = method === 'post' ? CREATE_EXAMPLES[path] : undefined;
-      if (example) {
-        lines.push('-H "Content-Type: application/json"', `-d '${JSON.stringify(example)}'`);
-        const body = op.requestBody?.content['application/json'];
-        if (body) body.example = example;
-      }
+      const example = op.requestBody?.content['application/json']?.example;
+      if (example) lines.push('-H "Content-Type: application/json"', `-d '${JSON.stringify(example)}'`);
       op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: lines.join(' \\\n  ') }];
     }
   }
   return doc;
-}
-
-export function openApiDocument(serverUrl: string) {
-  const { responsesRequest, chatRequest } = requestSchemas();
-  return withExamples({
-    openapi: '3.1.0',
-    info: {
-      title: 'Video generation API',
-      version: '1.0.0',
-      description: 'Prompts in, MP4s out: an orchestration LLM writes a composition, an engine renders it.',
-    },
-    servers: [{ url: serverUrl }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (vg_…)' } } },
-    security: [{ bearer: [] }],
-    paths: {
-      ...generationPaths('/v1/responses', 'Responses', responsesRequest, responsesView),
-      ...generationPaths('/v1/chat/completions', 'Chat Completions', chatRequest, chatView),
-      '/v1/usage': {
-        get: {
-          tags: ['Usage'],
-          summary: 'Credit balance and usage statistics of the key’s organization',
-          responses: { '200': { description: 'Usage', content: json(usageResource) }, ...errors(401, 429) },
-        },
-      },
-      '/v1/engines': {
-        get: {
-          tags: ['Catalog'],
-          summary: 'Public catalog of engines and orchestration models with token pricing',
-          security: [],
-          responses: { '200': { description: 'Catalog', content: json(enginesCatalog) } },
-        },
-      },
-    },
-  }, serverUrl);
 }

@@ -12,7 +12,7 @@ const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc
 /** The reference page: Redoc rendering /openapi.json, everything from this origin. */
 const DOCS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Video generation API reference</title><link rel="icon" href="data:,"></head>
-<body><redoc spec-url="/openapi.json" hide-download-button="false" expand-responses="200" required-props-first="true"></redoc>
+<body><redoc spec-url="/openapi.json" hide-download-button="false" expand-responses="200" required-props-first="true" json-sample-expand-level="4"></redoc>
 <script src="/docs/redoc.standalone.js"></script></body></html>`;
 
 /** Redoc styles its elements at run time (inline styles) and searches in a blob: worker. */

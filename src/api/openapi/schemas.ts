@@ -1,156 +1,297 @@
-// Zod schemas of what the API answers. They feed the OpenAPI document, and the tests parse real
-// responses with them (strict objects), so the document cannot drift from the behaviour.
+// Zod schemas of what the API answers and what its webhooks deliver. They feed the OpenAPI document
+// (every field described: units included), and the tests hold real responses and deliveries to them
+// (strict objects), so the document cannot drift from the behaviour.
 import { z } from 'zod';
 
-const signedUrl = z.strictObject({ url: z.string(), expires_at: z.number().int().describe('Unix seconds') });
+const unixSeconds = (what: string) => z.number().int().describe(`${what}, Unix time in seconds`);
+const unixMs = (what: string) => z.number().int().describe(`${what}, Unix time in milliseconds`);
+
+export const signedUrl = z
+  .strictObject({
+    url: z.string().describe('Download URL, signed: works without the API key until `expires_at`'),
+    expires_at: unixSeconds('When the signature expires'),
+  })
+  .describe('A signed download URL. Fetch the generation again for a fresh one');
 
 export const errorBody = z
   .looseObject({
-    error: z.strictObject({ code: z.string(), message: z.string(), param: z.string().optional() }),
+    error: z
+      .strictObject({
+        code: z.string().describe('Stable, machine-readable reason, for example `invalid_request` or `insufficient_credits`'),
+        message: z.string().describe('What went wrong, for a person'),
+        param: z.string().optional().describe('The offending field, parameter or header, as a dotted path (`input.0.content.1.image_url`)'),
+      })
+      .describe('The failure'),
   })
-  .describe('The one error shape of the API');
+  .describe('The one error shape of the API (every 4xx and 5xx)');
+
+/** 429: the error shape plus the fields of interface section 7's rate-limit body. */
+export const rateLimitBody = z
+  .strictObject({
+    error: errorBody.shape.error,
+    message: z.string().describe('Same as `error.message`'),
+    data: z.strictObject({ retry_after: z.number().int().describe('Seconds to wait before retrying (also the Retry-After header)') }).describe('Retry hint'),
+  })
+  .describe('The error shape, plus `message` and `data.retry_after` (interface section 7)');
 
 /** Extension: where an in-flight generation is; null once terminal. */
 export const progress = z
   .strictObject({
-    stage: z.enum(['queued', 'composing', 'rendering', 'encoding', 'storing']),
-    percent: z.number().int().min(0).max(100).describe('The whole generation; never decreases'),
-    frames_rendered: z.number().int().nullable(),
-    frames_total: z.number().int().nullable(),
-    eta_seconds: z.number().int().nullable().describe('Estimated seconds left (rendering and encoding)'),
+    stage: z.enum(['queued', 'composing', 'rendering', 'encoding', 'storing']).describe('What is happening now: waiting, the LLM writing the composition, frames, the MP4, upload'),
+    percent: z.number().int().min(0).max(100).describe('Percent of the whole generation done; never decreases'),
+    frames_rendered: z.number().int().nullable().describe('Frames rendered so far (rendering and encoding); else null'),
+    frames_total: z.number().int().nullable().describe('Frames the video has (rendering and encoding); else null'),
+    eta_seconds: z.number().int().nullable().describe('Estimated seconds left, from the render pace; null until frames are rendered'),
     provider: z.string().nullable().describe('While composing: the provider being called'),
-    repair_round: z.number().int().nullable().describe('While composing: 0 for the first draft, then each repair'),
+    repair_round: z.number().int().nullable().describe('While composing: 0 for the first draft, then 1, 2… for each repair of a composition the engine refused'),
   })
-  .nullable()
-  .describe('Extension: live progress while in flight; null once terminal');
+  .describe('Extension: live progress of a generation in flight');
+const progressField = progress.nullable().describe('Extension: live progress while in flight (`GET` reads it from the running workflow); null once terminal and in lists');
 
-export const responsesView = z.strictObject({
-  id: z.string().describe('Generation id, prefixed gen_'),
-  object: z.literal('response'),
-  status: z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete']),
-  model: z.string(),
-  engine: z.string(),
-  provider: z.string().nullable(),
-  created_at: z.number().int().describe('Unix seconds'),
-  completed_at: z.number().int().nullable().describe('Unix milliseconds'),
-  output: z.array(
-    z.strictObject({
-      type: z.literal('message'),
-      id: z.string(),
-      role: z.literal('assistant'),
-      status: z.enum(['in_progress', 'completed', 'incomplete']),
-      content: z.array(z.strictObject({ type: z.literal('output_video'), video_url: signedUrl })),
-    }),
-  ),
-  output_video_url: z.string().nullable(),
-  usage: z
-    .strictObject({ input_tokens: z.number().int(), output_tokens: z.number().int(), total_tokens: z.number().int(), cost_usd: z.number() })
-    .nullable(),
-  latency_ms: z.number().int().nullable(),
-  error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
-  artifact_url: signedUrl.nullable(),
-  artifact_type: z.string().nullable(),
-  progress,
-});
+const usageOf = (input: string, output: string) =>
+  z
+    .strictObject({
+      [input]: z.number().int().describe('Tokens the orchestration LLM read (prompt, instructions, repairs)'),
+      [output]: z.number().int().describe('Tokens the orchestration LLM wrote (the composition)'),
+      total_tokens: z.number().int().describe('Sum of both'),
+      cost_usd: z.number().describe('What the generation cost, in US dollars (the balance is debited in cents)'),
+    })
+    .nullable()
+    .describe('Tokens and cost, once the LLM answered; null before');
 
-export const chatView = z.strictObject({
-  id: z.string(),
-  object: z.literal('chat.completion'),
-  status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
-  model: z.string(),
-  engine: z.string(),
-  provider: z.string().nullable(),
-  created: z.number().int().describe('Unix seconds'),
-  completed_at: z.number().int().nullable().describe('Unix milliseconds'),
-  choices: z.array(
-    z.strictObject({
-      index: z.literal(0),
-      message: z.strictObject({ role: z.literal('assistant'), content: z.null(), video_url: signedUrl.nullable() }),
-      finish_reason: z.literal('stop').nullable(),
-    }),
-  ),
-  usage: z
-    .strictObject({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int(), cost_usd: z.number() })
-    .nullable(),
-  latency_ms: z.number().int().nullable(),
-  error: z.strictObject({ message: z.string(), type: z.string() }).nullable(),
-  artifact_url: signedUrl.nullable(),
-  artifact_type: z.string().nullable(),
-  progress,
-});
+const common = {
+  id: z.string().describe('Generation id, prefixed `gen_`'),
+  model: z.string().describe('Orchestration LLM id (see GET /v1/engines)'),
+  engine: z.string().describe('Rendering engine id (see GET /v1/engines)'),
+  provider: z.string().nullable().describe('Provider that served the LLM call; null until one answered'),
+  completed_at: z.number().int().nullable().describe('When it reached a terminal status, Unix time in milliseconds; null before'),
+  latency_ms: z.number().int().nullable().describe('Milliseconds from creation to completion; null until completed'),
+  artifact_url: signedUrl.nullable().describe('The engine’s own artifact (for example the Lottie JSON) when produced; else null'),
+  artifact_type: z.string().nullable().describe('Media type of the artifact (`application/json`, `text/html`); null without one'),
+  progress: progressField,
+};
+
+export const responsesView = z
+  .strictObject({
+    id: common.id,
+    object: z.literal('response').describe('Always `response`'),
+    status: z
+      .enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete'])
+      .describe('`queued` → `in_progress` → `completed`, `failed` or `cancelled`. `incomplete` is in the interface’s vocabulary (terminal, counted as failed); this service does not produce it today'),
+    model: common.model,
+    engine: common.engine,
+    provider: common.provider,
+    created_at: unixSeconds('When it was created'),
+    completed_at: common.completed_at,
+    output: z
+      .array(
+        z
+          .strictObject({
+            type: z.literal('message').describe('Always `message`'),
+            id: z.string().describe('`<generation id>_msg`'),
+            role: z.literal('assistant').describe('Always `assistant`'),
+            status: z.enum(['in_progress', 'completed', 'incomplete']).describe('`completed` once the video is there'),
+            content: z
+              .array(z.strictObject({ type: z.literal('output_video').describe('Always `output_video`'), video_url: signedUrl }).describe('The video'))
+              .describe('Empty until completed; then the video'),
+          })
+          .describe('The assistant message that carries the video'),
+      )
+      .describe('One output message'),
+    output_video_url: z.string().nullable().describe('The finished MP4 (same URL as in `output`); null until completed'),
+    usage: usageOf('input_tokens', 'output_tokens'),
+    latency_ms: common.latency_ms,
+    error: z
+      .strictObject({ code: z.string().describe('Stable reason, for example `render_failed`'), message: z.string().describe('Details for a person') })
+      .nullable()
+      .describe('Why it failed or was cancelled; null otherwise'),
+    artifact_url: common.artifact_url,
+    artifact_type: common.artifact_type,
+    progress: common.progress,
+  })
+  .describe('A generation in the Responses view');
+
+export const chatView = z
+  .strictObject({
+    id: common.id,
+    object: z.literal('chat.completion').describe('Always `chat.completion`'),
+    status: z
+      .enum(['pending', 'processing', 'completed', 'failed', 'cancelled'])
+      .describe('`pending` (= queued) → `processing` (= in_progress) → `completed`, `failed` or `cancelled`'),
+    model: common.model,
+    engine: common.engine,
+    provider: common.provider,
+    created: unixSeconds('When it was created'),
+    completed_at: common.completed_at,
+    choices: z
+      .array(
+        z
+          .strictObject({
+            index: z.literal(0).describe('Always 0'),
+            message: z
+              .strictObject({
+                role: z.literal('assistant').describe('Always `assistant`'),
+                content: z.null().describe('Always null: the answer is the video'),
+                video_url: signedUrl.nullable().describe('The finished MP4; null until completed'),
+              })
+              .describe('The assistant message'),
+            finish_reason: z.literal('stop').nullable().describe('`stop` once completed; else null'),
+          })
+          .describe('The one choice'),
+      )
+      .describe('One choice'),
+    usage: usageOf('prompt_tokens', 'completion_tokens'),
+    latency_ms: common.latency_ms,
+    error: z
+      .strictObject({ message: z.string().describe('Details for a person'), type: z.string().describe('Stable reason, for example `render_failed` or `cancelled`') })
+      .nullable()
+      .describe('Why it failed or was cancelled; null otherwise'),
+    artifact_url: common.artifact_url,
+    artifact_type: common.artifact_type,
+    progress: common.progress,
+  })
+  .describe('A generation in the Chat Completions view');
 
 /** Extension: a page of the organization's generations, newest first (OpenAI's list object). */
-const listOf = <T extends z.ZodType>(item: T) =>
-  z.strictObject({
-    object: z.literal('list'),
-    data: z.array(item),
-    first_id: z.string().nullable().describe('Id of the first (newest) item; null when the page is empty'),
-    last_id: z.string().nullable().describe('Id of the last (oldest) item: `after` of the next page'),
-    has_more: z.boolean().describe('More items beyond this page in the direction read (older; with `before`, newer)'),
-  });
-export const responsesList = listOf(responsesView);
-export const chatList = listOf(chatView);
+const listOf = <T extends z.ZodType>(item: T, shape: string) =>
+  z
+    .strictObject({
+      object: z.literal('list').describe('Always `list`'),
+      data: z.array(item).describe('The generations of this page, newest first'),
+      first_id: z.string().nullable().describe('Id of the first (newest) item: `before` of the previous page; null when the page is empty'),
+      last_id: z.string().nullable().describe('Id of the last (oldest) item: `after` of the next page; null when the page is empty'),
+      has_more: z.boolean().describe('More items beyond this page in the direction read (older; with `before`, newer)'),
+    })
+    .describe(`Extension: a page of generations in the ${shape} view`);
+export const responsesList = listOf(responsesView, 'Responses');
+export const chatList = listOf(chatView, 'Chat Completions');
 
-export const cancelResult = z.strictObject({ id: z.string(), cancelled: z.literal(true) });
+export const cancelResult = z
+  .strictObject({ id: z.string().describe('The generation id'), cancelled: z.literal(true).describe('Always true') })
+  .describe('The generation is cancelled (status `cancelled` from now on)');
 
-const pricing = z.strictObject({
-  input_per_million_usd: z.number(),
-  output_per_million_usd: z.number(),
-  premium_multiplier: z.number(),
-  effective_input_per_million_usd: z.number(),
-  effective_output_per_million_usd: z.number(),
-});
-export const enginesCatalog = z.strictObject({
-  engines: z.array(
-    z.strictObject({
-      id: z.string(),
-      name: z.string(),
-      supported_models: z.array(z.strictObject({ id: z.string(), name: z.string(), pricing })),
-    }),
-  ),
-});
+const perMillion = (what: string) => z.number().describe(`${what}, US dollars per million tokens`);
+const pricing = z
+  .strictObject({
+    input_per_million_usd: perMillion('Base price of input tokens'),
+    output_per_million_usd: perMillion('Base price of output tokens'),
+    premium_multiplier: z.number().describe('Factor applied to the base prices'),
+    effective_input_per_million_usd: perMillion('What input tokens cost: base × multiplier'),
+    effective_output_per_million_usd: perMillion('What output tokens cost: base × multiplier'),
+  })
+  .describe('Token pricing');
+export const enginesCatalog = z
+  .strictObject({
+    engines: z
+      .array(
+        z
+          .strictObject({
+            id: z.string().describe('Engine id: the `engine` field of a create'),
+            name: z.string().describe('Display name'),
+            supported_models: z
+              .array(
+                z
+                  .strictObject({ id: z.string().describe('Model id: the `model` field of a create'), name: z.string().describe('Display name'), pricing })
+                  .describe('An orchestration model'),
+              )
+              .describe('Orchestration LLMs that write compositions for this engine'),
+          })
+          .describe('A rendering engine'),
+      )
+      .describe('Every engine this deployment offers'),
+  })
+  .describe('The public catalog');
 
+const cents = (what: string) => z.number().describe(`${what}, in US cents`);
+const count = (what: string) => z.number().describe(what);
 const dayCounts = {
-  request_count: z.number(),
-  completed_count: z.number(),
-  failed_count: z.number(),
-  total_cost_cents: z.number(),
+  request_count: count('Generations created'),
+  completed_count: count('Of those, completed'),
+  failed_count: count('Of those, failed'),
+  total_cost_cents: cents('What they cost'),
 };
-export const usageResource = z.strictObject({
-  credit_balance: z.number().describe('Cents'),
-  totals: z.strictObject({
-    total_requests: z.number(),
-    completed_requests: z.number(),
-    failed_requests: z.number(),
-    total_cost_cents: z.number(),
-  }),
-  daily_usage: z.array(z.strictObject({ date: z.string(), ...dayCounts, total_duration_seconds: z.number() })),
-  daily_usage_by_route: z.array(
-    z.strictObject({
-      date: z.string(),
-      routes: z.array(
-        z.strictObject({
-          engine: z.string(),
-          model: z.string(),
-          provider: z.string(),
-          ...dayCounts,
-          total_prompt_tokens: z.number(),
-          total_completion_tokens: z.number(),
-          avg_latency_ms: z.number(),
-        }),
-      ),
-    }),
-  ),
-  recent_requests: z.array(
-    z.strictObject({
-      id: z.string(),
-      status: z.string(),
-      model_name: z.string(),
-      engine: z.string(),
-      cost_cents: z.number(),
-      latency_ms: z.number(),
-      created_at: z.number().describe('Unix milliseconds'),
-      completed_at: z.number().describe('Unix milliseconds'),
-    }),
-  ),
-});
+export const usageResource = z
+  .strictObject({
+    credit_balance: cents('Current credit balance'),
+    totals: z
+      .strictObject({
+        total_requests: count('Generations created'),
+        completed_requests: count('Of those, completed'),
+        failed_requests: count('Of those, failed'),
+        total_cost_cents: cents('What they cost'),
+      })
+      .describe('All time'),
+    daily_usage: z
+      .array(z.strictObject({ date: z.string().describe('Day (UTC), `YYYY-MM-DD`'), ...dayCounts, total_duration_seconds: z.number().describe('Seconds of video produced') }).describe('One day'))
+      .describe('Per day (UTC), oldest first, ending today'),
+    daily_usage_by_route: z
+      .array(
+        z
+          .strictObject({
+            date: z.string().describe('Day (UTC), `YYYY-MM-DD`'),
+            routes: z
+              .array(
+                z
+                  .strictObject({
+                    engine: z.string().describe('Engine id'),
+                    model: z.string().describe('Orchestration model id'),
+                    provider: z.string().describe('Provider slug (`none` when no provider answered)'),
+                    ...dayCounts,
+                    total_prompt_tokens: count('Input tokens'),
+                    total_completion_tokens: count('Output tokens'),
+                    avg_latency_ms: z.number().describe('Mean creation-to-completion time of the completed ones, milliseconds (0 when none completed)'),
+                  })
+                  .describe('One engine, model and provider'),
+              )
+              .describe('Routes used that day'),
+          })
+          .describe('One day'),
+      )
+      .describe('Per day (UTC) that had generations, and per route'),
+    recent_requests: z
+      .array(
+        z
+          .strictObject({
+            id: z.string().describe('Generation id'),
+            status: z.string().describe('Status (Responses vocabulary)'),
+            model_name: z.string().describe('Orchestration model id'),
+            engine: z.string().describe('Engine id'),
+            cost_cents: cents('What it cost'),
+            latency_ms: z.number().nullable().describe('Creation to completion, milliseconds; null while in flight'),
+            created_at: unixMs('When it was created'),
+            completed_at: unixMs('When it finished').nullable().describe('When it finished, Unix time in milliseconds; null while in flight'),
+          })
+          .describe('A generation'),
+      )
+      .describe('Latest generations, newest first'),
+  })
+  .describe('Credit balance and usage of the organization');
+
+/** Webhook deliveries (interface section 6): the envelope and `data.object`. */
+export const webhookEvent = z
+  .strictObject({
+    id: z.string().describe('Unique event id, prefixed `evt_`'),
+    object: z.literal('event').describe('Always `event`'),
+    created: unixSeconds('When the event happened'),
+    type: z
+      .enum(['video.generation.queued', 'video.generation.started', 'video.generation.completed', 'video.generation.progress'])
+      .describe('Event type; `video.generation.progress` is an extension'),
+    data: z
+      .strictObject({
+        object: z
+          .strictObject({
+            id: z.string().describe('Generation id (as returned by the create)'),
+            object: z.literal('video.generation').describe('Always `video.generation`'),
+            status: z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']).describe('`completed` or `failed` on the completed event'),
+            engine: z.string().optional().describe('Engine id; on queued, started and progress events'),
+            model: z.string().optional().describe('Orchestration model id; on queued, started and progress events'),
+            provider: z.string().nullable().optional().describe('Provider slug (null before one answered); on queued, started and progress events'),
+            output_url: z.string().nullable().describe('The MP4 (signed) when completed; else null'),
+            error_message: z.string().nullable().describe('Why it failed; else null'),
+            progress: progress.optional().describe('Extension: progress events only'),
+          })
+          .describe('The generation that changed'),
+      })
+      .describe('Payload'),
+  })
+  .describe('A signed lifecycle event, POSTed to the request’s `webhook_url`');

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { checkWebhook, record } from '../../support/contract.js';
 
 export type TlsFiles = { dir: string; certFile: string; keyFile: string; cert: string; key: string };
 
@@ -64,6 +65,7 @@ export async function startReceiver(tls: TlsFiles, opts: { host?: string; port?:
         servername: (req.socket as import('node:tls').TLSSocket).servername || null,
       };
       receiver.requests.push(received);
+      record(checkWebhook(received.headers, received.body));
       const answer = responder(received, receiver.requests.length - 1);
       if (answer.hang) return;
       res.writeHead(answer.status, answer.headers);
