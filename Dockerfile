@@ -1,5 +1,20 @@
 # One image for the API and the workers (the command picks the role; see docker-compose.yml).
-FROM node:20-bookworm-slim
+# Node 24 LTS. Two stages: the build compiles TypeScript to dist/ with the dev dependencies; the
+# image holds dist/ and the production dependencies only, and runs plain `node`.
+# test/deploy/dockerfile.test.ts replays these steps on a host without Docker (in `npm test`).
+
+FROM node:24-bookworm-slim AS build
+ENV PUPPETEER_SKIP_DOWNLOAD=1
+WORKDIR /app
+COPY package.json package-lock.json .puppeteerrc.cjs ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+RUN npm run build
+
+FROM node:24-bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends bubblewrap chromium-headless-shell ffmpeg fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
@@ -7,12 +22,9 @@ RUN apt-get update \
 ENV NODE_ENV=production PUPPETEER_SKIP_DOWNLOAD=1
 WORKDIR /app
 COPY package.json package-lock.json .puppeteerrc.cjs ./
-RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
-COPY src ./src
-COPY workflows ./workflows
-COPY activities ./activities
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-CMD ["npx", "tsx", "src/api/main.ts"]
+CMD ["node", "dist/src/api/main.js"]

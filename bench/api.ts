@@ -23,7 +23,7 @@ import { loadConfig } from '../src/config.js';
 import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { createNamespace } from '../src/temporal/devServer.js';
-import { freePort } from '../test/support/ports.js';
+import { freePort } from '../src/dev/ports.js';
 import { benchContext, benchDatabase, benchTemporal, getOk, inFlightGenerations, openLoop, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });

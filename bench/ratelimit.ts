@@ -16,7 +16,7 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { finishGeneration, insertGeneration } from '../src/db/generations.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { generationRequest } from '../test/support/fixtures.js';
-import { freePort } from '../test/support/ports.js';
+import { freePort } from '../src/dev/ports.js';
 import { benchContext, benchDatabase, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({

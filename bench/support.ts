@@ -12,7 +12,7 @@ import { createOrganization } from '../src/db/organizations.js';
 import { createPool, type Db } from '../src/db/pool.js';
 import { ensureTemporalCli } from '../src/dev/install.mjs';
 import { startDevServer, stopChild } from '../src/temporal/devServer.js';
-import { freePort } from '../test/support/ports.js';
+import { freePort } from '../src/dev/ports.js';
 
 export type BenchContext = {
   tmp: string;

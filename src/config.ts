@@ -144,6 +144,9 @@ const envSchema = loggerEnvSchema.extend({
 
 export type Config = ReturnType<typeof loadConfig>;
 
+/** Every environment variable the service reads (deployment files are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export const EMBEDDED_DB_NAME = 'video';
 
 export class ConfigError extends Error {}

@@ -8,6 +8,8 @@
 //      and bubblewrap (the render sandbox), and, as root, the unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
+//   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
+//      server), built from the Go module proxy into the same cache.
 // A second run finds everything in place and takes well under a second.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -161,12 +163,69 @@ export async function ensureTemporalCli() {
   return bin;
 }
 
+/** The Node LTS the image runs (Dockerfile) and the deploy replay test checks. */
+export const NODE_LTS_VERSION = '24.21.0';
+
+/**
+ * A Node binary of NODE_LTS_VERSION's major: this process's own when it is that major, else the
+ * registry's `node-<platform>-<arch>` package (the official build, shipped on npm) unpacked into the
+ * tools cache (as root: /usr/local/lib/video-api).
+ */
+export function ensureNodeLts() {
+  const major = NODE_LTS_VERSION.split('.')[0];
+  if (process.versions.node.split('.')[0] === major) return process.execPath;
+  // As root, outside /root: renders run it as the unprivileged render user, who cannot enter /root.
+  const dir = process.getuid?.() === 0 ? `/usr/local/lib/video-api/node-${NODE_LTS_VERSION}` : path.join(toolsCacheDir(), `node-${NODE_LTS_VERSION}`);
+  const bin = path.join(dir, 'package', 'bin', 'node');
+  if (fs.existsSync(bin)) return bin;
+  fs.mkdirSync(dir, { recursive: true });
+  run('npm', ['pack', `node-${process.platform}-${process.arch}@${NODE_LTS_VERSION}`, '--pack-destination', dir, '--silent']);
+  const tgz = fs.readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  run('tar', ['-xzf', path.join(dir, tgz), '-C', dir, 'package/bin/node', 'package/LICENSE']);
+  fs.rmSync(path.join(dir, tgz));
+  return bin;
+}
+
+export const TEMPORAL_SERVER_VERSION = '1.29.1';
+export const GOFAKES3_VERSION = '1.2.0';
+
+/**
+ * Go programs built from the Go module proxy into the tools cache (`go install pkg@version`, once):
+ * `{bin: {name: path}}`, or `{reason}` why they cannot be had. `build: false` only looks.
+ */
+export function goTools({ name, version, packages, build = true }) {
+  const dir = path.join(toolsCacheDir(), `${name}-${version}`);
+  const bins = Object.fromEntries(packages.map((pkg) => [path.basename(pkg), path.join(dir, path.basename(pkg))]));
+  if (Object.values(bins).every((bin) => fs.existsSync(bin))) return { bin: bins };
+  if (!build) return { reason: `${name} ${version} is not built yet (npm test builds it into ${dir})` };
+  if (!which('go')) return { reason: `Go is not installed, so ${name} cannot be built` };
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    run('go', ['install', ...packages.map((pkg) => `${pkg}@v${version}`)], { env: { ...process.env, GOBIN: dir, CGO_ENABLED: '0' } });
+  } catch (err) {
+    return { reason: `go install ${name} failed: ${err.message}` };
+  }
+  return Object.values(bins).every((bin) => fs.existsSync(bin)) ? { bin: bins } : { reason: `go install ${name} left no binary in ${dir}` };
+}
+
+/** The Temporal server and its SQL schema tool (`npm run cluster`, the cluster tests): `bin.server`, `bin.sql`. */
+export const temporalServer = (opts = {}) =>
+  goTools({ name: 'temporal-server', version: TEMPORAL_SERVER_VERSION, packages: ['go.temporal.io/server/cmd/server', 'go.temporal.io/server/cmd/tools/sql'], ...opts });
+
+/** An S3-compatible server for the S3 storage tests and `npm run cluster`: `bin.gofakes3`. */
+export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFAKES3_VERSION, packages: ['github.com/johannesboyne/gofakes3/cmd/gofakes3'], ...opts });
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     ensureNpmDependencies();
     ensureDebianPackages();
     ensureRenderUser();
     const cli = await ensureTemporalCli();
+    // The tests' S3 server and the production-like cluster (`npm run cluster`): built once when Go is
+    // here; the tests that need them say why they are skipped otherwise.
+    if (['pretest', 'cluster', 'precluster'].includes(process.env.npm_lifecycle_event ?? '')) {
+      for (const tool of [gofakes3(), temporalServer()]) if (tool.reason) say(`WARNING: ${tool.reason}`);
+    }
     say(`ready (temporal CLI: ${cli})`);
   } catch (err) {
     say(`FAILED: ${err.message}`);

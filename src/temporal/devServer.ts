@@ -47,7 +47,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const address = `127.0.0.1:${opts.port}`;
   const stop = () => stopChild(child);
   try {
-    await waitForFrontend(address, child, () => stderr);
+    await waitForFrontend(address, () => (child.exitCode === null ? null : `temporal dev server exited (${child.exitCode})`)).catch((err: Error) => {
+      throw new Error(`${err.message}: ${stderr}`);
+    });
   } catch (err) {
     await stop();
     throw err;
@@ -55,10 +57,15 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return { address, uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`, process: child, stop };
 }
 
-async function waitForFrontend(address: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/**
+ * Until the Temporal frontend at `address` answers; `failure()` names a reason to stop waiting (a
+ * process of the server exited), else null.
+ */
+export async function waitForFrontend(address: string, failure: () => string | null, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited (${child.exitCode}): ${stderr()}`);
+    const failed = failure();
+    if (failed) throw new Error(failed);
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       try {
@@ -68,7 +75,7 @@ async function waitForFrontend(address: string, child: ChildProcess, stderr: () 
         await conn.close();
       }
     } catch {
-      if (Date.now() > deadline) throw new Error(`temporal dev server at ${address} not ready after 60 s: ${stderr()}`);
+      if (Date.now() > deadline) throw new Error(`temporal frontend at ${address} not ready after ${timeoutMs / 1000} s`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

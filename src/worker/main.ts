@@ -2,6 +2,7 @@
 // WORKER_QUEUES selects the task queues this process serves (default both), so render workers can
 // run on their own machines: WORKER_QUEUES=render on the big boxes, WORKER_QUEUES=io elsewhere.
 import { fileURLToPath } from 'node:url';
+import { siblingModule } from '../engines/modulePath.js';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { ActivityDeps } from '../../activities/deps.js';
 import { createMediaActivities } from '../../activities/media.js';
@@ -82,7 +83,7 @@ workers = await Promise.all(
           // first tasks waited up to 10 s under load (bench/load, 200 generations: webhook p99 20.5 s →
           // 1.1–1.9 s).
           nonStickyToStickyPollRatio: 1,
-          workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
+          workflowsPath: fileURLToPath(siblingModule(import.meta.url, '../../workflows/index')),
           activities: {
             ...createRecordActivities(deps),
             ...createMediaActivities(deps),

@@ -112,7 +112,9 @@ describe('render isolation', () => {
         // Simulate an out-of-memory kill of the render process: the node process running ffmpeg.
         if (killed) return;
         const pids = watch.pids();
-        const renderProcess = pids.find((p) => p.comm === 'node' && pids.some((c) => c.comm === 'ffmpeg' && c.ppid === p.pid));
+        // Its parent, whatever its name (Node 24 names its main thread "MainThread", older ones "node").
+        const ffmpeg = pids.find((c) => c.comm === 'ffmpeg');
+        const renderProcess = ffmpeg && pids.find((p) => p.pid === ffmpeg.ppid);
         if (renderProcess) {
           process.kill(renderProcess.pid, 'SIGKILL');
           killed = true;

@@ -1,59 +1,40 @@
 // Media assets in and out of both storage drivers as files (putBytes / getToFile): the local
-// directory, and S3 through gofakes3 (the binary test/storage/s3.test.ts builds into the tools cache;
-// skipped, saying why, when it is not there).
-import { spawn, type ChildProcess } from 'node:child_process';
+// directory, and S3 through gofakes3 (built into the tools cache by `npm test`'s installer; skipped,
+// saying why, when it is not there).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { toolsCacheDir } from '../../src/dev/install.mjs';
+import { gofakes3 } from '../../src/dev/install.mjs';
+import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
 import { getToFile, putBytes } from '../../src/media/storageFiles.js';
 import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../../src/dev/ports.js';
 
-const GOFAKES3 = path.join(toolsCacheDir(), 'gofakes3-v1.2.0', 'gofakes3');
 const bytes = crypto.randomBytes(300_000);
 let dir: string;
-let s3: ChildProcess | undefined;
+let s3: S3Server | undefined;
 const storages: [string, () => Storage][] = [];
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-storage-'));
   const local = new LocalStorage({ root: path.join(dir, 'media'), secret: 'x'.repeat(32), publicBaseUrl: 'http://localhost', ttlSeconds: 60 });
   storages.push(['local', () => local]);
-  if (fs.existsSync(GOFAKES3)) {
-    const port = await freePort();
-    s3 = spawn(GOFAKES3, ['-backend', 'memory', '-host', `127.0.0.1:${port}`, '-initialbucket', 'videos'], { stdio: 'ignore' });
-    for (let i = 0; i < 200 && !(await isOpen(port)); i++) await new Promise((r) => setTimeout(r, 50));
-    const storage = createStorage(
-      loadConfig({
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: 'videos',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_ACCESS_KEY_ID: 'k',
-        S3_SECRET_ACCESS_KEY: 's',
-      }),
-    );
+  const tool = gofakes3({ build: false });
+  if (tool.bin) {
+    s3 = await startS3Server(tool.bin.gofakes3, { port: await freePort(), bucket: 'videos' });
+    const storage = createStorage(loadConfig(s3.env));
     storages.push(['s3', () => storage]);
   } else {
-    console.warn(`[storageFiles.test] S3 case SKIPPED: ${GOFAKES3} is not built (test/storage/s3.test.ts builds it)`);
+    console.warn(`[storageFiles.test] S3 case SKIPPED: ${tool.reason}`);
   }
 });
-afterAll(() => {
-  s3?.kill('SIGKILL');
+afterAll(async () => {
+  await s3?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function isOpen(port: number) {
-  return new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
-    socket.on('error', () => resolve(false));
-  });
-}
 
 describe('media files in storage', () => {
   it('putBytes then getToFile gives the same bytes back, on every driver here; a missing key throws', async () => {

@@ -5,79 +5,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { setEnabledWebhookEvents } from '../../src/db/webhooks.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
 import { startDevServer, stopChild, type DevServer } from '../../src/temporal/devServer.js';
-import { makeSelfSignedCert, startReceiver, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
-import { freePort } from '../support/ports.js';
+import type { Receiver } from '../webhooks/support/receiver.js';
+import { createDrillGeneration, expectSettled as expectSettledIn, orgWithWebhooks as orgWithHooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
+import { freePort } from '../../src/dev/ports.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
-import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
+import { api, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 
-/** The lifecycle events, each sent once per generation (progress events, an extension, are many). */
-const ALL_EVENTS = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'video.generation.progress');
-
-let tls: TlsFiles;
+let drill: DrillReceiver;
 let receiver: Receiver;
 beforeAll(async () => {
-  tls = makeSelfSignedCert();
-  receiver = await startReceiver(tls);
-  receiver.respond(() => ({ status: 200 }));
+  drill = await startDrillReceiver();
+  receiver = drill.receiver;
 });
-afterAll(async () => {
-  await receiver?.close();
-  if (tls) fs.rmSync(tls.dir, { recursive: true, force: true });
-});
+afterAll(() => drill?.close());
 
-const webhookEnv = () => ({
-  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-  WEBHOOK_UNSAFE_CA_FILE: tls.certFile,
-  WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,2s,2s,5s',
-});
-
-async function orgWithWebhooks(stack: TestStack) {
-  const org = await createOrgWithKey(stack.db);
-  expect(await setEnabledWebhookEvents(stack.db, org.org.id, { enable: ALL_EVENTS })).not.toBeNull();
-  return org;
-}
-
-/** Starts a generation whose webhooks go to a path of their own on the receiver. */
-async function create(base: string, key: string, body: Record<string, unknown> = {}) {
-  const res = await api(base, '/v1/responses', {
-    method: 'POST',
-    key,
-    json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'Fault drill', width: 160, height: 284, ...body, webhook_url: receiver.url(`/hooks/${Math.random().toString(36).slice(2)}`) },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return { id: res.body.id as string };
-}
-
-/** Every generation: the expected terminal status, one ledger charge, one stable id per event type. */
-async function expectSettled(stack: TestStack, key: string, id: string, status = 'completed') {
-  const done = await waitForTerminal(stack.url, key, id, 180_000);
-  expect(done.body.status).toBe(status);
-  const { rows } = await stack.db.query(
-    `SELECT count(*)::int AS n FROM credit_ledger WHERE generation_id = $1 AND kind = 'generation_charge'`,
-    [id],
-  );
-  expect(rows[0].n).toBe(1);
-  // Each event type arrives (possibly more than once), always under one id.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const byType = new Map<string, Set<string>>();
-    for (const r of receiver.requests) {
-      const event = JSON.parse(r.body);
-      if (event.data.object.id !== id) continue;
-      expect(r.headers['service-webhook-id']).toBe(event.id);
-      byType.set(event.type, (byType.get(event.type) ?? new Set()).add(event.id));
-    }
-    if (ALL_EVENTS.every((t: string) => byType.has(t))) {
-      for (const ids of byType.values()) expect(ids.size).toBe(1);
-      return;
-    }
-    if (Date.now() > deadline) throw new Error(`webhooks of ${id}: got ${[...byType.keys()].join(', ')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const webhookEnv = () => drill.env;
+const orgWithWebhooks = (stack: TestStack) => orgWithHooks(stack.db);
+const create = (base: string, key: string, body: Record<string, unknown> = {}) => createDrillGeneration(base, key, receiver, body);
+const expectSettled = (stack: TestStack, key: string, id: string, status = 'completed') => expectSettledIn(stack.db, stack.url, key, receiver, id, status);
 
 describe('PostgreSQL unreachable for a while', () => {
   let proxy: TcpProxy;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { createNamespace } from '../../src/temporal/devServer.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../../src/dev/ports.js';
 import { startWorkerProcess, testEnv } from '../support/stack.js';
 
 /** SIGINT, then SIGTERM shortly after (the process may be gone by then); resolves with the exit code. */

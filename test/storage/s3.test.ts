@@ -1,7 +1,6 @@
 // S3 storage against a real S3-compatible server on this machine: gofakes3, built once from the Go
 // module proxy into the tools cache (outside the checkout). Skipped, saying why, only when it
 // cannot be built here.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,72 +12,30 @@ import type { AppState } from '../../src/http/context.js';
 import { mediaRoutes } from '../../src/api/media/routes.js';
 import { errorMiddleware } from '../../src/http/errors.js';
 import { loadConfig } from '../../src/config.js';
-import { toolsCacheDir } from '../../src/dev/install.mjs';
+import { gofakes3 } from '../../src/dev/install.mjs';
+import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
 import { createStorage, S3Storage, type Storage } from '../../src/storage/index.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../../src/dev/ports.js';
 
-const GOFAKES3_VERSION = 'v1.2.0';
 const BUCKET = 'videos';
-
-/** Path of the gofakes3 binary, building it with `go install` when missing; or why it cannot be had. */
-function gofakes3(): { bin: string } | { reason: string } {
-  const dir = path.join(toolsCacheDir(), `gofakes3-${GOFAKES3_VERSION}`);
-  const bin = path.join(dir, 'gofakes3');
-  if (fs.existsSync(bin)) return { bin };
-  if (spawnSync('go', ['version']).status !== 0) return { reason: 'Go is not installed, so gofakes3 cannot be built' };
-  fs.mkdirSync(dir, { recursive: true });
-  const build = spawnSync('go', ['install', `github.com/johannesboyne/gofakes3/cmd/gofakes3@${GOFAKES3_VERSION}`], {
-    env: { ...process.env, GOBIN: dir },
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  if (build.status !== 0 || !fs.existsSync(bin)) return { reason: `go install gofakes3 failed: ${(build.stderr ?? '').trim().slice(-500)}` };
-  return { bin };
-}
 
 const server = gofakes3();
 if ('reason' in server) console.warn(`[s3.test] SKIPPED: ${server.reason}`);
 
-async function waitForPort(port: number, ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`gofakes3 did not listen on ${port}`);
-}
-
 describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
-  let s3: ChildProcess;
+  let s3: S3Server;
   let storage: Storage;
   let dir: string;
   const video = crypto.randomBytes(50_000);
 
   beforeAll(async () => {
-    const port = await freePort();
-    s3 = spawn((server as { bin: string }).bin, ['-backend', 'memory', '-host', `127.0.0.1:${port}`, '-initialbucket', BUCKET], { stdio: 'ignore' });
-    await waitForPort(port, 10_000);
-    storage = createStorage(
-      loadConfig({
-        STORAGE_DRIVER: 's3',
-        S3_BUCKET: BUCKET,
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'test-key',
-        S3_SECRET_ACCESS_KEY: 'test-secret',
-        MEDIA_URL_TTL_SECONDS: '600',
-      }),
-    );
+    s3 = await startS3Server((server as { bin: { gofakes3: string } }).bin.gofakes3, { port: await freePort(), bucket: BUCKET });
+    storage = createStorage(loadConfig({ ...s3.env, MEDIA_URL_TTL_SECONDS: '600' }));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3-test-'));
   });
 
-  afterAll(() => {
-    s3?.kill('SIGKILL');
+  afterAll(async () => {
+    await s3?.stop();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 

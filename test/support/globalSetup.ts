@@ -14,7 +14,7 @@ import { createPool } from '../../src/db/pool.js';
 import { findTemporalCli } from '../../src/dev/install.mjs';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 import { contractReportDir } from './contract.js';
-import { freePort } from './ports.js';
+import { freePort } from '../../src/dev/ports.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -14,7 +14,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
 import { findTemporalCli } from '../../src/dev/install.mjs';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
-import { freePort } from '../support/ports.js';
+import { freePort } from '../../src/dev/ports.js';
 import { historyToJson } from './historyJson.js';
 import { attempt, attemptResult, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
 

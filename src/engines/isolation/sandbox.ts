@@ -42,8 +42,15 @@ type Support = { bwrap: string | null; runAs: { uid: number; gid: number } | nul
 /** Per mode and user: tests switch the sandbox off for a control render. */
 const supportCache = new Map<string, Support>();
 
-/** Project root (src/engines/isolation → three levels up): the code and node_modules a render loads. */
-const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/**
+ * Project root, the nearest directory above this module with a package.json (the checkout, or the
+ * image's /app whose dist/ holds the compiled code): the code and node_modules a render loads.
+ */
+const PROJECT_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+})();
 
 function which(cmd: string): string | null {
   for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {

@@ -1,0 +1,169 @@
+// bench/cluster: the production topology (src/dev/topology.ts) on this machine.
+//   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup] [--skip-throughput]
+// 1. Render pickup: `--pickups` small generations one after another (render workers idle, so nothing
+//    waits for a slot), on the Temporal cluster (four partitions per task queue, the server's default)
+//    and on the CLI's dev server (one partition), each with two render workers of one slot: the
+//    schedule-to-start time of every render activity, read from the workflow histories.
+// 2. Throughput: `--batch` generations of 1080x1920, 3 s videos at once per engine, with one and with
+//    two render workers: generations per minute (first create to last completion), the CPU seconds the
+//    machine spent per second of video (the capacity model's figure), and how long render slots sat
+//    idle between renders (a task waiting in a partition no poller is on would show here).
+// Needs the Temporal server and gofakes3 (built by `npm test`'s installer) and PostgreSQL (DATABASE_URL
+// or embedded).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { createApiKey } from '../src/db/apiKeys.js';
+import { createOrganization } from '../src/db/organizations.js';
+import { freePorts } from '../src/dev/ports.js';
+import { startTopology, topologyUnavailable, type Topology } from '../src/dev/topology.js';
+import { dropClusterDatabases, postgresServerUrl } from '../src/temporal/cluster.js';
+import { benchContext, benchDatabase, loadAverage, percentile, today } from './support.js';
+
+const { values } = parseArgs({
+  options: {
+    pickups: { type: 'string', default: '20' },
+    batch: { type: 'string', default: '6' },
+    engines: { type: 'string', default: 'hyperframes,lottie' },
+    'skip-pickup': { type: 'boolean', default: false },
+    'skip-throughput': { type: 'boolean', default: false },
+  },
+});
+const unavailable = topologyUnavailable();
+if (unavailable) throw new Error(`bench/cluster needs ${unavailable}`);
+
+type Run = { topology: Topology; base: string[]; headers: Record<string, string>; temporal: Client; stop(): Promise<void> };
+
+async function start(server: 'cluster' | 'dev', renderWorkers: number): Promise<Run> {
+  const ctx = benchContext(`cluster-${server}`);
+  const { url, db } = await benchDatabase(ctx);
+  const org = await createOrganization(db, 'bench', 100_000_000);
+  const { key } = await createApiKey(db, org.id, 'bench');
+  const [frontendPort, apiPort] = await freePorts(2);
+  const temporalDatabase = `temporal_bench_${process.pid}_${server}_${renderWorkers}`;
+  const topology = await startTopology({
+    databaseUrl: url,
+    temporalDatabase,
+    dir: ctx.tmp,
+    frontendPort: frontendPort!,
+    apiPorts: [apiPort!],
+    renderWorkers,
+    namespace: 'default',
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false' },
+    output: 'files',
+    temporalServer: server,
+  });
+  ctx.defer(async () => {
+    await topology.stop();
+    // The cluster's own databases, on the same server as the bench database.
+    await dropClusterDatabases(postgresServerUrl(url), temporalDatabase);
+  });
+  const temporal = new Client({ connection: await Connection.connect({ address: topology.temporal.address }) });
+  ctx.defer(() => temporal.connection.close());
+  // Workers bundle their workflows before they poll.
+  await new Promise((r) => setTimeout(r, 5000));
+  return { topology, base: topology.apis.map((a) => a.url!), headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, temporal, stop: () => ctx.cleanup() };
+}
+
+async function create(run: Run, body: object): Promise<string> {
+  const res = await fetch(`${run.base[0]}/v1/responses`, { method: 'POST', headers: run.headers, body: JSON.stringify({ model: 'gpt-4o-mini', ...body }) });
+  if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function waitDone(run: Run, id: string): Promise<number> {
+  for (;;) {
+    const view = (await (await fetch(`${run.base[0]}/v1/responses/${id}`, { headers: run.headers })).json()) as { status: string; completed_at: number | null };
+    if (view.status === 'completed') return view.completed_at!;
+    if (['failed', 'cancelled', 'incomplete'].includes(view.status)) throw new Error(`${id} ${view.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type RenderTimes = { scheduled: number; started: number; completed: number; worker: string };
+
+/** When the render activity was scheduled, started (by which worker) and completed, from the workflow history. */
+async function renderTimes(run: Run, id: string): Promise<RenderTimes> {
+  const history = await run.temporal.workflow.getHandle(id).fetchHistory();
+  const events = history.events ?? [];
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'renderComposition');
+  const of = (e: (typeof events)[number]) => e.activityTaskStartedEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId;
+  const started = events.find((e) => e.activityTaskStartedEventAttributes && String(of(e)) === String(scheduled?.eventId));
+  const completed = events.find((e) => e.activityTaskCompletedEventAttributes && String(of(e)) === String(scheduled?.eventId));
+  if (!scheduled || !started || !completed) throw new Error(`${id}: no completed render activity in its history`);
+  const ms = (t: typeof scheduled.eventTime) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
+  return { scheduled: ms(scheduled.eventTime), started: ms(started.eventTime), completed: ms(completed.eventTime), worker: started.activityTaskStartedEventAttributes!.identity ?? '' };
+}
+
+/** Per render worker, the idle time between finishing one render and starting the next (a task no poller saw). */
+function idleGapsMs(renders: RenderTimes[]): number[] {
+  const gaps: number[] = [];
+  for (const worker of new Set(renders.map((r) => r.worker))) {
+    const own = renders.filter((r) => r.worker === worker).sort((a, b) => a.started - b.started);
+    for (let i = 1; i < own.length; i++) gaps.push(own[i]!.started - own[i - 1]!.completed);
+  }
+  return gaps.sort((a, b) => a - b);
+}
+
+/**
+ * CPU seconds the whole machine has been busy so far (/proc/stat: all but idle and iowait). Render
+ * processes run in their own namespaces and control groups, so the machine's total is the honest
+ * figure: the renders, plus the API, workers, Temporal and PostgreSQL around them.
+ */
+function machineBusySeconds(): number {
+  const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = ticks as number[];
+  return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
+}
+
+const lines: string[] = [`bench/cluster ${today()} (load before: ${loadAverage()})`];
+const say = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+
+if (!values['skip-pickup']) {
+  for (const server of ['dev', 'cluster'] as const) {
+    const run = await start(server, 2);
+    try {
+      const waits: number[] = [];
+      for (let i = 0; i < Number(values.pickups); i++) {
+        const id = await create(run, { engine: 'lottie', input: `Pickup ${i}`, width: 160, height: 284, duration_seconds: 1 });
+        await waitDone(run, id);
+        const times = await renderTimes(run, id);
+        waits.push(times.started - times.scheduled);
+      }
+      waits.sort((a, b) => a - b);
+      say(`pickup ${server}: render schedule-to-start over ${waits.length} sequential generations (2 render workers x 1 slot): p50 ${percentile(waits, 50)} ms, p99 ${percentile(waits, 99)} ms, max ${waits.at(-1)} ms; all: ${waits.join(' ')}`);
+    } finally {
+      await run.stop();
+    }
+  }
+}
+
+if (!values['skip-throughput']) {
+  for (const engine of values.engines.split(',')) {
+    for (const workers of [1, 2]) {
+      const run = await start('cluster', workers);
+      try {
+        const cpuBefore = machineBusySeconds();
+        const started = Date.now();
+        const n = Number(values.batch);
+        const ids = await Promise.all(Array.from({ length: n }, (_, i) => create(run, { engine, input: `Throughput ${i}: a launch teaser for Nimbus`, width: 1080, height: 1920, duration_seconds: 3 })));
+        const finished = Math.max(...(await Promise.all(ids.map((id) => waitDone(run, id)))));
+        const cpu = machineBusySeconds() - cpuBefore;
+        const minutes = (finished - started) / 60_000;
+        const gaps = idleGapsMs(await Promise.all(ids.map((id) => renderTimes(run, id))));
+        say(
+          `throughput ${engine} 1080x1920 3 s, ${workers} render worker(s): ${n} generations in ${(minutes * 60).toFixed(1)} s = ${(n / minutes).toFixed(2)} generations/min; ` +
+            `machine CPU ${cpu.toFixed(1)} s = ${(cpu / (n * 3)).toFixed(2)} CPU-s per video-s; render slot idle between renders: p50 ${percentile(gaps, 50)} ms, max ${gaps.at(-1)} ms`,
+        );
+      } finally {
+        await run.stop();
+      }
+    }
+  }
+}
+say(`load after: ${loadAverage()}`);
+fs.writeFileSync(path.join('/tmp', `bench-cluster-${Date.now()}.txt`), lines.join('\n') + '\n');

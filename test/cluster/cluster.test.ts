@@ -1,0 +1,130 @@
+// The production topology (src/dev/topology.ts, what `npm run cluster` starts): a Temporal cluster on
+// PostgreSQL with its four services as separate processes and four partitions per task queue, two API
+// processes, one I/O worker, two render workers with one render slot each, S3 storage on gofakes3.
+// Skipped, saying why, when the Temporal server or gofakes3 cannot be built here.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Db } from '../../src/db/pool.js';
+import { freePorts } from '../../src/dev/ports.js';
+import { startTopology, topologyUnavailable, type Topology } from '../../src/dev/topology.js';
+import { dropClusterDatabases, postgresServerUrl } from '../../src/temporal/cluster.js';
+import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
+import { api, createOrgWithKey, testEnv, waitForTerminal } from '../support/stack.js';
+
+const unavailable = topologyUnavailable(false);
+if (unavailable) console.warn(`[cluster.test] SKIPPED: ${unavailable}`);
+
+describe.skipIf(unavailable)('production topology: Temporal cluster on PostgreSQL, 2 APIs, separate I/O and render workers, S3', () => {
+  const temporalDatabase = `temporal_${crypto.randomBytes(4).toString('hex')}`;
+  let topology: Topology;
+  let db: Db;
+  let drill: DrillReceiver;
+  let dir: string;
+  let temporal: Client;
+
+  beforeAll(async () => {
+    drill = await startDrillReceiver();
+    db = createPool(inject('databaseUrl'), 4);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-test-'));
+    const [frontendPort, ...apiPorts] = await freePorts(3);
+    topology = await startTopology({
+      databaseUrl: inject('databaseUrl'),
+      temporalDatabase,
+      dir,
+      frontendPort: frontendPort!,
+      apiPorts,
+      renderWorkers: 2,
+      namespace: 'default',
+      env: testEnv({ ...drill.env, LOG_LEVEL: 'info' }),
+      output: 'files',
+    });
+    temporal = new Client({ connection: await Connection.connect({ address: topology.temporal.address }) });
+  }, 300_000);
+
+  afterAll(async () => {
+    await temporal?.connection.close();
+    await topology?.stop();
+    await db?.end();
+    await drill?.close();
+    await dropClusterDatabases(postgresServerUrl(inject('databaseUrl')), temporalDatabase);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+
+  const apiUrl = (i: number) => topology.apis[i % topology.apis.length]!.url!;
+
+  it('30 generations across both shapes and both APIs complete, their videos in S3; operators find them by search attribute', { timeout: 600_000 }, async () => {
+    const { org, key } = await createOrgWithKey(db);
+    const created = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const shape = i % 2 === 0 ? '/v1/responses' : '/v1/chat/completions';
+        const prompt = shape === '/v1/responses' ? { input: `Cluster ${i}` } : { messages: [{ role: 'user', content: `Cluster ${i}` }] };
+        const engine = i % 5 === 0 ? 'hyperframes' : 'lottie';
+        const res = await api(apiUrl(i), shape, { method: 'POST', key, json: { model: 'gpt-4o-mini', engine, ...prompt, width: 160, height: 284, duration_seconds: 1 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return { id: res.body.id as string, shape };
+      }),
+    );
+    for (const [i, { id, shape }] of created.entries()) {
+      const done = await waitForTerminal(apiUrl(i + 1), key, id, 480_000, shape);
+      expect(done.body.status, JSON.stringify(done.body.error)).toBe('completed');
+      const url: string = shape === '/v1/responses' ? done.body.output_video_url : done.body.choices[0].message.video_url.url;
+      expect(url.startsWith(topology.s3.endpoint)).toBe(true);
+      const video = Buffer.from(await (await fetch(url)).arrayBuffer());
+      expect(video.subarray(4, 8).toString('latin1')).toBe('ftyp');
+    }
+
+    // As an operator would: the CLI against the cluster's visibility store (eventually consistent).
+    const query = `OrganizationId="${org.id}" AND GenerationStatus="completed"`;
+    const cli = (await import('../../src/dev/install.mjs')).findTemporalCli()!;
+    let listed: string[] = [];
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
+      const { stdout } = await promisify(execFile)(cli, ['workflow', 'list', '--address', topology.temporal.address, '--query', query, '--output', 'json']);
+      listed = (JSON.parse(stdout || '[]') as Array<{ execution: { workflowId: string } }>).map((w) => w.execution.workflowId);
+      if (listed.length >= created.length) break;
+    }
+    expect(listed.sort()).toEqual(created.map((c) => c.id).sort());
+  });
+
+  it('a render worker SIGKILLed mid-render: the generation completes on the other, charged once, webhooks under stable ids', { timeout: 300_000 }, async () => {
+    const { key } = await orgWithWebhooks(db);
+    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, { engine: 'hyperframes', width: 540, height: 960, duration_seconds: 6 });
+    // Wait until frames are being rendered, then kill the worker running the render.
+    let identity = '';
+    for (const deadline = Date.now() + 120_000; !identity; await new Promise((r) => setTimeout(r, 250))) {
+      if (Date.now() > deadline) throw new Error('the render never started');
+      const state = await api(apiUrl(0), `/v1/responses/${id}`, { key });
+      if (state.body.progress?.stage !== 'rendering' || !state.body.progress.frames_rendered) continue;
+      const { raw } = await temporal.workflow.getHandle(id).describe();
+      identity = raw.pendingActivities?.find((a) => a.activityType?.name === 'renderComposition')?.lastWorkerIdentity ?? '';
+    }
+    const victim = topology.renderWorkers.find((w) => identity.startsWith(`${w.child.pid}@`));
+    expect(victim, `no render worker is ${identity}`).toBeDefined();
+    await victim!.kill('SIGKILL');
+    await expectSettled(db, apiUrl(1), key, drill.receiver, id);
+    victim!.start();
+  });
+
+  it('history and matching restarted mid-flight: nothing lost, charged once, webhooks under stable ids', { timeout: 300_000 }, async () => {
+    const { key } = await orgWithWebhooks(db);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await createDrillGeneration(apiUrl(i), key, drill.receiver, { input: `Restart ${i}` })).id);
+    await topology.temporal.restart('history');
+    await topology.temporal.restart('matching');
+    for (const [i, id] of ids.entries()) await expectSettled(db, apiUrl(i), key, drill.receiver, id);
+  });
+
+  it('one API process stopped: clients of the other continue', { timeout: 300_000 }, async () => {
+    const { key } = await orgWithWebhooks(db);
+    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, { engine: 'hyperframes', width: 360, height: 640, duration_seconds: 2 });
+    await topology.apis[0]!.stop();
+    await expectSettled(db, apiUrl(1), key, drill.receiver, id);
+    const next = await createDrillGeneration(apiUrl(1), key, drill.receiver);
+    await expectSettled(db, apiUrl(1), key, drill.receiver, next.id);
+  });
+});
