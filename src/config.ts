@@ -93,6 +93,8 @@ const envSchema = loggerEnvSchema.extend({
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** S3-compatible endpoint (MinIO, Ceph, R2…); unset: AWS. */
   S3_ENDPOINT: z.url().optional(),
+  /** Endpoint in the video URLs given to clients, when they reach the store by another name than the service does (Docker networks). Unset: S3_ENDPOINT. */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         bucket: e.S3_BUCKET,
         region: e.S3_REGION,
         endpoint: e.S3_ENDPOINT,
+        publicEndpoint: e.S3_PUBLIC_ENDPOINT,
         accessKeyId: e.S3_ACCESS_KEY_ID,
         secretAccessKey: e.S3_SECRET_ACCESS_KEY,
         forcePathStyle: e.S3_FORCE_PATH_STYLE,

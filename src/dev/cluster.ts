@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadConfigOrExit } from '../config.js';
 import { logger } from '../logger.js';
 import { ensurePostgres, supervise } from './supervisor.js';
-import { startTopology, topologyUnavailable } from './topology.js';
+import { PRODUCTION_TOPOLOGY, startTopology, topologyUnavailable } from './topology.js';
 
 const config = loadConfigOrExit();
 const started = Date.now();
@@ -24,8 +24,8 @@ const topology = await startTopology({
   temporalDatabase: 'temporal',
   dir,
   frontendPort: Number(config.temporal.address.split(':')[1]),
-  apiPorts: [config.port, config.port + 1],
-  renderWorkers: 2,
+  apiPorts: Array.from({ length: PRODUCTION_TOPOLOGY.apis }, (_, i) => config.port + i),
+  renderWorkers: PRODUCTION_TOPOLOGY.renderWorkers,
   namespace: config.temporal.namespace,
   env: process.env,
   output: 'inherit',
@@ -43,7 +43,7 @@ process.stderr.write(
     `  Video generation API   ${topology.apis.map((a) => a.url).join('  and  ')}`,
     `  Temporal cluster       ${topology.temporal.address}: frontend, history, matching and worker services (logs: ${path.join(dir, 'temporal', 'logs')})`,
     `  S3 (gofakes3)          ${topology.s3.endpoint}, bucket videos (in memory: media is lost on stop)`,
-    `  Workers                1 I/O, ${topology.renderWorkers.length} render (RENDER_CONCURRENCY=1 each)`,
+    `  Workers                1 I/O, ${topology.renderWorkers.length} render (RENDER_CONCURRENCY=${PRODUCTION_TOPOLOGY.renderConcurrency} each)`,
     `  PostgreSQL             ${postgres.description}`,
     '',
     `  Find generations:  temporal workflow list --address ${topology.temporal.address} --query 'GenerationStatus="completed"'`,

@@ -14,6 +14,12 @@ import { startS3Server, type S3Server } from './s3Server.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The production topology's shape around the Temporal cluster: `npm run cluster` starts it and
+ * docker-compose.yml declares it (test/deploy/dockerfile.test.ts holds the two together).
+ */
+export const PRODUCTION_TOPOLOGY = { apis: 2, ioWorkers: 1, renderWorkers: 2, renderConcurrency: 1 } as const;
+
 export type TopologyOptions = {
   /** The service's database (migrated); the Temporal databases go on the same server. */
   databaseUrl: string;
@@ -103,7 +109,7 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
     const service = (name: string, entry: string, own: NodeJS.ProcessEnv, url?: string) => nodeService(name, entry, { ...env, ...own }, opts, url);
     const ioWorker = service('worker-io', 'src/worker/main.ts', { WORKER_QUEUES: 'io' });
     const renderWorkers = Array.from({ length: opts.renderWorkers }, (_, i) =>
-      service(`worker-render-${i + 1}`, 'src/worker/main.ts', { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: '1' }),
+      service(`worker-render-${i + 1}`, 'src/worker/main.ts', { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(PRODUCTION_TOPOLOGY.renderConcurrency) }),
     );
     const apis = opts.apiPorts.map((port, i) => {
       const url = `http://127.0.0.1:${port}`;

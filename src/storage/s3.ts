@@ -11,6 +11,8 @@ export type S3StorageOptions = {
   bucket: string;
   region: string;
   endpoint?: string;
+  /** The endpoint clients download from, when it is not `endpoint` (the service reaches the store by another name). */
+  publicEndpoint?: string;
   accessKeyId?: string;
   secretAccessKey?: string;
   forcePathStyle: boolean;
@@ -23,11 +25,18 @@ const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 export class S3Storage implements Storage {
   readonly driver = 's3' as const;
   readonly client: S3Client;
+  /** Signs download URLs: a SigV4 signature covers the host, so it is made for the host clients use. */
+  private readonly presigner: S3Client;
 
   constructor(private readonly opts: S3StorageOptions) {
-    this.client = new S3Client({
+    this.client = S3Storage.createClient(opts, opts.endpoint);
+    this.presigner = opts.publicEndpoint ? S3Storage.createClient(opts, opts.publicEndpoint) : this.client;
+  }
+
+  private static createClient(opts: S3StorageOptions, endpoint: string | undefined): S3Client {
+    return new S3Client({
       region: opts.region,
-      endpoint: opts.endpoint,
+      endpoint,
       forcePathStyle: opts.forcePathStyle,
       // The SDK's default CRC checksums upload as aws-chunked bodies, which many S3-compatible stores
       // (MinIO before 2024, Ceph, gofakes3…) reject: add them only where an operation requires them.
@@ -61,11 +70,10 @@ export class S3Storage implements Storage {
     assertValidKey(key);
     const ttl = Math.min(opts.ttlSeconds ?? this.opts.ttlSeconds, MAX_PRESIGN_SECONDS);
     const signedAt = new Date();
-    const url = await getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }), {
+    const url = await getSignedUrl(this.presigner, new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }), {
       expiresIn: ttl,
       signingDate: signedAt,
     });
     return { url, expires_at: Math.floor(signedAt.getTime() / 1000) + ttl };
   }
-
 }

@@ -17,6 +17,9 @@ const run = promisify(execFile);
 
 export const CLUSTER_SERVICES = ['frontend', 'history', 'matching', 'worker'] as const;
 export type ClusterService = (typeof CLUSTER_SERVICES)[number];
+/** The server's embedded PostgreSQL schemas, for the database and its `_visibility` companion. */
+export const TEMPORAL_SCHEMAS = { default: 'postgresql/v12/temporal', visibility: 'postgresql/v12/visibility' } as const;
+export const NUM_HISTORY_SHARDS = 4;
 
 export type ClusterOptions = {
   /** The `server` and `sql` binaries (src/dev/install.mjs ensureTemporalServer) and the CLI. */
@@ -125,8 +128,8 @@ async function createDatabases(url: URL, names: string[]) {
 /** `setup-schema` once (version 0), then `update-schema` to the version this server embeds. */
 async function applySchemas(opts: ClusterOptions, url: URL) {
   for (const [database, schema] of [
-    [opts.database, 'postgresql/v12/temporal'],
-    [`${opts.database}_visibility`, 'postgresql/v12/visibility'],
+    [opts.database, TEMPORAL_SCHEMAS.default],
+    [`${opts.database}_visibility`, TEMPORAL_SCHEMAS.visibility],
   ] as const) {
     const connection = ['--plugin', 'postgres12', '--ep', url.hostname, '--port', url.port || '5432', '--user', decodeURIComponent(url.username) || 'postgres', '--db', database];
     if (url.password) connection.push('--password', decodeURIComponent(url.password));
@@ -185,7 +188,7 @@ function writeConfig(opts: ClusterOptions, url: URL): { configDir: string; histo
     persistence: {
       defaultStore: 'default',
       visibilityStore: 'visibility',
-      numHistoryShards: 4,
+      numHistoryShards: NUM_HISTORY_SHARDS,
       datastores: { default: store(opts.database, 20), visibility: store(`${opts.database}_visibility`, 4) },
     },
     global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },

