@@ -1,18 +1,24 @@
-// Render benchmark (issue 3): our engine path vs the bare engine on the same source, side by side.
-//   npx tsx bench/render.ts [--reps N] [--engines hyperframes,lottie] [--durations 3,6]
-// For each engine, 1080x1920 at 30 fps, 3 s and 6 s: wall time, frames per second and peak RSS of the
-// render's process tree (sum over the render process, Chrome and ffmpeg, sampled every 100 ms), and the
-// CPU seconds that tree used (a figure other load on the machine does not distort).
-// - ours: getEngine(id).render(): validation, an isolated render process (the warm spare the previous
-//   render left, as in a worker rendering one job after another), ffprobe of the result.
-// - bare: the library alone in a plain Node process — @hyperframes/producer's executeRenderJob on the
-//   prepared project, or dotlottie-web frames piped into ffmpeg with the same encoder arguments. Its
-//   time covers the render call only (its process is already started and its modules loaded), so
-//   the comparison charges our path with everything it adds, process start included.
-import { spawn } from 'node:child_process';
+// Render benchmark: what a render costs, and what each setting changes.
+//   npx tsx bench/render.ts [--mode bare|settings] [--reps N] [--engines hyperframes,lottie]
+//                           [--durations 3,6] [--sizes 1080x1920,1920x1080] [--candidates …]
+// Each render's process tree (render process, Chrome, ffmpeg) is sampled every 100 ms from /proc: wall
+// time, frames per second, peak RSS, and the CPU seconds it used (a figure other load on the machine
+// does not distort), also split by what each process does (processRole).
+// - `--mode bare` (issue 3): our path — getEngine(id).render(): validation, an isolated render process
+//   (the warm spare the previous render left, as in a worker rendering one job after another), ffprobe
+//   of the result — against the bare library in a plain Node process on the same source and settings:
+//   @hyperframes/producer's executeRenderJob on the prepared project, or dotlottie-web frames piped
+//   into ffmpeg with the same encoder arguments. Its time covers the render call only.
+// - `--mode settings` (issue 18): our path under encoding settings (src/engines/types.ts
+//   EncodingSettings): `before` (the settings before issue 18), `after` (this checkout's defaults)
+//   and any `--candidates "name:VAR=value,VAR=value;…"` (config variables), each scored by SSIM
+//   (ffmpeg's ssim filter, mean over frames, and its worst frame) against a near-lossless reference
+//   render of the same composition (CRF 0, the best capture), with the file size.
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { getEngine } from '../src/engines/index.js';
@@ -23,54 +29,75 @@ import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js'
 import { encoderArgs } from '../src/engines/lottie/encoder.js';
 import { fontsFor } from '../src/engines/lottie/fonts.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
+import type { EncodingSettings, RenderTools } from '../src/engines/types.js';
 import type { EngineId } from '../src/shared.js';
 
-const WIDTH = 1080;
-const HEIGHT = 1920;
 const FPS = 30;
 const { values: args } = parseArgs({
-  options: { reps: { type: 'string', default: '2' }, engines: { type: 'string', default: 'hyperframes,lottie' }, durations: { type: 'string', default: '3,6' } },
+  options: {
+    mode: { type: 'string', default: 'bare' },
+    reps: { type: 'string', default: '2' },
+    engines: { type: 'string', default: 'hyperframes,lottie' },
+    durations: { type: 'string', default: '3,6' },
+    sizes: { type: 'string', default: '1080x1920' },
+    candidates: { type: 'string', default: '' },
+  },
 });
 const reps = Number(args.reps);
 const ENGINES = args.engines.split(',') as EngineId[];
 const DURATIONS = args.durations.split(',').map(Number);
+const SIZES = args.sizes.split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const config = loadConfig();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
+const run = promisify(execFile);
+
+/** Encoding settings from config variables on top of this checkout's defaults. */
+const settings = (vars: Record<string, string>): EncodingSettings => loadConfig({ ...process.env, ...vars }).render.encoding;
+/** The settings every render used before issue 18 (its "before" figures). */
+const BEFORE = settings({ RENDER_CRF: '18', LOTTIE_X264_PRESET: 'veryfast', HYPERFRAMES_QUALITY: 'standard', HYPERFRAMES_WORKERS: '0' });
+/** Near-lossless: the best capture, CRF 0 (lossless after the conversion to yuv420p). */
+const REFERENCE = settings({ RENDER_CRF: '0', LOTTIE_X264_PRESET: 'ultrafast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '1' });
 
 // ---------- compositions ----------
 
-function hyperframesSource(seconds: number): string {
+function hyperframesSource(seconds: number, width: number, height: number): string {
+  // Laid out for 1080x1920 and scaled to the canvas.
+  const x = (v: number) => Math.round((v * width) / 1080);
+  const y = (v: number) => Math.round((v * height) / 1920);
+  const font = Math.round((96 * Math.min(width / 1080, height / 1920)));
   const cards = Array.from({ length: 6 }, (_, i) => `<div class="card" id="c${i}">Scene ${i + 1}</div>`).join('\n');
   return `<!doctype html><html><head><meta charset="UTF-8">
 <script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
 <style>
   * { margin: 0; box-sizing: border-box; }
-  html, body { width: ${WIDTH}px; height: ${HEIGHT}px; overflow: hidden; background: linear-gradient(160deg, #0b1020, #3a1c71); }
-  .card { position: absolute; left: 90px; width: 900px; height: 220px; border-radius: 32px; background: rgba(255,255,255,0.12);
-          color: #fff; font: 700 96px Inter, sans-serif; display: flex; align-items: center; justify-content: center; }
-  #c0 { top: 100px } #c1 { top: 400px } #c2 { top: 700px } #c3 { top: 1000px } #c4 { top: 1300px } #c5 { top: 1600px }
-  #orb { position: absolute; width: 300px; height: 300px; border-radius: 50%; left: 390px; top: 810px; background: radial-gradient(#ffd452, #ff4e50); }
+  html, body { width: ${width}px; height: ${height}px; overflow: hidden; background: linear-gradient(160deg, #0b1020, #3a1c71); }
+  .card { position: absolute; left: ${x(90)}px; width: ${x(900)}px; height: ${y(220)}px; border-radius: 32px; background: rgba(255,255,255,0.12);
+          color: #fff; font: 700 ${font}px Inter, sans-serif; display: flex; align-items: center; justify-content: center; }
+  ${[100, 400, 700, 1000, 1300, 1600].map((top, i) => `#c${i} { top: ${y(top)}px }`).join(' ')}
+  #orb { position: absolute; width: ${x(300)}px; height: ${x(300)}px; border-radius: 50%; left: ${x(390)}px; top: ${y(810)}px; background: radial-gradient(#ffd452, #ff4e50); }
 </style></head><body>
-<div id="root" data-composition-id="bench" data-start="0" data-width="${WIDTH}" data-height="${HEIGHT}">
+<div id="root" data-composition-id="bench" data-start="0" data-width="${width}" data-height="${height}">
 ${cards}
 <div id="orb"></div>
 </div>
 <script>
   const tl = gsap.timeline({ paused: true });
-  tl.from('.card', { x: -1100, opacity: 0, duration: 0.8, stagger: 0.15, ease: 'power3.out' }, 0);
+  tl.from('.card', { x: -${x(1100)}, opacity: 0, duration: 0.8, stagger: 0.15, ease: 'power3.out' }, 0);
   tl.to('#orb', { rotation: 720, scale: 1.6, duration: ${seconds}, ease: 'none' }, 0);
-  tl.to('.card', { y: '+=60', duration: ${seconds} - 1, yoyo: true, repeat: 1, ease: 'sine.inOut' }, 1);
+  tl.to('.card', { y: '+=60', duration: ${(seconds - 1) / 2}, yoyo: true, repeat: 1, ease: 'sine.inOut' }, 1);
   window.__timelines = window.__timelines || {};
   window.__timelines['bench'] = tl;
 </script></body></html>`;
 }
 
-function lottieSource(seconds: number): string {
+function lottieSource(seconds: number, width: number, height: number): string {
   const frames = seconds * FPS;
+  // Laid out for 1080x1920 and scaled to the canvas.
+  const at = ([px, py, pz]: number[]) => [Math.round((px! * width) / 1080), Math.round((py! * height) / 1920), pz!];
   const ks = (p: unknown, r: unknown = { a: 0, k: 0 }) => ({ o: { a: 0, k: 100 }, r, p, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } });
   const ease = { i: { x: 0.4, y: 1 }, o: { x: 0.6, y: 0 } };
-  const moving = (from: number[], to: number[]) => ({ a: 1, k: [{ t: 0, s: from, ...ease }, { t: frames - 1, s: to }] });
+  const moving = (from: number[], to: number[]) => ({ a: 1, k: [{ t: 0, s: at(from), ...ease }, { t: frames - 1, s: at(to) }] });
   const turning = (degrees: number) => ({ a: 1, k: [{ t: 0, s: [0], ...ease }, { t: frames - 1, s: [degrees] }] });
   const shape = (ind: number, kind: 'rc' | 'el', colour: number[], p: unknown, r?: unknown) => ({
     ty: 4, ind, nm: `shape${ind}`, ip: 0, op: frames, st: 0, ks: ks(p, r),
@@ -81,7 +108,7 @@ function lottieSource(seconds: number): string {
     ] }],
   });
   const anim = {
-    v: '5.7.4', fr: FPS, ip: 0, op: frames, w: WIDTH, h: HEIGHT, nm: 'bench', assets: [],
+    v: '5.7.4', fr: FPS, ip: 0, op: frames, w: width, h: height, nm: 'bench', assets: [],
     fonts: { list: [{ fName: 'Inter-Bold', fFamily: 'Inter', fStyle: 'Bold', ascent: 75 }] },
     layers: [
       { ty: 5, ind: 1, nm: 'title', ip: 0, op: frames, st: 0, ks: ks(moving([120, 300, 0], [120, 1700, 0])),
@@ -98,10 +125,12 @@ function lottieSource(seconds: number): string {
 
 const BARE_HYPERFRAMES = `
 import { createRenderJob, executeRenderJob, resolveConfig } from '@hyperframes/producer';
-const [projectDir, out, chromePath, fps] = process.argv.slice(1);
+const [projectDir, out, chromePath, fps, encodingJson] = process.argv.slice(1);
+const encoding = JSON.parse(encodingJson);
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 const started = performance.now();
-const job = createRenderJob({ fps: Number(fps), quality: 'standard', format: 'mp4', hdrMode: 'force-sdr',
+const job = createRenderJob({ fps: Number(fps), quality: encoding.hyperframesQuality, crf: encoding.crf,
+  ...(encoding.hyperframesWorkers ? { workers: encoding.hyperframesWorkers } : {}), format: 'mp4', hdrMode: 'force-sdr',
   producerConfig: resolveConfig({ chromePath, forceScreenshot: false }), logger: quiet });
 await executeRenderJob(job, projectDir, out);
 console.log(JSON.stringify({ ms: performance.now() - started, frames: job.totalFrames }));
@@ -136,7 +165,36 @@ process.exit(0);
 
 // ---------- measuring ----------
 
-type TreeUsage = { peakRssMb: number; cpuSeconds: number };
+type TreeUsage = { peakRssMb: number; cpuSeconds: number; cpuByRole: Record<string, number> };
+
+/**
+ * What a process of a render does, from its command line: Chrome's renderer runs the page (layout,
+ * GSAP, paint), its GPU process rasterises and composites (software GL here) and encodes the
+ * captured JPEG, the browser process drives capture; ffmpeg encodes (or only muxes, a stream copy);
+ * the Node render process moves frames (CDP screenshots in, ffmpeg's stdin out) and, for Lottie,
+ * rasterises every frame with ThorVG (WASM).
+ */
+const DEV_ONLY = 'esbuild (dev only)';
+
+function processRole(pid: number): string {
+  let argv: string[];
+  try {
+    // Chrome's zygote children retitle themselves: one space-separated string in place of argv.
+    argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').split(/\0| /);
+  } catch {
+    return 'other';
+  }
+  const exe = argv[0] === '/proc/self/exe' ? 'chrome' : path.basename(argv[0] ?? '');
+  if (exe.includes('ffmpeg')) return argv.includes('libx264') ? 'ffmpeg encode' : 'ffmpeg mux/probe';
+  if (/chrom|headless/.test(exe)) {
+    const type = argv.find((a) => a.startsWith('--type='))?.slice('--type='.length);
+    return type === 'renderer' ? 'chrome renderer' : type === 'gpu-process' ? 'chrome gpu' : type ? `chrome ${type}` : 'chrome browser';
+  }
+  // tsx's compiler: compiles TypeScript as processes start in development; the built image has none.
+  if (exe === 'esbuild') return DEV_ONLY;
+  if (exe === 'node' || argv.some((a) => a.endsWith('childEntry.mjs'))) return 'node render process';
+  return exe === 'bwrap' || exe === 'setpriv' || exe === 'sh' ? 'sandbox' : exe || 'other';
+}
 
 /**
  * Peak summed RSS and CPU time of this process's descendants (and the process groups they start)
@@ -146,6 +204,7 @@ type TreeUsage = { peakRssMb: number; cpuSeconds: number };
 async function withTreeUsage<T>(fn: () => Promise<T>): Promise<{ value: T } & TreeUsage> {
   const groups = new Set<number>();
   const cpu = new Map<number, number>();
+  const roles = new Map<number, string>();
   let peak = 0;
   const sample = () => {
     const all = listProcesses('-');
@@ -160,7 +219,13 @@ async function withTreeUsage<T>(fn: () => Promise<T>): Promise<{ value: T } & Tr
       stack.push(...(byParent.get(p.pid) ?? []));
     }
     for (const p of all) if (groups.has(p.pgid) && p.pid !== process.pid) members.set(p.pid, p);
-    for (const p of members.values()) cpu.set(p.pid, p.cpuSeconds);
+    for (const p of members.values()) {
+      cpu.set(p.pid, p.cpuSeconds);
+      // Read at every sample: a process can exec (the sandbox's shell becomes Node) or, forked by
+      // Chrome's zygote, take its type later.
+      const role = processRole(p.pid);
+      if (role !== 'other' || !roles.has(p.pid)) roles.set(p.pid, role); // 'other': gone before it was read
+    }
     peak = Math.max(peak, [...members.values()].reduce((sum, p) => sum + p.rssBytes, 0));
   };
   const parentCpuBefore = process.cpuUsage();
@@ -170,8 +235,11 @@ async function withTreeUsage<T>(fn: () => Promise<T>): Promise<{ value: T } & Tr
     sample();
     // Our path also validates and probes in this process: charge its CPU time too.
     const parent = process.cpuUsage(parentCpuBefore);
-    const cpuSeconds = [...cpu.values()].reduce((a, b) => a + b, 0) + (parent.user + parent.system) / 1e6;
-    return { value, peakRssMb: peak / 1024 / 1024, cpuSeconds };
+    const parentSeconds = (parent.user + parent.system) / 1e6;
+    const cpuSeconds = [...cpu.values()].reduce((a, b) => a + b, 0) + parentSeconds;
+    const cpuByRole: Record<string, number> = { 'bench process (validation, probe)': parentSeconds };
+    for (const [pid, seconds] of cpu) cpuByRole[roles.get(pid)!] = (cpuByRole[roles.get(pid)!] ?? 0) + seconds;
+    return { value, peakRssMb: peak / 1024 / 1024, cpuSeconds, cpuByRole };
   } finally {
     clearInterval(timer);
   }
@@ -190,40 +258,54 @@ function runBare(code: string, args: string[]): Promise<{ ms: number; frames: nu
   });
 }
 
-function bareHyperframes(source: string, outputPath: string) {
+type Job = { engine: EngineId; seconds: number; width: number; height: number };
+const sourceOf = (j: Job) => (j.engine === 'hyperframes' ? hyperframesSource : lottieSource)(j.seconds, j.width, j.height);
+
+function bareHyperframes(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
   const projectDir = fs.mkdtempSync(path.join(work, 'hf-project-'));
-  const prepared = prepareComposition(source, { width: WIDTH, height: HEIGHT });
+  const prepared = prepareComposition(source, { width: j.width, height: j.height });
   fs.mkdirSync(path.join(projectDir, VENDOR_DIR));
   fs.writeFileSync(path.join(projectDir, 'index.html'), prepared.html);
   for (const f of prepared.vendorFiles) fs.copyFileSync(f.from, path.join(projectDir, VENDOR_DIR, f.file));
-  return runBare(BARE_HYPERFRAMES, [projectDir, outputPath, config.render.chromePath, String(FPS)]);
+  return runBare(BARE_HYPERFRAMES, [projectDir, outputPath, config.render.chromePath, String(FPS), JSON.stringify(encoding)]);
 }
 
-function bareLottie(source: string, outputPath: string) {
+function bareLottie(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
   const anim = JSON.parse(source) as LottieAnimation;
   const frames = Math.round(((anim.op - anim.ip) / anim.fr) * FPS);
   const sourceFile = path.join(work, `lottie-${Date.now()}.json`);
   fs.writeFileSync(sourceFile, source);
-  const args = encoderArgs({ width: WIDTH, height: HEIGHT, fps: FPS, frames, outputPath });
+  const args = encoderArgs({ width: j.width, height: j.height, fps: FPS, frames, outputPath, crf: encoding.crf, preset: encoding.lottiePreset });
   const wasm = path.join(root, 'node_modules/@lottiefiles/dotlottie-web/dist/dotlottie-player.wasm');
   const fonts = JSON.stringify([...fontsFor(anim)]);
-  return runBare(BARE_LOTTIE, [sourceFile, String(WIDTH), String(HEIGHT), String(FPS), String(frames), config.render.ffmpegPath, JSON.stringify(args), fonts, wasm]);
+  return runBare(BARE_LOTTIE, [sourceFile, String(j.width), String(j.height), String(FPS), String(frames), config.render.ffmpegPath, JSON.stringify(args), fonts, wasm]);
 }
 
-type Row = { engine: EngineId; seconds: number; path: 'ours' | 'bare'; wallS: number; frames: number; cpuS: number; peakRssMb: number };
+type Row = Job & { path: string; wallS: number; frames: number; cpuS: number; cpuByRole: Record<string, number>; peakRssMb: number; outputPath: string };
 
-async function measure(engine: EngineId, seconds: number, which: 'ours' | 'bare'): Promise<Row> {
+async function measure(j: Job, which: 'ours' | 'bare', encoding: EncodingSettings, label: string = which): Promise<Row> {
   // Let the previous run's leftovers settle (its spare render process starts 200 ms after it ends).
   await new Promise((r) => setTimeout(r, 1500));
-  const source = engine === 'hyperframes' ? hyperframesSource(seconds) : lottieSource(seconds);
-  const outputPath = path.join(work, `${engine}-${seconds}-${which}-${Date.now()}.mp4`);
+  const source = sourceOf(j);
+  const outputPath = path.join(work, `${j.engine}-${j.seconds}-${j.width}x${j.height}-${label}-${Date.now()}.mp4`);
+  const tools: RenderTools = { ...config.render, encoding };
   const started = performance.now();
-  const { value, peakRssMb, cpuSeconds } = await withTreeUsage(async () => {
-    if (which === 'bare') return engine === 'hyperframes' ? bareHyperframes(source, outputPath) : bareLottie(source, outputPath);
-    const result = await getEngine(engine).render(source, { width: WIDTH, height: HEIGHT, fps: FPS, outputPath, tools: config.render });
+  const { value, peakRssMb, cpuSeconds, cpuByRole } = await withTreeUsage(async () => {
+    if (which === 'bare') return j.engine === 'hyperframes' ? bareHyperframes(j, source, outputPath, encoding) : bareLottie(j, source, outputPath, encoding);
+    const result = await getEngine(j.engine).render(source, { width: j.width, height: j.height, fps: FPS, outputPath, tools });
     return { ms: performance.now() - started, frames: result.frames };
   });
-  return { engine, seconds, path: which, wallS: value.ms / 1000, frames: value.frames, cpuS: cpuSeconds, peakRssMb };
+  return { ...j, path: label, wallS: value.ms / 1000, frames: value.frames, cpuS: cpuSeconds, cpuByRole, peakRssMb, outputPath };
+}
+
+/** Mean SSIM over the frames (ffmpeg's "All") and the worst frame's, of `video` against `reference`. */
+async function ssim(video: string, reference: string): Promise<{ mean: number; worst: number }> {
+  const stats = path.join(work, `ssim-${Date.now()}.log`);
+  const { stderr } = await run(config.render.ffmpegPath, ['-hide_banner', '-i', video, '-i', reference, '-lavfi', `[0:v][1:v]ssim=stats_file=${stats}`, '-f', 'null', '-'], { maxBuffer: 16 * 2 ** 20 });
+  const mean = Number(/All:([\d.]+)/.exec(stderr)?.[1]);
+  const worst = Math.min(...fs.readFileSync(stats, 'utf8').trim().split('\n').map((line) => Number(/All:([\d.]+)/.exec(line)?.[1])));
+  fs.rmSync(stats);
+  return { mean, worst };
 }
 
 const median = (xs: number[]) => {
@@ -231,44 +313,84 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const load = () => os.loadavg()[0]!.toFixed(2);
+const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
+const jobs = () => ENGINES.flatMap((engine) => SIZES.flatMap(([width, height]) => DURATIONS.map((seconds) => ({ engine, seconds, width, height }))));
+const describe = (j: Job) => `${j.engine} ${j.width}x${j.height} ${j.seconds} s`;
 
-async function main() {
-  console.log(`render benchmark: ${WIDTH}x${HEIGHT} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
-  // Warm-up: first Chrome launch, first WASM compile, OS file cache.
-  for (const engine of ENGINES) await measure(engine, 1, 'ours');
+/** Our path vs the bare library, alternating (issue 3). */
+async function compareWithBare() {
   const rows: Row[] = [];
-  for (const engine of ENGINES) {
-    for (const seconds of DURATIONS) {
-      for (let i = 0; i < reps; i++) {
-        // Alternate the order so neither path always runs on a warmer machine.
-        const order = i % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
-        for (const which of order) rows.push(await measure(engine, seconds, which));
-      }
+  for (const j of jobs()) {
+    for (let i = 0; i < reps; i++) {
+      // Alternate the order so neither path always runs on a warmer machine.
+      const order = i % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
+      for (const which of order) rows.push(await measure(j, which, config.render.encoding));
     }
   }
   console.log(`\nload average (1 min) at the end: ${load()}`);
-  console.log('engine       video  path  wall s  frames/s  CPU s  peak RSS MB');
-  for (const engine of ENGINES) {
-    for (const seconds of DURATIONS) {
-      const pick = (which: 'ours' | 'bare') => rows.filter((r) => r.engine === engine && r.seconds === seconds && r.path === which);
-      const summary = (which: 'ours' | 'bare') => {
-        const rs = pick(which);
-        const wall = median(rs.map((r) => r.wallS));
-        return { wall, fps: rs[0]!.frames / wall, cpu: median(rs.map((r) => r.cpuS)), rss: Math.max(...rs.map((r) => r.peakRssMb)) };
-      };
-      const ours = summary('ours');
-      const bare = summary('bare');
-      for (const [name, s] of [['ours', ours], ['bare', bare]] as const) {
-        console.log(
-          `${engine.padEnd(12)} ${`${seconds} s`.padEnd(6)} ${name.padEnd(5)} ${s.wall.toFixed(2).padStart(6)}  ${s.fps.toFixed(1).padStart(8)}  ${s.cpu.toFixed(1).padStart(5)}  ${s.rss.toFixed(0).padStart(11)}`,
-        );
+  console.log('video                            path  wall s  frames/s  CPU s  peak RSS MB');
+  for (const j of jobs()) {
+    const pick = (which: string) => rows.filter((r) => describe(r) === describe(j) && r.path === which);
+    const summary = (which: string) => {
+      const rs = pick(which);
+      const wall = median(rs.map((r) => r.wallS));
+      return { wall, fps: rs[0]!.frames / wall, cpu: median(rs.map((r) => r.cpuS)), rss: Math.max(...rs.map((r) => r.peakRssMb)) };
+    };
+    const ours = summary('ours');
+    const bare = summary('bare');
+    for (const [name, s] of [['ours', ours], ['bare', bare]] as const) {
+      console.log(`${describe(j).padEnd(32)} ${name.padEnd(5)} ${s.wall.toFixed(2).padStart(6)}  ${s.fps.toFixed(1).padStart(8)}  ${s.cpu.toFixed(1).padStart(5)}  ${s.rss.toFixed(0).padStart(11)}`);
+    }
+    console.log(`${''.padEnd(33)}ours vs bare: wall ${pct(ours.wall, bare.wall)}, CPU ${pct(ours.cpu, bare.cpu)}  (wall runs: ours ${pick('ours').map((r) => r.wallS.toFixed(2)).join(', ')}; bare ${pick('bare').map((r) => r.wallS.toFixed(2)).join(', ')})`);
+  }
+}
+
+/** Encoding settings side by side on our path, each scored against a near-lossless reference (issue 18). */
+async function compareSettings() {
+  const candidates: Array<[string, EncodingSettings]> = [['before', BEFORE], ['after', config.render.encoding]];
+  for (const spec of args.candidates.split(';').filter(Boolean)) {
+    const [name, vars = ''] = spec.split(':');
+    candidates.push([name!, settings(Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string])))]);
+  }
+  for (const [name, s] of candidates) console.log(`${name}: ${JSON.stringify(s)}`);
+  for (const j of jobs()) {
+    const reference = await measure(j, 'ours', REFERENCE, 'reference');
+    const rows: Row[] = [];
+    for (let i = 0; i < reps; i++) {
+      // Rotate the order so no candidate always runs on a warmer machine.
+      for (let k = 0; k < candidates.length; k++) {
+        const [name, s] = candidates[(i + k) % candidates.length]!;
+        rows.push(await measure(j, 'ours', s, name));
       }
-      const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
+    }
+    const videoSeconds = rows[0]!.frames / FPS;
+    console.log(`\n${describe(j)} (${rows[0]!.frames} frames), ${reps} run(s) each, load average ${load()}; CPU s per video-second (without ${DEV_ONLY}):`);
+    const roles = [...new Set(rows.flatMap((r) => Object.keys(r.cpuByRole)))].sort();
+    console.log(`${'settings'.padEnd(12)} ${'wall s'.padStart(7)} ${'frames/s'.padStart(8)} ${'CPU s/vs'.padStart(8)} ${'SSIM'.padStart(6)} ${'worst'.padStart(6)} ${'KB'.padStart(6)}  by process (median CPU s per video-second)`);
+    for (const [name] of candidates) {
+      const rs = rows.filter((r) => r.path === name);
+      const wall = median(rs.map((r) => r.wallS));
+      const score = await ssim(rs.at(-1)!.outputPath, reference.outputPath);
+      const kb = fs.statSync(rs.at(-1)!.outputPath).size / 1024;
+      const byRole = roles
+        .map((role) => [role, median(rs.map((r) => r.cpuByRole[role] ?? 0)) / videoSeconds] as const)
+        .filter(([, v]) => v >= 0.05)
+        .map(([role, v]) => `${role} ${v.toFixed(2)}`)
+        .join(', ');
       console.log(
-        `${''.padEnd(19)} ours vs bare: wall ${pct(ours.wall, bare.wall)}, CPU ${pct(ours.cpu, bare.cpu)}  (wall runs: ours ${pick('ours').map((r) => r.wallS.toFixed(2)).join(', ')}; bare ${pick('bare').map((r) => r.wallS.toFixed(2)).join(', ')})`,
+        `${name.padEnd(12)} ${wall.toFixed(2).padStart(7)} ${(rs[0]!.frames / wall).toFixed(1).padStart(8)} ${(median(rs.map((r) => r.cpuS - (r.cpuByRole[DEV_ONLY] ?? 0))) / videoSeconds).toFixed(2).padStart(8)} ${score.mean.toFixed(4).padStart(6)} ${score.worst.toFixed(3).padStart(6)} ${kb.toFixed(0).padStart(6)}  ${byRole}`,
       );
+      console.log(`${''.padEnd(12)} CPU s runs: ${rs.map((r) => r.cpuS.toFixed(1)).join(', ')}; wall s runs: ${rs.map((r) => r.wallS.toFixed(2)).join(', ')}`);
     }
   }
+}
+
+async function main() {
+  console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
+  // Warm-up: first Chrome launch, first WASM compile, OS file cache.
+  for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render.encoding, 'warm-up');
+  if (args.mode === 'settings') await compareSettings();
+  else await compareWithBare();
 }
 
 try {

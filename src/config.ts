@@ -3,6 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { HYPERFRAMES_QUALITIES, X264_PRESETS } from './engines/types.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retryPolicy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -65,6 +66,14 @@ const envSchema = loggerEnvSchema.extend({
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Wall-clock limit of one render; the render's child process is killed past it. */
   RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
+  /** x264 constant rate factor of every video (0–51; lower: better quality, larger files). README "Render cost". */
+  RENDER_CRF: z.coerce.number().int().min(0).max(51).default(22),
+  /** x264 preset of Lottie encodes: slower presets cost more CPU for smaller files at the same CRF. */
+  LOTTIE_X264_PRESET: z.enum(X264_PRESETS).default('veryfast'),
+  /** HyperFrames producer quality level: `draft` captures JPEG 80 and encodes ultrafast, `standard` JPEG 95 and medium, `high` JPEG 95 and slow. */
+  HYPERFRAMES_QUALITY: z.enum(HYPERFRAMES_QUALITIES).default('draft'),
+  /** Browser capture workers per HyperFrames render; 0 lets the producer size them (it calibrates first). */
+  HYPERFRAMES_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
   /**
    * `on`: every render runs in bubblewrap namespaces (no network), as RENDER_USER when the worker is
    * root, with Chrome's own sandbox; the worker refuses to start if that is impossible. `off`: plain
@@ -201,6 +210,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         cpuSeconds: e.RENDER_CPU_SECONDS,
         hiddenDirs: [path.resolve(e.DATA_DIR)],
         pageNetworkGuard: e.RENDER_PAGE_NETWORK_GUARD === 'on',
+      },
+      encoding: {
+        crf: e.RENDER_CRF,
+        lottiePreset: e.LOTTIE_X264_PRESET,
+        hyperframesQuality: e.HYPERFRAMES_QUALITY,
+        hyperframesWorkers: e.HYPERFRAMES_WORKERS,
       },
     },
     storage: {

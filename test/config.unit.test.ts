@@ -19,9 +19,18 @@ describe('config', () => {
     ['STORAGE_DRIVER', 'ftp'],
     ['WORKER_QUEUES', 'io,gpu'],
     ['RENDER_TIMEOUT_SECONDS', '-1'],
+    ['RENDER_CRF', '52'],
+    ['LOTTIE_X264_PRESET', 'placebo'],
+    ['HYPERFRAMES_QUALITY', 'best'],
+    ['HYPERFRAMES_WORKERS', '1.5'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));
+  });
+
+  it('reads the encoding settings renders run with', () => {
+    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2' };
+    expect(loadConfig(set).render.encoding).toEqual({ crf: 30, lottiePreset: 'fast', hyperframesQuality: 'high', hyperframesWorkers: 2 });
   });
 
   it('requires S3_BUCKET when STORAGE_DRIVER=s3', () => {

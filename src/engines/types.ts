@@ -4,8 +4,23 @@ import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding };
 
-/** Binaries and limits a render runs with (config RENDER_* / CHROME_PATH / FFMPEG_PATH), passed in by the caller. */
-export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number; sandbox: RenderSandboxConfig };
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow'] as const;
+export const HYPERFRAMES_QUALITIES = ['draft', 'standard', 'high'] as const;
+
+/** How frames are captured and encoded (config RENDER_CRF, LOTTIE_X264_PRESET, HYPERFRAMES_*; README "Render cost"). */
+export type EncodingSettings = {
+  /** x264 constant rate factor of every video: lower is better and larger. */
+  crf: number;
+  /** x264 preset of Lottie encodes. */
+  lottiePreset: (typeof X264_PRESETS)[number];
+  /** The HyperFrames producer's quality level: its capture JPEG quality and x264 preset. */
+  hyperframesQuality: (typeof HYPERFRAMES_QUALITIES)[number];
+  /** Browser capture workers of one HyperFrames render; 0: the producer sizes them. */
+  hyperframesWorkers: number;
+};
+
+/** Binaries, limits and encoding a render runs with (config RENDER_* / CHROME_PATH / FFMPEG_PATH…), passed in by the caller. */
+export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number; sandbox: RenderSandboxConfig; encoding: EncodingSettings };
 
 export type RenderOptions = {
   width: number;

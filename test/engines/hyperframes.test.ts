@@ -36,6 +36,19 @@ describe('hyperframes engine', () => {
     expect(watch.leftovers(spareProcessIds())).toEqual([]); // …and nothing it started is left
   });
 
+  it('captures and encodes with the configured settings (quality level, CRF, workers)', async () => {
+    const render = async (name: string, encoding: Partial<typeof tools.encoding>) => {
+      const outputPath = path.join(sandbox.out, `${name}.mp4`);
+      const result = await engine.render(fixture('gsap-box.html'), { tools: { ...tools, encoding: { ...tools.encoding, ...encoding } }, ...canvas, fps: 30, outputPath });
+      expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30 });
+      return fs.statSync(outputPath).size;
+    };
+    // The CRF reaches the producer's encoder: near-lossless is several times the size of coarse.
+    const fine = await render('hf-crf-4', { hyperframesQuality: 'high', crf: 4, hyperframesWorkers: 1 });
+    const coarse = await render('hf-crf-40', { hyperframesQuality: 'draft', crf: 40, hyperframesWorkers: 2 });
+    expect(fine).toBeGreaterThan(coarse * 3);
+  });
+
   it('renders a composition without GSAP timelines (CSS animation, data-duration) without the 45 s wait', async () => {
     const html = `<!doctype html><html><head><style>
       html,body{margin:0;width:360px;height:640px;background:#123}

@@ -1,4 +1,5 @@
 // The lottie engine end to end: real ThorVG (WASM), real ffmpeg, checked with ffprobe; and its validation.
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
@@ -45,6 +46,43 @@ describe('lottie engine', () => {
 
     expect(watch.seen()).toContain('ffmpeg');
     expect(watch.leftovers(spareProcessIds())).toEqual([]);
+  });
+
+  it('blends translucent shapes over the white background (straight alpha)', async () => {
+    const [w, h] = [160, 284];
+    const still = (k: unknown) => ({ a: 0, k });
+    const veil = {
+      v: '5.7.4', fr: 30, ip: 0, op: 5, w, h, nm: 'veil', assets: [],
+      layers: [{
+        ty: 4, ind: 1, nm: 'half red', ip: 0, op: 5, st: 0,
+        ks: { o: still(50), r: still(0), p: still([w / 2, h / 2, 0]), a: still([0, 0, 0]), s: still([100, 100, 100]) },
+        shapes: [{ ty: 'gr', it: [
+          { ty: 'rc', d: 1, s: still([w, h]), p: still([0, 0]), r: still(0) },
+          { ty: 'fl', c: still([1, 0, 0, 1]), o: still(100), r: 1 },
+          { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
+        ] }],
+      }],
+    };
+    const outputPath = path.join(sandbox.out, 'veil.mp4');
+    await engine.render(JSON.stringify(veil), { tools, width: w, height: h, outputPath });
+    const frame = await decodeFrame(outputPath, 0);
+    const centre = ((h / 2) * w + w / 2) * 3;
+    // Half-opaque red over white is (255, 128, 128), give or take the yuv420p round trip.
+    expect(Math.abs(frame[centre]! - 255)).toBeLessThanOrEqual(6);
+    expect(Math.abs(frame[centre + 1]! - 128)).toBeLessThanOrEqual(8);
+    expect(Math.abs(frame[centre + 2]! - 128)).toBeLessThanOrEqual(8);
+  });
+
+  it('encodes with the configured CRF and preset', async () => {
+    const render = async (crf: number, preset: 'ultrafast' | 'medium') => {
+      const outputPath = path.join(sandbox.out, `crf-${crf}-${preset}.mp4`);
+      await engine.render(fixture('text-and-box.lottie.json'), { tools: { ...tools, encoding: { ...tools.encoding, crf, lottiePreset: preset } }, ...canvas, outputPath });
+      return fs.statSync(outputPath).size;
+    };
+    // A lower CRF keeps more detail in more bytes; the same CRF with a slower preset, fewer bytes.
+    const [fine, coarse, slower] = [await render(12, 'ultrafast'), await render(36, 'ultrafast'), await render(12, 'medium')];
+    expect(fine).toBeGreaterThan(coarse * 2);
+    expect(slower).toBeLessThan(fine);
   });
 
   it('resamples to the requested frame rate', async () => {

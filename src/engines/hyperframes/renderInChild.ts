@@ -8,16 +8,19 @@ import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger }
 import type { Logger } from '../../logger.js';
 import type { ChildRenderer } from '../isolation/protocol.js';
 import { DEFAULT_FPS, durationFinding } from '../limits.js';
-import { RenderError } from '../types.js';
+import { RenderError, type EncodingSettings } from '../types.js';
 import { guardPageNetwork } from './pageNetwork.js';
 import { prepareComposition } from './prepare.js';
 import { VENDOR_DIR } from './vendor.js';
 
 /** The producer's options for one render; also used by the benchmark's bare-producer run. */
-export function producerRenderConfig(opts: { fps: number; chromePath: string; logger?: ProducerLogger }) {
+export function producerRenderConfig(opts: { fps: number; chromePath: string; encoding: EncodingSettings; logger?: ProducerLogger }) {
   return {
     fps: opts.fps,
-    quality: 'standard' as const,
+    quality: opts.encoding.hyperframesQuality,
+    crf: opts.encoding.crf,
+    // Unset: the producer calibrates on sample frames, then picks a worker count.
+    ...(opts.encoding.hyperframesWorkers ? { workers: opts.encoding.hyperframesWorkers } : {}),
     format: 'mp4' as const,
     hdrMode: 'force-sdr' as const,
     // BeginFrame capture: 30–45% faster; the default software-GPU mode would silently force screenshots.
@@ -38,7 +41,7 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
   const network = await guardPageNetwork(job.chromePath, job.workDir, log, { sandbox: job.chromeSandbox, guard: job.pageNetworkGuard });
-  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, logger: producerLogger(log) }));
+  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, encoding: job.encoding, logger: producerLogger(log) }));
   try {
     await executeRenderJob(
       renderJob,

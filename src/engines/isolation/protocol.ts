@@ -1,6 +1,6 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { Finding, MediaAsset, RenderErrorCode, RenderProgress } from '../types.js';
+import type { EncodingSettings, Finding, MediaAsset, RenderErrorCode, RenderProgress } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. */
 export type IsolatedJob = {
@@ -25,6 +25,7 @@ export type IsolatedJob = {
   chromeSandbox: boolean;
   /** Page requests go through the refusing proxy (hyperframes/pageNetwork.ts). */
   pageNetworkGuard: boolean;
+  encoding: EncodingSettings;
 };
 
 export type ParentMessage = { type: 'render'; job: IsolatedJob };

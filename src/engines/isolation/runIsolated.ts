@@ -31,7 +31,7 @@ export type IsolatedRenderOptions = {
 
 /** Renders `job` in a render process and moves its output to `outputPath`. Throws RenderError. */
 export async function runIsolated(
-  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath' | 'chromeSandbox' | 'pageNetworkGuard'>,
+  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath' | 'chromeSandbox' | 'pageNetworkGuard' | 'encoding'>,
   program: ChildProgram,
   outputPath: string,
   tools: RenderTools,
@@ -50,6 +50,7 @@ export async function runIsolated(
     assetsDir: job.assetsDir && copyAssets(tools, job.assetsDir, path.join(workDir, 'input')),
     chromeSandbox: proc.chromeSandbox,
     pageNetworkGuard: tools.sandbox.pageNetworkGuard,
+    encoding: tools.encoding,
   };
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
 

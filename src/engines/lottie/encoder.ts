@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 /** Behind transparent pixels. Lottie files have no background of their own (a solid layer is one). */
 export const LOTTIE_BACKGROUND = 'white';
 
-export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; background?: string };
+export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; background?: string; crf: number; preset: string };
 
 export function encoderArgs(spec: EncodeSpec): string[] {
   const size = `${spec.width}x${spec.height}`;
@@ -15,7 +15,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     '-f', 'lavfi', '-i', `color=c=${spec.background ?? LOTTIE_BACKGROUND}:s=${size}:r=${spec.fps}`,
     '-filter_complex', '[1:v][0:v]overlay=shortest=1:format=auto,format=yuv420p[v]',
     '-map', '[v]', '-frames:v', String(spec.frames),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '18', '-pix_fmt', 'yuv420p',
+    '-c:v', 'libx264', '-preset', spec.preset, '-crf', String(spec.crf), '-pix_fmt', 'yuv420p',
     '-movflags', '+faststart',
     spec.outputPath,
   ];

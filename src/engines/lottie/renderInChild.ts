@@ -28,7 +28,7 @@ export const render: ChildRenderer = async (job, { onProgress }) => {
 
   await preloaded.catch(() => {});
   const player = await loadPlayer(animation, job.source, job);
-  const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath });
+  const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.encoding.crf, preset: job.encoding.lottiePreset });
   try {
     for (let k = 0; k < frames; k++) {
       await encoder.write(player.render(lottieFrameAt(k, animation, fps, player.totalFrames)));
