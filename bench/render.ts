@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { getEngine } from '../src/engines/index.js';
 import { prepareComposition } from '../src/engines/hyperframes/prepare.js';
+import { producerRenderConfig } from '../src/engines/hyperframes/renderInChild.js';
 import { VENDOR_DIR } from '../src/engines/hyperframes/vendor.js';
 import { listProcesses } from '../src/engines/isolation/processTree.js';
 import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
@@ -124,14 +125,11 @@ function lottieSource(seconds: number, width: number, height: number): string {
 // ---------- bare engines (plain Node, no TypeScript) ----------
 
 const BARE_HYPERFRAMES = `
-import { createRenderJob, executeRenderJob, resolveConfig } from '@hyperframes/producer';
-const [projectDir, out, chromePath, fps, encodingJson] = process.argv.slice(1);
-const encoding = JSON.parse(encodingJson);
+import { createRenderJob, executeRenderJob } from '@hyperframes/producer';
+const [projectDir, out, configJson] = process.argv.slice(1);
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 const started = performance.now();
-const job = createRenderJob({ fps: Number(fps), quality: encoding.hyperframesQuality, crf: encoding.crf,
-  ...(encoding.hyperframesWorkers ? { workers: encoding.hyperframesWorkers } : {}), format: 'mp4', hdrMode: 'force-sdr',
-  producerConfig: resolveConfig({ chromePath, forceScreenshot: false }), logger: quiet });
+const job = createRenderJob({ ...JSON.parse(configJson), logger: quiet });
 await executeRenderJob(job, projectDir, out);
 console.log(JSON.stringify({ ms: performance.now() - started, frames: job.totalFrames }));
 process.exit(0);
@@ -267,7 +265,9 @@ function bareHyperframes(j: Job, source: string, outputPath: string, encoding: E
   fs.mkdirSync(path.join(projectDir, VENDOR_DIR));
   fs.writeFileSync(path.join(projectDir, 'index.html'), prepared.html);
   for (const f of prepared.vendorFiles) fs.copyFileSync(f.from, path.join(projectDir, VENDOR_DIR, f.file));
-  return runBare(BARE_HYPERFRAMES, [projectDir, outputPath, config.render.chromePath, String(FPS), JSON.stringify(encoding)]);
+  // Our path's producer options, as data (undefined ones, left out, are the producer's defaults either way).
+  const options = producerRenderConfig({ fps: FPS, chromePath: config.render.chromePath, encoding });
+  return runBare(BARE_HYPERFRAMES, [projectDir, outputPath, JSON.stringify(options)]);
 }
 
 function bareLottie(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
