@@ -7,18 +7,36 @@
 // workflow cannot read heartbeat details, and its query is what clients see.
 // Beside the video goes a poster frame (`poster.jpg`, for the dashboard's player and list); a poster
 // that cannot be made is logged and skipped, never a failed render.
+// A long video renders as chunks (planRender, on the I/O queue, decides from the composition and the
+// render slots Temporal reports): renderChunk draws one frame range on any render worker and stores
+// it; joinChunks concatenates them without re-encoding and stores the video as renderComposition does.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { planChunks } from '../src/engines/chunks.js';
 import { getEngine, RenderError, type RenderOptions } from '../src/engines/index.js';
+import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
+import { joinChunkFiles } from '../src/engines/join.js';
+import { probeVideo } from '../src/engines/probe.js';
 import type { RenderMedia } from '../src/engines/render.js';
+import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
-import { progressReporter } from '../src/progress/reporter.js';
-import { posterKey, type RenderedVideo, type RenderInput } from '../src/shared.js';
+import { progressReporter, type ProgressReporter } from '../src/progress/reporter.js';
+import {
+  chunkKey,
+  posterKey,
+  type ChunkJoinInput,
+  type ChunkRenderInput,
+  type RenderedChunk,
+  type RenderedVideo,
+  type RenderInput,
+  type RenderPlan,
+} from '../src/shared.js';
+import { renderSlots } from '../src/temporal/renderSlots.js';
 import { renderProgressSignal } from '../workflows/generation.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -38,70 +56,149 @@ async function extractPoster(ffmpegPath: string, videoPath: string, durationSeco
   if (size === 0) throw new Error('ffmpeg wrote an empty poster');
 }
 
+/** Chunks of a long video, decided on the I/O queue: reads the composition, asks Temporal for the render slots. */
+export function createRenderPlanActivities({ storage, config, logger }: ActivityDeps) {
+  return {
+    async planRender(input: RenderInput): Promise<RenderPlan> {
+      const timing = getEngine(input.engine).timing?.(await storage.getText(input.compositionKey)) ?? null;
+      // Short videos (most) need no slot count.
+      if (!timing || planChunks(timing, config.renderChunks, Infinity).length === 0) return { chunks: [] };
+      const slots = await renderSlots(Context.current().client, config.temporal.namespace).catch((err: unknown) => {
+        logger.warn({ generation_id: input.generationId, err: String(err) }, 'render slots unknown: one piece');
+        return 1;
+      });
+      const chunks = planChunks(timing, config.renderChunks, slots);
+      logger.info({ generation_id: input.generationId, frames: timing.frames, slots, chunks: chunks.length }, chunks.length ? 'render split into chunks' : 'render in one piece: one render slot');
+      return { chunks };
+    },
+  };
+}
+
 export function createRenderActivities({ storage, config, logger }: ActivityDeps) {
+  /**
+   * Runs `work` in a fresh work directory with heartbeats (so Temporal notices a dead worker quickly
+   * and can deliver cancellation) and a progress reporter (a chunk's reports carry its index).
+   */
+  async function inActivity<T>(input: RenderInput, chunk: RenderChunk | null, work: (dir: string, reporter: ProgressReporter, setBeat: (progress: number) => void) => Promise<T>): Promise<T> {
+    const ctx = Context.current();
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
+    let progress = 0;
+    const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
+    const workflow = ctx.client.workflow.getHandle(ctx.info.workflowExecution!.workflowId);
+    const reporter = progressReporter((report) => workflow.signal(renderProgressSignal, chunk ? { ...report, chunk: chunk.index } : report));
+    try {
+      const result = await work(dir, reporter, (p) => (progress = p));
+      await reporter.flush();
+      return result;
+    } catch (err) {
+      // A cancelled step surfaces as the cancellation itself, not as a failure of its own.
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      throw err;
+    } finally {
+      clearInterval(beat);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Renders the composition (or one chunk of it) to `dir`/video.mp4 with its engine. */
+  async function render(input: RenderInput, chunk: RenderChunk | null, dir: string, reporter: ProgressReporter, setBeat: (progress: number) => void): Promise<RenderResult> {
+    const ctx = Context.current();
+    const engine = getEngine(input.engine);
+    const source = await storage.getText(input.compositionKey);
+    const assets = input.assets ?? [];
+    const assetsDir = path.join(dir, 'assets');
+    if (assets.length) {
+      await fs.mkdir(assetsDir);
+      await Promise.all(assets.map((a) => getToFile(storage, a.key, path.join(assetsDir, path.basename(a.name)))));
+    }
+    const options: RenderOptions & RenderMedia = {
+      width: input.width,
+      height: input.height,
+      outputPath: path.join(dir, 'video.mp4'),
+      tools: config.render,
+      signal: ctx.cancellationSignal,
+      onProgress: (p) => {
+        setBeat(p.fraction);
+        reporter.render(p);
+      },
+      assets: assets.map(({ key: _key, ...asset }) => asset),
+      assetsDir: assets.length ? assetsDir : undefined,
+      ...(chunk ? { chunk } : {}),
+    };
+    const started = performance.now();
+    const result = await engine.render(source, options).catch((err: unknown) => {
+      if (!(err instanceof RenderError) || ctx.cancellationSignal.aborted) throw err;
+      throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable });
+    });
+    const seconds = (performance.now() - started) / 1000;
+    metrics.renderDuration.observe({ engine: input.engine }, seconds);
+    metrics.renderFps.observe({ engine: input.engine }, result.frames / seconds);
+    return result;
+  }
+
+  /** Stores the finished video and its poster frame; the composition is the artifact. */
+  async function storeVideo(input: RenderInput, video: RenderResult, dir: string): Promise<RenderedVideo> {
+    const ctx = Context.current();
+    const stored = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
+    await storage.put(stored.key, video.path, stored.content_type);
+    try {
+      const poster = path.join(dir, 'poster.jpg');
+      await extractPoster(config.render.ffmpegPath, video.path, video.durationSeconds, poster, ctx.cancellationSignal);
+      await storage.put(posterKey(input.generationId), poster, 'image/jpeg');
+    } catch (err) {
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
+      logger.warn({ generation_id: input.generationId, err: String(err) }, 'poster frame not stored; the video is');
+    }
+    const artifact = { key: input.compositionKey, content_type: getEngine(input.engine).artifact.mediaType };
+    return { video: stored, artifact, duration_seconds: video.durationSeconds };
+  }
+
   return {
     async renderComposition(input: RenderInput): Promise<RenderedVideo> {
-      const ctx = Context.current();
-      const engine = getEngine(input.engine);
-      const source = await storage.getText(input.compositionKey);
-      const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
-      let progress = 0;
-      const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
-      const workflow = ctx.client.workflow.getHandle(ctx.info.workflowExecution!.workflowId);
-      const reporter = progressReporter((report) => workflow.signal(renderProgressSignal, report));
-      try {
-        const assets = input.assets ?? [];
-        const assetsDir = path.join(dir, 'assets');
-        if (assets.length) {
-          await fs.mkdir(assetsDir);
-          await Promise.all(assets.map((a) => getToFile(storage, a.key, path.join(assetsDir, path.basename(a.name)))));
-        }
-        const options: RenderOptions & RenderMedia = {
-          width: input.width,
-          height: input.height,
-          outputPath: path.join(dir, 'video.mp4'),
-          tools: config.render,
-          signal: ctx.cancellationSignal,
-          onProgress: (p) => {
-            progress = p.fraction;
-            reporter.render(p);
-          },
-          assets: assets.map(({ key: _key, ...asset }) => asset),
-          assetsDir: assets.length ? assetsDir : undefined,
-        };
-        const started = performance.now();
-        const result = await engine
-          .render(source, options)
-          .catch((err: unknown) => {
-            // A cancelled render surfaces as the cancellation itself, not as a render failure.
-            if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-            if (!(err instanceof RenderError)) throw err;
-            throw ApplicationFailure.create({ type: err.code, message: err.message, nonRetryable: !err.retryable });
-          });
-        const seconds = (performance.now() - started) / 1000;
-        metrics.renderDuration.observe({ engine: input.engine }, seconds);
-        metrics.renderFps.observe({ engine: input.engine }, result.frames / seconds);
-
+      return inActivity(input, null, async (dir, reporter, setBeat) => {
+        const result = await render(input, null, dir, reporter, setBeat);
         reporter.storing();
-        const video = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
-        await storage.put(video.key, result.path, video.content_type);
-        try {
-          const poster = path.join(dir, 'poster.jpg');
-          await extractPoster(config.render.ffmpegPath, result.path, result.durationSeconds, poster, ctx.cancellationSignal);
-          await storage.put(posterKey(input.generationId), poster, 'image/jpeg');
-        } catch (err) {
-          if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-          logger.warn({ generation_id: input.generationId, err: String(err) }, 'poster frame not stored; the video is');
+        return storeVideo(input, result, dir);
+      });
+    },
+
+    /** One chunk of a long video, stored under its chunk key until the join. */
+    async renderChunk(input: ChunkRenderInput): Promise<RenderedChunk> {
+      const { chunk } = input;
+      return inActivity(input, chunk, async (dir, reporter, setBeat) => {
+        const result = await render(input, chunk, dir, reporter, setBeat);
+        const expected = chunk.end - chunk.start;
+        if (result.frames !== expected) {
+          throw ApplicationFailure.create({ type: 'render_failed', message: `Chunk ${chunk.index} has ${result.frames} frames, not ${expected}`, nonRetryable: true });
         }
-        await reporter.flush();
-        const artifact = { key: input.compositionKey, content_type: engine.artifact.mediaType };
-        return { video, artifact, duration_seconds: result.durationSeconds };
-      } finally {
-        clearInterval(beat);
-        await fs.rm(dir, { recursive: true, force: true });
-      }
+        const key = chunkKey(input.generationId, chunk.index);
+        await storage.put(key, result.path, 'video/mp4');
+        return { index: chunk.index, key, frames: result.frames };
+      });
+    },
+
+    /** The chunks, in order, as one video (stream copy: every chunk starts on a keyframe); then stored, and the chunks removed. */
+    async joinChunks(input: ChunkJoinInput): Promise<RenderedVideo> {
+      return inActivity(input, null, async (dir, reporter) => {
+        const parts = [...input.chunks].sort((a, b) => a.index - b.index);
+        const files = parts.map((c) => path.join(dir, `chunk-${c.index}.mp4`));
+        await Promise.all(parts.map((c, i) => getToFile(storage, c.key, files[i]!)));
+        const output = path.join(dir, 'video.mp4');
+        await joinChunkFiles(config.render.ffmpegPath, files, output, Context.current().cancellationSignal);
+        const video = await probeVideo(output, ffprobeFor(config.render.ffmpegPath));
+        const expected = parts.reduce((sum, c) => sum + c.frames, 0);
+        if (video.frames !== expected) {
+          throw ApplicationFailure.create({ type: 'render_failed', message: `The joined video has ${video.frames} frames, not ${expected}`, nonRetryable: true });
+        }
+        reporter.storing();
+        const stored = await storeVideo(input, video, dir);
+        // Only the video is kept; a chunk left behind is logged, not a failed generation.
+        await Promise.all(parts.map((c) => storage.delete(c.key).catch((err: unknown) => logger.warn({ generation_id: input.generationId, key: c.key, err: String(err) }, 'chunk not removed'))));
+        return stored;
+      });
     },
   };
 }
 
 export type RenderActivities = ReturnType<typeof createRenderActivities>;
+export type RenderPlanActivities = ReturnType<typeof createRenderPlanActivities>;

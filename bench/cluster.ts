@@ -1,5 +1,6 @@
 // bench/cluster: the production topology (src/dev/topology.ts) on this machine.
 //   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup] [--skip-throughput]
+//                            [--skip-chunking] [--chunk-seconds 30]
 // 1. Render pickup: `--pickups` small generations one after another (render workers idle, so nothing
 //    waits for a slot), on the Temporal cluster (four partitions per task queue, the server's default)
 //    and on the CLI's dev server (one partition), each with two render workers of one slot: the
@@ -8,6 +9,9 @@
 //    two render workers: generations per minute (first create to last completion), the CPU seconds the
 //    machine spent per second of video (the capacity model's figure), and how long render slots sat
 //    idle between renders (a task waiting in a partition no poller is on would show here).
+// 3. Chunking: one `--chunk-seconds` 1080x1920 HyperFrames generation with two render workers, in one
+//    piece (RENDER_CHUNKS_MAX=1) and split into a chunk per worker: its latency, the render phase
+//    (render scheduled to render or join completed, from the history) and the machine's CPU seconds.
 // Needs the Temporal server and gofakes3 (built by `npm test`'s installer) and PostgreSQL (DATABASE_URL
 // or embedded).
 import fs from 'node:fs';
@@ -28,6 +32,8 @@ const { values } = parseArgs({
     engines: { type: 'string', default: 'hyperframes,lottie' },
     'skip-pickup': { type: 'boolean', default: false },
     'skip-throughput': { type: 'boolean', default: false },
+    'skip-chunking': { type: 'boolean', default: false },
+    'chunk-seconds': { type: 'string', default: '30' },
   },
 });
 const unavailable = topologyUnavailable();
@@ -35,7 +41,7 @@ if (unavailable) throw new Error(`bench/cluster needs ${unavailable}`);
 
 type Run = { topology: Topology; base: string[]; headers: Record<string, string>; temporal: Client; stop(): Promise<void> };
 
-async function start(server: 'cluster' | 'dev', renderWorkers: number): Promise<Run> {
+async function start(server: 'cluster' | 'dev', renderWorkers: number, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const ctx = benchContext(`cluster-${server}`);
   const { url, db } = await benchDatabase(ctx);
   const org = await createOrganization(db, 'bench', 100_000_000);
@@ -50,7 +56,7 @@ async function start(server: 'cluster' | 'dev', renderWorkers: number): Promise<
     apiPorts: [apiPort!],
     renderWorkers,
     namespace: 'default',
-    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false' },
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_ENABLED: 'false', ...env },
     output: 'files',
     temporalServer: server,
   });
@@ -162,6 +168,42 @@ if (!values['skip-throughput']) {
       } finally {
         await run.stop();
       }
+    }
+  }
+}
+/** From the first render step scheduled to the last render step completed (renderComposition, or chunks then join). */
+async function renderPhaseMs(run: Run, id: string): Promise<{ ms: number; steps: string[] }> {
+  const events = (await run.temporal.workflow.getHandle(id).fetchHistory()).events ?? [];
+  const render = new Map<string, string>();
+  for (const e of events) {
+    const type = e.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (type && ['renderComposition', 'renderChunk', 'joinChunks'].includes(type)) render.set(String(e.eventId), type);
+  }
+  const ms = (t: (typeof events)[number]['eventTime']) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
+  const first = events.find((e) => render.has(String(e.eventId)));
+  const last = events.filter((e) => render.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId))).at(-1);
+  if (!first || !last) throw new Error(`${id}: no completed render in its history`);
+  return { ms: ms(last.eventTime) - ms(first.eventTime), steps: [...render.values()] };
+}
+
+if (!values['skip-chunking']) {
+  const seconds = Number(values['chunk-seconds']);
+  for (const [name, env] of [['one piece', { RENDER_CHUNKS_MAX: '1' }], ['chunked', {}]] as const) {
+    const run = await start('cluster', 2, env);
+    try {
+      const cpuBefore = machineBusySeconds();
+      const started = Date.now();
+      const id = await create(run, { engine: 'hyperframes', input: 'A launch teaser for Nimbus, the cloud notebook', width: 1080, height: 1920, duration_seconds: seconds });
+      const finished = await waitDone(run, id);
+      const cpu = machineBusySeconds() - cpuBefore;
+      const phase = await renderPhaseMs(run, id);
+      const steps = phase.steps.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
+      say(
+        `chunking, hyperframes 1080x1920 ${seconds} s, 2 render workers x 1 slot, ${name}: latency ${((finished - started) / 1000).toFixed(1)} s, ` +
+          `render phase ${(phase.ms / 1000).toFixed(1)} s (${Object.entries(steps).map(([s, n]) => `${n} ${s}`).join(', ')}), machine CPU ${cpu.toFixed(1)} s`,
+      );
+    } finally {
+      await run.stop();
     }
   }
 }

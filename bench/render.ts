@@ -1,6 +1,6 @@
 // Render benchmark: what a render costs, and what each setting changes.
-//   npx tsx bench/render.ts [--mode bare|settings] [--reps N] [--engines hyperframes,lottie]
-//                           [--durations 3,6] [--sizes 1080x1920,1920x1080] [--candidates …]
+//   npx tsx bench/render.ts [--mode bare|settings|chunks] [--reps N] [--engines hyperframes,lottie]
+//                           [--durations 3,6] [--sizes 1080x1920,1920x1080] [--candidates …] [--chunks 2]
 // Each render's process tree (render process, Chrome, ffmpeg) is sampled every 100 ms from /proc: wall
 // time, frames per second, peak RSS, and the CPU seconds it used (a figure other load on the machine
 // does not distort), also split by what each process does (processRole).
@@ -14,23 +14,31 @@
 //   and any `--candidates "name:VAR=value,VAR=value;…"` (config variables), each scored by SSIM
 //   (ffmpeg's ssim filter, mean over frames, and its worst frame) against a near-lossless reference
 //   render of the same composition (CRF 0, the best capture), with the file size.
-import { execFile, spawn } from 'node:child_process';
+// - `--mode chunks` (issue 18): one video rendered in one piece, then as `--chunks` chunks at once
+//   (the render slots of this machine) and joined, with the SSIM of the joined video against the
+//   one-piece render at every chunk boundary; then chunks of other lengths each rendered alone, as
+//   on a dedicated render worker, fitting a chunk's wall time to fixed + per-frame cost: the
+//   capacity model (README "Chunked rendering"). Its prediction for one chunk length left out of the
+//   fit is checked against that chunk's measured time; it predicts the video on 4 and 16 workers.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
+import { planChunks, splitFrames } from '../src/engines/chunks.js';
 import { getEngine } from '../src/engines/index.js';
 import { prepareComposition } from '../src/engines/hyperframes/prepare.js';
 import { producerRenderConfig } from '../src/engines/hyperframes/renderInChild.js';
 import { VENDOR_DIR } from '../src/engines/hyperframes/vendor.js';
 import { listProcesses } from '../src/engines/isolation/processTree.js';
-import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
+import { closeRenderProcesses, ffprobeFor } from '../src/engines/isolation/renderProcess.js';
+import { joinChunkFiles } from '../src/engines/join.js';
 import { encoderArgs } from '../src/engines/lottie/encoder.js';
 import { fontsFor } from '../src/engines/lottie/fonts.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
-import type { EncodingSettings, RenderTools } from '../src/engines/types.js';
+import { frameSsim, probeVideo } from '../src/engines/probe.js';
+import type { EncodingSettings, RenderChunk, RenderTools } from '../src/engines/types.js';
 import type { EngineId } from '../src/shared.js';
 
 const FPS = 30;
@@ -42,6 +50,7 @@ const { values: args } = parseArgs({
     durations: { type: 'string', default: '3,6' },
     sizes: { type: 'string', default: '1080x1920' },
     candidates: { type: 'string', default: '' },
+    chunks: { type: 'string', default: '2' },
   },
 });
 const reps = Number(args.reps);
@@ -51,7 +60,6 @@ const SIZES = args.sizes.split(',').map((s) => s.split('x').map(Number) as [numb
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const config = loadConfig();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
-const run = promisify(execFile);
 
 /** Encoding settings from config variables on top of this checkout's defaults. */
 const settings = (vars: Record<string, string>): EncodingSettings => loadConfig({ ...process.env, ...vars }).render.encoding;
@@ -78,7 +86,7 @@ function hyperframesSource(seconds: number, width: number, height: number): stri
   ${[100, 400, 700, 1000, 1300, 1600].map((top, i) => `#c${i} { top: ${y(top)}px }`).join(' ')}
   #orb { position: absolute; width: ${x(300)}px; height: ${x(300)}px; border-radius: 50%; left: ${x(390)}px; top: ${y(810)}px; background: radial-gradient(#ffd452, #ff4e50); }
 </style></head><body>
-<div id="root" data-composition-id="bench" data-start="0" data-width="${width}" data-height="${height}">
+<div id="root" data-composition-id="bench" data-start="0" data-duration="${seconds}" data-width="${width}" data-height="${height}">
 ${cards}
 <div id="orb"></div>
 </div>
@@ -298,14 +306,10 @@ async function measure(j: Job, which: 'ours' | 'bare', encoding: EncodingSetting
   return { ...j, path: label, wallS: value.ms / 1000, frames: value.frames, cpuS: cpuSeconds, cpuByRole, peakRssMb, outputPath };
 }
 
-/** Mean SSIM over the frames (ffmpeg's "All") and the worst frame's, of `video` against `reference`. */
+/** Mean SSIM over the frames and the worst frame's, of `video` against `reference`. */
 async function ssim(video: string, reference: string): Promise<{ mean: number; worst: number }> {
-  const stats = path.join(work, `ssim-${Date.now()}.log`);
-  const { stderr } = await run(config.render.ffmpegPath, ['-hide_banner', '-i', video, '-i', reference, '-lavfi', `[0:v][1:v]ssim=stats_file=${stats}`, '-f', 'null', '-'], { maxBuffer: 16 * 2 ** 20 });
-  const mean = Number(/All:([\d.]+)/.exec(stderr)?.[1]);
-  const worst = Math.min(...fs.readFileSync(stats, 'utf8').trim().split('\n').map((line) => Number(/All:([\d.]+)/.exec(line)?.[1])));
-  fs.rmSync(stats);
-  return { mean, worst };
+  const frames = await frameSsim(video, reference, config.render.ffmpegPath);
+  return { mean: frames.reduce((a, b) => a + b, 0) / frames.length, worst: Math.min(...frames) };
 }
 
 const median = (xs: number[]) => {
@@ -385,11 +389,82 @@ async function compareSettings() {
   }
 }
 
+/** One video in one piece, then chunked here and joined; chunk costs alone; the capacity model (issue 18). */
+async function compareChunks() {
+  const policy = config.renderChunks;
+  for (const j of jobs()) {
+    const engine = getEngine(j.engine);
+    const source = sourceOf(j);
+    const timing = engine.timing?.(source);
+    if (!timing) throw new Error(`${describe(j)}: the engine cannot tell the frames from the source`);
+    const tools: RenderTools = config.render;
+    const renderChunk = (chunk: RenderChunk, label: string) =>
+      engine.render(source, { width: j.width, height: j.height, fps: FPS, outputPath: path.join(work, `${label}-${chunk.index}-${Date.now()}.mp4`), tools, chunk });
+    console.log(`\n${describe(j)} (${timing.frames} frames), ${reps} run(s) each, load average ${load()}`);
+    for (let i = 0; i < reps; i++) {
+      const whole = await measure(j, 'ours', config.render.encoding, 'one piece');
+      await new Promise((r) => setTimeout(r, 1500));
+      const chunks = splitFrames(timing.frames, Number(args.chunks));
+      const joined = path.join(work, `joined-${Date.now()}.mp4`);
+      let joinS = 0;
+      const started = performance.now();
+      const usage = await withTreeUsage(async () => {
+        const files = (await Promise.all(chunks.map((c) => renderChunk(c, 'here')))).map((r) => r.path);
+        const joinStarted = performance.now();
+        await joinChunkFiles(config.render.ffmpegPath, files, joined);
+        joinS = (performance.now() - joinStarted) / 1000;
+      });
+      const wallS = (performance.now() - started) / 1000;
+      const probed = await probeVideo(joined, ffprobeFor(config.render.ffmpegPath), true);
+      const ssimByFrame = await frameSsim(joined, whole.outputPath, config.render.ffmpegPath);
+      const boundaries = chunks.slice(1).flatMap((c) => [c.start - 1, c.start]).map((n) => ssimByFrame[n]!);
+      console.log(`one piece:              wall ${whole.wallS.toFixed(1)} s, CPU ${whole.cpuS.toFixed(1)} s`);
+      console.log(
+        `${chunks.length} chunks at once here: wall ${wallS.toFixed(1)} s (join ${joinS.toFixed(2)} s), CPU ${usage.cpuSeconds.toFixed(1)} s; ${probed.frames} frames, ${probed.durationSeconds.toFixed(3)} s; ` +
+          `SSIM vs one piece: boundary frames min ${Math.min(...boundaries).toFixed(4)}, all frames min ${Math.min(...ssimByFrame).toFixed(4)}`,
+      );
+    }
+    // Chunks alone, as one per dedicated render worker: the fit takes a short chunk and the 4-worker
+    // length; the 2-worker length is left out to check the prediction.
+    const lengthFor = (workers: number) => splitFrames(timing.frames, workers)[0]!.end;
+    const fitLengths = [FPS, lengthFor(4)];
+    const checkLength = lengthFor(2);
+    const alone = new Map<number, number[]>();
+    for (let i = 0; i < reps; i++) {
+      for (const frames of [...fitLengths, checkLength]) {
+        await new Promise((r) => setTimeout(r, 1500));
+        const chunk: RenderChunk = { index: 0, count: Math.ceil(timing.frames / frames), start: 0, end: frames, size: frames, total: timing.frames };
+        const t = performance.now();
+        await renderChunk(chunk, 'alone');
+        alone.set(frames, [...(alone.get(frames) ?? []), (performance.now() - t) / 1000]);
+      }
+    }
+    const [k1, k2] = fitLengths as [number, number];
+    const [w1, w2] = [median(alone.get(k1)!), median(alone.get(k2)!)];
+    const perFrame = (w2 - w1) / (k2 - k1);
+    const fixed = w1 - perFrame * k1;
+    const chunkWall = (frames: number) => fixed + perFrame * frames;
+    console.log(`chunk alone (median of ${reps}): ${[...alone].map(([k, ws]) => `${k} frames ${median(ws).toFixed(1)} s`).join(', ')}`);
+    console.log(`model: chunk wall = ${fixed.toFixed(1)} s + ${(perFrame * FPS).toFixed(2)} s per video-second`);
+    console.log(`check: ${checkLength} frames alone predicted ${chunkWall(checkLength).toFixed(1)} s, measured ${median(alone.get(checkLength)!).toFixed(1)} s (${pct(chunkWall(checkLength), median(alone.get(checkLength)!))})`);
+    for (const workers of [1, 2, 4, 16]) {
+      const planned = planChunks(timing, policy, workers);
+      const longest = planned.length ? planned[0]!.end - planned[0]!.start : timing.frames;
+      const unbounded = splitFrames(timing.frames, workers)[0]!.end;
+      console.log(
+        `${String(workers).padStart(2)} render workers: ${Math.max(1, planned.length)} chunk(s) of ≤ ${longest} frames → ${chunkWall(longest).toFixed(1)} s + join` +
+          (unbounded !== longest ? ` (without the ${policy.minChunkSeconds} s shortest chunk: ${workers} chunks, ${chunkWall(unbounded).toFixed(1)} s + join)` : ''),
+      );
+    }
+  }
+}
+
 async function main() {
   console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
   for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render.encoding, 'warm-up');
   if (args.mode === 'settings') await compareSettings();
+  else if (args.mode === 'chunks') await compareChunks();
   else await compareWithBare();
 }
 

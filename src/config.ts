@@ -74,6 +74,12 @@ const envSchema = loggerEnvSchema.extend({
   HYPERFRAMES_QUALITY: z.enum(HYPERFRAMES_QUALITIES).default('draft'),
   /** Browser capture workers per HyperFrames render; 0 lets the producer size them (it calibrates first). */
   HYPERFRAMES_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
+  /** Videos longer than this (seconds) render as chunks spread over the render workers (README "Chunked rendering"). */
+  RENDER_CHUNK_THRESHOLD_SECONDS: z.coerce.number().positive().max(3600).default(8),
+  /** The shortest chunk (seconds): every chunk pays a fixed cost (render process, browser, page load, join). */
+  RENDER_CHUNK_MIN_SECONDS: z.coerce.number().positive().max(3600).default(4),
+  /** At most this many chunks per video, whatever the render slots; 1 turns chunking off. */
+  RENDER_CHUNKS_MAX: z.coerce.number().int().min(1).max(64).default(16),
   /**
    * `on`: every render runs in bubblewrap namespaces (no network), as RENDER_USER when the worker is
    * root, with Chrome's own sandbox; the worker refuses to start if that is impossible. `off`: plain
@@ -218,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         hyperframesWorkers: e.HYPERFRAMES_WORKERS,
       },
     },
+    renderChunks: { thresholdSeconds: e.RENDER_CHUNK_THRESHOLD_SECONDS, minChunkSeconds: e.RENDER_CHUNK_MIN_SECONDS, maxChunks: e.RENDER_CHUNKS_MAX },
     storage: {
       driver: e.STORAGE_DRIVER,
       mediaUrlSecret: e.MEDIA_URL_SECRET,

@@ -69,6 +69,9 @@ export const mediaAssetKey = (generationId: string, name: string) => `generation
 /** Storage key of a generation's poster frame (a JPEG stored beside the video by the render activity). */
 export const posterKey = (generationId: string) => `generations/${generationId}/poster.jpg`;
 
+/** Storage key of one chunk of a generation's video, kept until the chunks are joined. */
+export const chunkKey = (generationId: string, index: number) => `generations/${generationId}/chunks/${index}.mp4`;
+
 /** What the fetchMedia activity downloads (or finds stored) and describes. */
 export type MediaFetchCall = { generationId: string; parts: MediaPart[] };
 
@@ -131,6 +134,8 @@ export type RenderProgressReport = {
   frames_rendered: number | null;
   frames_total: number | null;
   eta_seconds: number | null;
+  /** From one chunk of a split render: its index (the workflow sums the chunks). Absent: the whole render. */
+  chunk?: number;
 };
 
 /** What the workflow's `state` query answers while the generation is in flight. */
@@ -185,6 +190,18 @@ export type ValidationInput = { engine: EngineId; key: string; width: number; he
 
 /** `assets`: downloaded into the render's work directory and served to the composition under `assets/`. */
 export type RenderInput = { generationId: string; engine: EngineId; compositionKey: string; width: number; height: number; assets: RenderAsset[] };
+
+/**
+ * One chunk of a render split across render workers: output frames [start, end) of `total`. Chunks
+ * are `size` frames long (the last may be shorter), each its own encode starting on a keyframe.
+ */
+export type RenderChunk = { index: number; count: number; start: number; end: number; size: number; total: number };
+/** How a video renders: in one piece (no chunks) or as these chunks, joined afterwards. */
+export type RenderPlan = { chunks: RenderChunk[] };
+/** A rendered chunk, stored under `key` until the join. */
+export type RenderedChunk = { index: number; key: string; frames: number };
+export type ChunkRenderInput = RenderInput & { chunk: RenderChunk };
+export type ChunkJoinInput = RenderInput & { chunks: RenderedChunk[] };
 
 /** One problem found in a composition; `severity: 'error'` means the composition is invalid. */
 export type Finding = {

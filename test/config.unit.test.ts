@@ -23,6 +23,9 @@ describe('config', () => {
     ['LOTTIE_X264_PRESET', 'placebo'],
     ['HYPERFRAMES_QUALITY', 'best'],
     ['HYPERFRAMES_WORKERS', '1.5'],
+    ['RENDER_CHUNK_THRESHOLD_SECONDS', '0'],
+    ['RENDER_CHUNK_MIN_SECONDS', 'four'],
+    ['RENDER_CHUNKS_MAX', '0'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));
@@ -31,6 +34,12 @@ describe('config', () => {
   it('reads the encoding settings renders run with', () => {
     const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2' };
     expect(loadConfig(set).render.encoding).toEqual({ crf: 30, lottiePreset: 'fast', hyperframesQuality: 'high', hyperframesWorkers: 2 });
+  });
+
+  it('reads when videos render as chunks: longer than 8 s, chunks of at least 4 s, at most 16', () => {
+    expect(loadConfig({}).renderChunks).toEqual({ thresholdSeconds: 8, minChunkSeconds: 4, maxChunks: 16 });
+    const set = { RENDER_CHUNK_THRESHOLD_SECONDS: '20', RENDER_CHUNK_MIN_SECONDS: '2.5', RENDER_CHUNKS_MAX: '1' };
+    expect(loadConfig(set).renderChunks).toEqual({ thresholdSeconds: 20, minChunkSeconds: 2.5, maxChunks: 1 });
   });
 
   it('requires S3_BUCKET when STORAGE_DRIVER=s3', () => {

@@ -42,3 +42,14 @@ export async function probeVideo(filePath: string, ffprobePath = 'ffprobe', coun
     bytes: fs.statSync(filePath).size,
   };
 }
+
+/** SSIM (ffmpeg's `ssim` filter, "All") of every frame of `video` against the same frame of `reference`. */
+export async function frameSsim(video: string, reference: string, ffmpegPath = 'ffmpeg'): Promise<number[]> {
+  const stats = `${video}.ssim.log`;
+  try {
+    await run(ffmpegPath, ['-v', 'error', '-i', video, '-i', reference, '-lavfi', `[0:v][1:v]ssim=stats_file=${stats}`, '-f', 'null', '-'], { maxBuffer: 16 * 2 ** 20 });
+    return fs.readFileSync(stats, 'utf8').trim().split('\n').map((line) => Number(/All:([\d.]+)/.exec(line)?.[1]));
+  } finally {
+    fs.rmSync(stats, { force: true });
+  }
+}

@@ -14,6 +14,7 @@ export type RenderMedia = { assets?: readonly MediaAsset[]; assetsDir?: string }
 
 export async function renderIsolated(engine: EngineModule, source: string, opts: RenderOptions & RenderMedia): Promise<RenderResult> {
   checkRenderOptions(opts);
+  if (opts.chunk && !engine.timing) throw new RenderError('invalid_render_options', `The ${engine.id} engine renders no chunks`);
   // Validated against the canvas and the assets it may refer to.
   const errors = (await engine.validate(source, opts)).filter((f) => f.severity === 'error');
   if (errors.length > 0) {
@@ -22,7 +23,7 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
   }
   const { chromePath, ffmpegPath, timeoutMs } = opts.tools;
   await runIsolated(
-    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath, assetsDir: opts.assetsDir, assets: opts.assets },
+    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath, assetsDir: opts.assetsDir, assets: opts.assets, chunk: opts.chunk },
     { entry: engine.renderEntry, preload: engine.preload ?? [] },
     opts.outputPath,
     opts.tools,

@@ -1,8 +1,8 @@
 // The one contract between the workflow activities and the rendering engines.
-import type { Finding } from '../shared.js';
+import type { Finding, RenderChunk } from '../shared.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
-export type { Finding };
+export type { Finding, RenderChunk };
 
 export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow'] as const;
 export const HYPERFRAMES_QUALITIES = ['draft', 'standard', 'high'] as const;
@@ -33,7 +33,12 @@ export type RenderOptions = {
   onProgress?: (progress: RenderProgress) => void;
   /** Wall-clock limit of this render; default: tools.timeoutMs. */
   timeoutMs?: number;
+  /** Render only this chunk of the video's frames (engines with `timing`); absent: the whole video. */
+  chunk?: RenderChunk;
 };
+
+/** A composition's output frames and rate, known from its source alone. */
+export type RenderTiming = { frames: number; fps: number };
 
 /** How far a render is: frames drawn, then the encoder finishing the file. */
 export type RenderProgress = {
@@ -116,6 +121,13 @@ export interface EngineModule {
   readonly autoKeywords: readonly string[];
   /** Findings about a composition; any with severity 'error' refuses the render. */
   validate(source: string, target: ValidationTarget): Promise<Finding[]>;
+  /**
+   * The render's frames and rate read from the source, without rendering; null when only a render
+   * can tell. Engines that have it render chunks (RenderOptions.chunk): frames [start, end) of the
+   * whole render, each frame as the whole render draws it, encoded from a keyframe so that chunks
+   * join without re-encoding. Absent: every video renders in one piece.
+   */
+  timing?(source: string): RenderTiming | null;
   /**
    * The module run in the isolated render process: it exports `render: ChildRenderer`. Packages in
    * `preload` are imported natively before TypeScript support starts (large bundles load far faster so).

@@ -50,6 +50,12 @@ export class LocalStorage implements Storage {
     return fs.promises.readFile(this.filePath(key), 'utf8');
   }
 
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await fs.promises.rm(this.filePath(key), { force: true });
+    await fs.promises.rm(this.metaPath(key), { force: true });
+  }
+
   /** Writes beside the target, then renames: readers see the old object or the new one, never half of one. */
   private async write(key: string, contentType: string, fill: (tmp: string) => Promise<void>): Promise<void> {
     assertValidKey(key);

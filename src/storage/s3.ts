@@ -1,7 +1,7 @@
 // S3 (or any S3-compatible store) driver: objects in S3_BUCKET, URLs presigned for GET by the SDK,
 // so clients download straight from the bucket.
 import fs from 'node:fs';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { contentDisposition } from './disposition.js';
 import { assertValidKey } from './keys.js';
@@ -64,6 +64,11 @@ export class S3Storage implements Storage {
     const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key }));
     if (!res.Body) throw new Error(`S3 object ${key} has no body`);
     return res.Body.transformToString('utf-8');
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: key }));
   }
 
   async url(key: string, opts: { ttlSeconds?: number } = {}): Promise<SignedUrl> {

@@ -14,4 +14,6 @@ export interface Storage {
   putText(key: string, text: string, contentType: string): Promise<void>;
   /** The text stored under `key` (UTF-8); throws when there is none. */
   getText(key: string): Promise<string>;
+  /** Removes the object under `key`; none there is no error. */
+  delete(key: string): Promise<void>;
 }

@@ -8,7 +8,7 @@ import type { ActivityDeps } from '../../activities/deps.js';
 import { createMediaActivities } from '../../activities/media.js';
 import { createProviderActivities } from '../../activities/providers.js';
 import { createRecordActivities } from '../../activities/records.js';
-import { createRenderActivities } from '../../activities/render.js';
+import { createRenderActivities, createRenderPlanActivities } from '../../activities/render.js';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
@@ -22,6 +22,7 @@ import { boundPort, serveMetrics } from '../metrics.js';
 import { TASK_QUEUES } from '../shared.js';
 import { createStorage } from '../storage/index.js';
 import { activityLogContext, temporalLogger } from '../temporal/logger.js';
+import { renderWorkerIdentity } from '../temporal/renderSlots.js';
 
 const config = loadConfigOrExit();
 await registerEnginePlugins(config.enginePlugins);
@@ -89,12 +90,15 @@ workers = await Promise.all(
             ...createMediaActivities(deps),
             ...createProviderActivities(deps),
             ...createWebhookActivities(deps),
+            ...createRenderPlanActivities(deps),
           },
         })
       : Worker.create({
           ...common,
           taskQueue: TASK_QUEUES.render,
           activities: createRenderActivities(deps),
+          // Names its slots, which decide how many chunks a long video is split into (renderSlots.ts).
+          identity: renderWorkerIdentity(config.renderConcurrency),
           // Rendering is CPU-bound: a bounded number of renders at once.
           maxConcurrentActivityTaskExecutions: config.renderConcurrency,
         }),

@@ -11,10 +11,12 @@ import { execFile } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Db } from '../../src/db/pool.js';
+import { probeVideo } from '../../src/engines/probe.js';
 import { freePorts } from '../../src/dev/ports.js';
 import { startTopology, topologyUnavailable, type Topology } from '../../src/dev/topology.js';
 import { dropClusterDatabases, postgresServerUrl } from '../../src/temporal/cluster.js';
 import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
+import { rendering, waitUntil } from '../support/media.js';
 import { api, createOrgWithKey, testEnv, waitForTerminal } from '../support/stack.js';
 
 const unavailable = topologyUnavailable(false);
@@ -58,13 +60,13 @@ describe.skipIf(unavailable)('production topology: Temporal cluster on PostgreSQ
 
   const apiUrl = (i: number) => topology.apis[i % topology.apis.length]!.url!;
 
-  it('30 generations across both shapes and both APIs complete, their videos in S3; operators find them by search attribute', { timeout: 600_000 }, async () => {
+  it('12 generations across both shapes, both engines and both APIs complete, their videos in S3; operators find them by search attribute', { timeout: 600_000 }, async () => {
     const { org, key } = await createOrgWithKey(db);
     const created = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => {
+      Array.from({ length: 12 }, async (_, i) => {
         const shape = i % 2 === 0 ? '/v1/responses' : '/v1/chat/completions';
         const prompt = shape === '/v1/responses' ? { input: `Cluster ${i}` } : { messages: [{ role: 'user', content: `Cluster ${i}` }] };
-        const engine = i % 5 === 0 ? 'hyperframes' : 'lottie';
+        const engine = i % 4 === 0 ? 'hyperframes' : 'lottie';
         const res = await api(apiUrl(i), shape, { method: 'POST', key, json: { model: 'gpt-4o-mini', engine, ...prompt, width: 160, height: 284, duration_seconds: 1 } });
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         return { id: res.body.id as string, shape };
@@ -91,23 +93,67 @@ describe.skipIf(unavailable)('production topology: Temporal cluster on PostgreSQ
     expect(listed.sort()).toEqual(created.map((c) => c.id).sort());
   });
 
-  it('a render worker SIGKILLed mid-render: the generation completes on the other, charged once, webhooks under stable ids', { timeout: 300_000 }, async () => {
+  /** A 9 s HyperFrames video: past the chunking threshold, so two chunks, one per render slot. */
+  const longVideo = { engine: 'hyperframes', width: 270, height: 480, duration_seconds: 9 };
+
+  /** Waits until both chunks are under way (a render process on each worker); returns the chunk that started last. */
+  async function bothChunksRendering(id: string) {
+    for (const worker of topology.renderWorkers) await waitUntil(`a render on worker ${worker.child.pid}`, () => rendering(worker.child.pid!), 180_000);
+    const { raw } = await temporal.workflow.getHandle(id).describe();
+    const chunks = (raw.pendingActivities ?? []).filter((a) => a.activityType?.name === 'renderChunk' && a.lastWorkerIdentity);
+    expect(chunks).toHaveLength(2);
+    return chunks.sort((a, b) => Number(b.lastStartedTime?.seconds ?? 0) - Number(a.lastStartedTime?.seconds ?? 0))[0]!;
+  }
+
+  /** Events of the generation's workflow history about one activity type. */
+  async function activityEvents(id: string, type: string) {
+    const events = (await temporal.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const scheduled = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type).map((e) => String(e.eventId)));
+    const of = (scheduledEventId: unknown) => scheduled.has(String(scheduledEventId));
+    return {
+      scheduled: scheduled.size,
+      started: events.filter((e) => of(e.activityTaskStartedEventAttributes?.scheduledEventId)).map((e) => e.activityTaskStartedEventAttributes!),
+      completed: events.filter((e) => of(e.activityTaskCompletedEventAttributes?.scheduledEventId)).length,
+      cancelled: events.filter((e) => of(e.activityTaskCanceledEventAttributes?.scheduledEventId)).length,
+    };
+  }
+
+  it('cancelled mid-chunk: every chunk is aborted, no render process left on either worker', { timeout: 300_000 }, async () => {
     const { key } = await orgWithWebhooks(db);
-    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, { engine: 'hyperframes', width: 540, height: 960, duration_seconds: 6 });
-    // Wait until frames are being rendered, then kill the worker running the render.
-    let identity = '';
-    for (const deadline = Date.now() + 120_000; !identity; await new Promise((r) => setTimeout(r, 250))) {
-      if (Date.now() > deadline) throw new Error('the render never started');
-      const state = await api(apiUrl(0), `/v1/responses/${id}`, { key });
-      if (state.body.progress?.stage !== 'rendering' || !state.body.progress.frames_rendered) continue;
-      const { raw } = await temporal.workflow.getHandle(id).describe();
-      identity = raw.pendingActivities?.find((a) => a.activityType?.name === 'renderComposition')?.lastWorkerIdentity ?? '';
-    }
-    const victim = topology.renderWorkers.find((w) => identity.startsWith(`${w.child.pid}@`));
-    expect(victim, `no render worker is ${identity}`).toBeDefined();
+    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, longVideo);
+    await bothChunksRendering(id);
+    const del = await api(apiUrl(1), `/v1/responses/${id}`, { method: 'DELETE', key });
+    expect(del.status, JSON.stringify(del.body)).toBe(200);
+    expect((await waitForTerminal(apiUrl(0), key, id, 60_000)).body.status).toBe('cancelled');
+    expect(await activityEvents(id, 'renderChunk')).toMatchObject({ scheduled: 2, completed: 0, cancelled: 2 });
+    expect(await activityEvents(id, 'joinChunks')).toMatchObject({ scheduled: 0 });
+    for (const worker of topology.renderWorkers) await waitUntil(`render processes of worker ${worker.child.pid} gone`, async () => !(await rendering(worker.child.pid!)), 10_000);
+  });
+
+  it('a 9 s video renders as one chunk on each render worker; one SIGKILLed during its chunk: that chunk is retried on the other, the video has every frame', { timeout: 300_000 }, async () => {
+    const { key } = await orgWithWebhooks(db);
+    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, longVideo);
+    // The chunk with more left to draw: still running when its worker dies.
+    const chunk = await bothChunksRendering(id);
+    // Clients see the frames of the whole video, summed over the chunks (once the first are captured).
+    await waitUntil('frames reported', async () => (await api(apiUrl(1), `/v1/responses/${id}`, { key })).body.progress?.frames_total != null, 60_000);
+    expect((await api(apiUrl(1), `/v1/responses/${id}`, { key })).body.progress).toMatchObject({ stage: 'rendering', frames_total: 270 });
+    const victim = topology.renderWorkers.find((w) => chunk.lastWorkerIdentity!.startsWith(`${w.child.pid}@`));
+    expect(victim, `no render worker is ${chunk.lastWorkerIdentity}`).toBeDefined();
     await victim!.kill('SIGKILL');
     await expectSettled(db, apiUrl(1), key, drill.receiver, id);
     victim!.start();
+    const chunks = await activityEvents(id, 'renderChunk');
+    expect(chunks).toMatchObject({ scheduled: 2, completed: 2 });
+    // The killed chunk's retry is the attempt that completed it (history records the last attempt of each).
+    expect(chunks.started.map((e) => e.attempt).sort()).toEqual([1, 2]);
+    expect(await activityEvents(id, 'joinChunks')).toMatchObject({ scheduled: 1, completed: 1 });
+    const file = path.join(dir, `${id}.mp4`);
+    const done = await api(apiUrl(0), `/v1/responses/${id}`, { key });
+    fs.writeFileSync(file, Buffer.from(await (await fetch(done.body.output_video_url)).arrayBuffer()));
+    const probed = await probeVideo(file, 'ffprobe', true);
+    expect(probed).toMatchObject({ codec: 'h264', width: 270, height: 480, fps: 30, frames: 270 });
+    expect(probed.durationSeconds).toBeCloseTo(9, 2);
   });
 
   it('history and matching restarted mid-flight: nothing lost, charged once, webhooks under stable ids', { timeout: 300_000 }, async () => {

@@ -165,6 +165,15 @@ describe('signed media URLs over HTTP', () => {
     expect(res.headers.get('content-type')).toBe('text/html');
     await expect(storage.getText('generations/gen_text/compositions/2.html')).rejects.toThrow();
   });
+
+  it('deletes an object (a rendered chunk once joined); deleting nothing is no error', async () => {
+    await storage.putText('generations/gen_del/chunks/0.mp4', 'chunk', 'video/mp4');
+    await storage.delete('generations/gen_del/chunks/0.mp4');
+    await expect(storage.getText('generations/gen_del/chunks/0.mp4')).rejects.toThrow();
+    expect((await fetch((await storage.url('generations/gen_del/chunks/0.mp4')).url)).status).toBe(404);
+    await storage.delete('generations/gen_del/chunks/0.mp4');
+    await expect(storage.delete('../outside')).rejects.toThrow();
+  });
 });
 
 // Artifacts are attacker-steerable HTML: no media response may run as the API's origin.

@@ -78,6 +78,13 @@ describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
     await expect(storage.getText('generations/gen_s3/compositions/2.json')).rejects.toThrow();
   });
 
+  it('deletes an object (a rendered chunk once joined); deleting nothing is no error', async () => {
+    await storage.putText('generations/gen_s3/chunks/0.mp4', 'chunk', 'video/mp4');
+    await storage.delete('generations/gen_s3/chunks/0.mp4');
+    await expect(storage.getText('generations/gen_s3/chunks/0.mp4')).rejects.toThrow();
+    await storage.delete('generations/gen_s3/chunks/0.mp4');
+  });
+
   it('signs URLs for S3_PUBLIC_ENDPOINT when clients reach the store by another name than the service', async () => {
     const publicEndpoint = s3.endpoint.replace('127.0.0.1', 'localhost');
     const behindDocker = createStorage(loadConfig({ ...s3.env, S3_PUBLIC_ENDPOINT: publicEndpoint }));

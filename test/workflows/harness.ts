@@ -13,20 +13,20 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import type { MediaActivities } from '../../activities/media.js';
 import type { ProviderActivities } from '../../activities/providers.js';
 import type { RecordActivities } from '../../activities/records.js';
-import type { RenderActivities } from '../../activities/render.js';
+import type { RenderActivities, RenderPlanActivities } from '../../activities/render.js';
 import type { WebhookActivities } from '../../activities/webhooks.js';
 import type { WebhookAttemptResult } from '../../src/shared.js';
-import type { GenerationRequest, GenerationWorkflowInput, MediaAsset, MediaPart, PlannedAttempt, TokenUsage } from '../../src/shared.js';
+import type { GenerationLiveState, GenerationRequest, GenerationWorkflowInput, MediaAsset, MediaPart, PlannedAttempt, TokenUsage } from '../../src/shared.js';
 import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
 import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/shared.js';
-import { generationWorkflow } from '../../workflows/generation.js';
+import { generationWorkflow, stateQuery } from '../../workflows/generation.js';
 import { generationRequest } from '../support/fixtures.js';
 import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-export type AllActivities = ProviderActivities & RecordActivities & MediaActivities & RenderActivities & WebhookActivities;
+export type AllActivities = ProviderActivities & RecordActivities & MediaActivities & RenderPlanActivities & RenderActivities & WebhookActivities;
 export type Name = keyof AllActivities;
 /** What a trace keeps of a call: the argument, or the argument list of a multi-argument activity. */
 export type Input<K extends Name> = Parameters<AllActivities[K]> extends [infer Only] ? Only : Parameters<AllActivities[K]>;
@@ -116,6 +116,16 @@ export async function hang({ heartbeat = true } = {}): Promise<never> {
   }
 }
 
+/** Asks the state until it satisfies `ok` (the signal is handled asynchronously). */
+export async function stateWhen(h: Harness, id: string, ok: (s: GenerationLiveState) => boolean): Promise<GenerationLiveState> {
+  const handle = h.client.workflow.getHandle(id);
+  for (;;) {
+    const state = await handle.query(stateQuery);
+    if (ok(state)) return state;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A promise the test opens when it wants a stub to go on. */
 export function gate() {
   let open!: () => void;
@@ -183,11 +193,25 @@ export const defaults = {
     return call.parts.map(stubAsset);
   },
   async finishGeneration() {},
+  // One piece, as for every short video.
+  async planRender() {
+    return { chunks: [] };
+  },
   async renderComposition(input) {
     return {
       video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' },
       artifact: { key: input.compositionKey, content_type: 'text/html' },
       duration_seconds: 2,
+    };
+  },
+  async renderChunk({ generationId, chunk }) {
+    return { index: chunk.index, key: `generations/${generationId}/chunks/${chunk.index}.mp4`, frames: chunk.end - chunk.start };
+  },
+  async joinChunks(input) {
+    return {
+      video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' },
+      artifact: { key: input.compositionKey, content_type: 'text/html' },
+      duration_seconds: input.chunks.reduce((sum, c) => sum + c.frames, 0) / 30,
     };
   },
   // Optional event types (progress) are off, as for an organization that never changed its toggles.
@@ -226,7 +250,10 @@ export const stubActivities = {
   markStarted: stub('markStarted', (generationId) => generationId),
   fetchMedia: stub('fetchMedia', (call) => call.generationId),
   finishGeneration: stub('finishGeneration', (outcome) => outcome.generationId),
+  planRender: stub('planRender', (input) => input.generationId),
   renderComposition: stub('renderComposition', (input) => input.generationId),
+  renderChunk: stub('renderChunk', (input) => input.generationId),
+  joinChunks: stub('joinChunks', (input) => input.generationId),
   webhookEventEnabled: stub('webhookEventEnabled', workflowKey),
   prepareWebhookEvent: stub('prepareWebhookEvent', (input) => {
     eventToGeneration.set(input.eventId, input.generationId);
@@ -236,7 +263,7 @@ export const stubActivities = {
   recordWebhookAttempt: stub('recordWebhookAttempt', (result) => eventToGeneration.get(result.eventId) ?? result.eventId),
 } satisfies AllActivities;
 
-const { renderComposition, ...ioActivities } = stubActivities;
+const { renderComposition, renderChunk, joinChunks, ...ioActivities } = stubActivities;
 
 // ---- requests and executions ----------------------------------------------------------------------
 
@@ -289,7 +316,7 @@ export async function startHarness(address: string): Promise<Harness> {
   } as const;
   const workers = await Promise.all([
     Worker.create({ ...compressed, taskQueue: TASK_QUEUES.io, workflowsPath: WORKFLOWS_PATH, activities: ioActivities }),
-    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.render, activities: { renderComposition } }),
+    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.render, activities: { renderComposition, renderChunk, joinChunks } }),
   ]);
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch(() => {}); // surfaced by close()

@@ -6,9 +6,9 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
-import type { GenerationLiveState, RenderInput, RenderProgressReport } from '../../src/shared.js';
+import type { RenderInput, RenderProgressReport } from '../../src/shared.js';
 import { renderProgressSignal, stateQuery } from '../../workflows/generation.js';
-import { defaults, emittedEvents, gate, outcomeOf, startHarness, type Harness } from './harness.js';
+import { defaults, emittedEvents, gate, outcomeOf, startHarness, stateWhen, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -29,16 +29,6 @@ const report = (stage: RenderProgressReport['stage'], fraction: number, frames: 
 /** Signals the generation's own workflow from inside the stub render, as the real activity does. */
 const signal = (input: RenderInput, r: RenderProgressReport) =>
   Context.current().client.workflow.getHandle(input.generationId).signal(renderProgressSignal, r);
-
-/** Asks the state until it satisfies `ok` (the signal is handled asynchronously). */
-async function stateWhen(h: Harness, id: string, ok: (s: GenerationLiveState) => boolean): Promise<GenerationLiveState> {
-  const handle = h.client.workflow.getHandle(id);
-  for (;;) {
-    const state = await handle.query(stateQuery);
-    if (ok(state)) return state;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe.concurrent('live progress', () => {
   test('render reports become the query’s progress: frames, estimate, stages; the percentage never goes back', async ({ expect }) => {

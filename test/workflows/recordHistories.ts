@@ -4,6 +4,7 @@
 //
 //   npm run record-histories            # starts its own Temporal dev server
 //   TEMPORAL_ADDRESS=host:port npm run record-histories
+//   npm run record-histories -- generation-chunked   # only the scenarios named
 //
 // Re-record only when no execution of the old workflow code can still be running (see README,
 // "Changing workflows"); a change that alters the commands of running workflows needs patched().
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
 import { findTemporalCli } from '../../src/dev/install.mjs';
+import { splitFrames } from '../../src/engines/chunks.js';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 import { freePort } from '../../src/dev/ports.js';
 import { historyToJson } from './historyJson.js';
@@ -118,6 +120,13 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 
+  /** A 10 s video planned as three chunks, rendered at once, joined. */
+  async 'generation-chunked'(h) {
+    const { handle } = await h.startGeneration({ planRender: async () => ({ chunks: splitFrames(300, 3) }) }, { webhook_url });
+    await outcomeOf(handle);
+    return handle;
+  },
+
   /** Cancelled while rendering. */
   async 'generation-cancelled'(h) {
     const { handle, trace } = await h.startGeneration({ renderComposition: () => hang() }, { webhook_url });
@@ -143,6 +152,9 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
 };
 
 async function main() {
+  const only = process.argv.slice(2);
+  const unknown = only.filter((name) => !(name in SCENARIOS));
+  if (unknown.length) throw new Error(`no scenario ${unknown.join(', ')}; there are ${Object.keys(SCENARIOS).join(', ')}`);
   let server: DevServer | undefined;
   let address = process.env.TEMPORAL_ADDRESS;
   if (!address) {
@@ -155,15 +167,17 @@ async function main() {
   try {
     fs.mkdirSync(HISTORIES_DIR, { recursive: true });
     const results = await Promise.all(
-      Object.entries(SCENARIOS).map(async ([name, run]) => {
-        const handle = await run(h);
-        const history = await handle.fetchHistory();
-        // Failures carry the stub's stack trace (this machine's paths): dropped, replay never reads them.
-        const json = historyToJson(history).replace(/"stackTrace":"(?:[^"\\]|\\.)*"/g, '"stackTrace":""');
-        const file = path.join(HISTORIES_DIR, `${name}.json`);
-        fs.writeFileSync(file, json);
-        return `${path.relative(process.cwd(), file)} (${history.events?.length ?? 0} events)`;
-      }),
+      Object.entries(SCENARIOS)
+        .filter(([name]) => only.length === 0 || only.includes(name))
+        .map(async ([name, run]) => {
+          const handle = await run(h);
+          const history = await handle.fetchHistory();
+          // Failures carry the stub's stack trace (this machine's paths): dropped, replay never reads them.
+          const json = historyToJson(history).replace(/"stackTrace":"(?:[^"\\]|\\.)*"/g, '"stackTrace":""');
+          const file = path.join(HISTORIES_DIR, `${name}.json`);
+          fs.writeFileSync(file, json);
+          return `${path.relative(process.cwd(), file)} (${history.events?.length ?? 0} events)`;
+        }),
     );
     for (const line of results) console.log(`recorded ${line}`);
   } finally {

@@ -3,6 +3,7 @@ import { siblingModule } from '../modulePath.js';
 import type { EngineModule } from '../types.js';
 import { hyperframesLlm } from './llm.js';
 import { composeHyperframes } from './offline.js';
+import { hyperframesTiming } from './timing.js';
 import { validateHyperframes } from './validate.js';
 
 export const hyperframesEngine: EngineModule = {
@@ -13,6 +14,7 @@ export const hyperframesEngine: EngineModule = {
   // The default engine: `auto` picks it when no other engine's keyword matches.
   autoKeywords: [],
   validate: validateHyperframes,
+  timing: hyperframesTiming,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
   preload: ['@hyperframes/producer'],
   llm: hyperframesLlm,

@@ -2,13 +2,16 @@
 // the requester's media under assets/) into the work directory and runs the producer as a library
 // with BeginFrame capture. The producer's file server serves the project to the page, the only
 // server the page can reach (its network namespace, and the page network guard).
+// A chunk of a split render goes through the producer's distributed primitives instead: plan the
+// project (deterministic: every chunk's worker plans the same), render the chunk's frame range with
+// a closed GOP, so that the join concatenates chunks without re-encoding.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger } from '@hyperframes/producer';
 import type { Logger } from '../../logger.js';
-import type { ChildRenderer } from '../isolation/protocol.js';
+import type { ChildRenderer, IsolatedJob } from '../isolation/protocol.js';
 import { DEFAULT_FPS, durationFinding } from '../limits.js';
-import { RenderError, type EncodingSettings } from '../types.js';
+import { RenderError, type EncodingSettings, type RenderChunk, type RenderProgress } from '../types.js';
 import { guardPageNetwork } from './pageNetwork.js';
 import { prepareComposition } from './prepare.js';
 import { VENDOR_DIR } from './vendor.js';
@@ -38,9 +41,17 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   if (job.assetsDir) await placeAssets(job.assetsDir, path.join(projectDir, ASSETS_DIR));
 
   const fps = job.fps ?? DEFAULT_FPS;
+  const network = await guardPageNetwork(job.chromePath, job.workDir, log, { sandbox: job.chromeSandbox, guard: job.pageNetworkGuard });
+  if (job.chunk) {
+    try {
+      await renderChunkOf(job, job.chunk, projectDir, { fps, chromePath: network.chromePath, onProgress, log });
+    } finally {
+      await network.close();
+    }
+    return;
+  }
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
-  const network = await guardPageNetwork(job.chromePath, job.workDir, log, { sandbox: job.chromeSandbox, guard: job.pageNetworkGuard });
   const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, encoding: job.encoding, logger: producerLogger(log) }));
   try {
     await executeRenderJob(
@@ -70,6 +81,90 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
     throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
   }
 };
+
+/**
+ * Renders frames [chunk.start, chunk.end) to job.outputPath. The plan's frame count and slices must
+ * be the workflow's (both from the root's data-duration); a mismatch fails rather than leave a gap.
+ * Progress: the producer reports none for a chunk, so its captured frame files are counted.
+ */
+async function renderChunkOf(
+  job: IsolatedJob,
+  chunk: RenderChunk,
+  projectDir: string,
+  opts: { fps: number; chromePath: string; onProgress: (p: RenderProgress) => void; log: Logger },
+): Promise<void> {
+  const { plan, renderChunk } = await import('@hyperframes/producer/distributed');
+  const planDir = path.join(job.workDir, 'plan');
+  const config = producerRenderConfig({ fps: opts.fps, chromePath: opts.chromePath, encoding: job.encoding, logger: producerLogger(opts.log) });
+  // A chunk's browser and capture workers are configured by these variables only. HYPERFRAMES_WORKERS
+  // capture workers per chunk (one by default: with several, one falling back to screenshots under
+  // load fails the chunk, "inconsistent modes"); without the minimum the producer takes two for
+  // longer chunks whatever the maximum.
+  process.env.PRODUCER_HEADLESS_SHELL_PATH = opts.chromePath;
+  if (job.encoding.hyperframesWorkers) {
+    process.env.PRODUCER_MAX_WORKERS = String(job.encoding.hyperframesWorkers);
+    process.env.PRODUCER_MIN_PARALLEL_FRAMES = String(Number.MAX_SAFE_INTEGER);
+  }
+  const frames = chunk.end - chunk.start;
+  const counter = setInterval(() => {
+    void countCapturedFrames(job.outputPath).then((n) => {
+      // Every frame captured: the chunk's encode runs.
+      if (n > 0) opts.onProgress({ stage: n >= frames ? 'encoding' : 'rendering', fraction: (Math.min(n, frames) / frames) * 0.9, framesRendered: Math.min(n, frames), framesTotal: frames });
+    });
+  }, PROGRESS_POLL_MS);
+  try {
+    const planned = await plan(
+      projectDir,
+      {
+        fps: opts.fps as 24 | 30 | 60,
+        width: job.width,
+        height: job.height,
+        format: 'mp4',
+        quality: config.quality,
+        crf: config.crf,
+        chunkSize: chunk.size,
+        maxParallelChunks: chunk.count,
+        hdrMode: 'force-sdr',
+        // As a whole render does: fonts the page names but nobody has fall back rather than fail.
+        rejectOnSystemFonts: false,
+        failClosedFontFetch: false,
+        producerConfig: config.producerConfig,
+        logger: config.logger,
+      },
+      planDir,
+    );
+    const slices = JSON.parse(await fs.readFile(path.join(planDir, 'meta', 'chunks.json'), 'utf8')) as { startFrame: number; endFrame: number }[];
+    const slice = slices[chunk.index];
+    if (planned.totalFrames !== chunk.total || slice?.startFrame !== chunk.start || slice.endFrame !== chunk.end) {
+      throw new RenderError(
+        'render_failed',
+        `HyperFrames planned frames ${slice?.startFrame}–${slice?.endFrame} of ${planned.totalFrames} for chunk ${chunk.index}, not ${chunk.start}–${chunk.end} of ${chunk.total}`,
+      );
+    }
+    const result = await renderChunk(planDir, chunk.index, job.outputPath);
+    if (result.framesEncoded !== frames) throw new RenderError('render_failed', `HyperFrames chunk ${chunk.index} encoded ${result.framesEncoded} frames, not ${frames}`);
+    opts.onProgress({ stage: 'encoding', fraction: 1, framesRendered: frames, framesTotal: frames });
+  } catch (err) {
+    throw err instanceof RenderError ? err : new RenderError('render_failed', `HyperFrames chunk render failed: ${firstLines((err as Error).message)}`);
+  } finally {
+    clearInterval(counter);
+  }
+}
+
+const PROGRESS_POLL_MS = 1000;
+
+/** Frames the producer has captured for the chunk written to `outputPath` (in its scratch directory beside it). */
+async function countCapturedFrames(outputPath: string): Promise<number> {
+  const dir = path.dirname(outputPath);
+  const prefix = `${path.basename(outputPath)}.work.`;
+  try {
+    const work = (await fs.readdir(dir)).find((name) => name.startsWith(prefix));
+    // One capture worker writes into captured-frames/, several into capture-attempt-<n>/worker-<i>/.
+    return work ? (await fs.readdir(path.join(dir, work), { recursive: true })).filter((f) => path.basename(f).startsWith('frame_')).length : 0;
+  } catch {
+    return 0; // not there yet, or being moved or removed
+  }
+}
 
 /** Directory (relative to the project) compositions find the requester's media in: `assets/<name>`. */
 const ASSETS_DIR = 'assets';

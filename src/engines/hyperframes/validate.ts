@@ -5,8 +5,8 @@
 import { lintHyperframeHtml, type HyperframeLintFinding } from '@hyperframes/lint';
 import { DEFAULT_FPS, durationFinding, requestedDurationFinding, sourceSizeFinding } from '../limits.js';
 import type { Finding, ValidationTarget } from '../types.js';
-import { findRootComposition, getAttr, scanStartTags } from './html.js';
 import { prepareComposition } from './prepare.js';
+import { rootDuration } from './timing.js';
 
 export async function validateHyperframes(source: string, target: ValidationTarget): Promise<Finding[]> {
   const tooLarge = sourceSizeFinding(source);
@@ -54,10 +54,4 @@ function fromLint(f: HyperframeLintFinding): Finding[] {
   if (f.severity === 'info') return [];
   const location = f.selector ?? (f.elementId ? `#${f.elementId}` : undefined) ?? f.snippet ?? f.file;
   return [{ code: f.code, severity: f.severity, message: f.message, location, fix_hint: f.fixHint }];
-}
-
-function rootDuration(html: string): number | undefined {
-  const root = findRootComposition(scanStartTags(html));
-  const value = root && getAttr(root.raw, 'data-duration');
-  return value && Number.isFinite(Number(value)) ? Number(value) : undefined;
 }

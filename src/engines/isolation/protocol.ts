@@ -1,6 +1,6 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { EncodingSettings, Finding, MediaAsset, RenderErrorCode, RenderProgress } from '../types.js';
+import type { EncodingSettings, Finding, MediaAsset, RenderChunk, RenderErrorCode, RenderProgress } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. */
 export type IsolatedJob = {
@@ -26,6 +26,8 @@ export type IsolatedJob = {
   /** Page requests go through the refusing proxy (hyperframes/pageNetwork.ts). */
   pageNetworkGuard: boolean;
   encoding: EncodingSettings;
+  /** Render only this chunk of the video's frames; absent: the whole video. */
+  chunk?: RenderChunk;
 };
 
 export type ParentMessage = { type: 'render'; job: IsolatedJob };

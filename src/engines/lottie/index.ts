@@ -2,6 +2,7 @@
 import { siblingModule } from '../modulePath.js';
 import type { EngineModule } from '../types.js';
 import { lottieLlm } from './llm.js';
+import { lottieTiming } from './timing.js';
 import { composeLottie } from './offline.js';
 import { validateLottie } from './validate.js';
 
@@ -13,6 +14,7 @@ export const lottieEngine: EngineModule = {
   // Vector, loop-style motion graphics.
   autoKeywords: ['lottie', 'icon', 'logo', 'loader', 'loading', 'spinner', 'sticker', 'emoji', 'vector', 'flat'],
   validate: validateLottie,
+  timing: lottieTiming,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
   preload: ['@lottiefiles/dotlottie-web', 'fontkit'],
   llm: lottieLlm,

@@ -1,0 +1,51 @@
+// Chunked rendering, per engine: a video rendered as frame-range chunks and joined without
+// re-encoding is the video rendered in one piece — same frame count, rate and duration, and the
+// frames on both sides of every chunk boundary as the one-piece render draws them (SSIM ≥ 0.99).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { splitFrames } from '../../src/engines/chunks.js';
+import { getEngine } from '../../src/engines/index.js';
+import { joinChunkFiles } from '../../src/engines/join.js';
+import { frameSsim, probeVideo } from '../../src/engines/probe.js';
+import { tools, useRenderSandbox } from './support.js';
+
+const canvas = { width: 270, height: 480 };
+const SECONDS = 3;
+/** Lottie renders fast: three chunks; HyperFrames two (every chunk starts a browser). */
+const CHUNKS: Record<string, number> = { lottie: 3, hyperframes: 2 };
+const sandbox = useRenderSandbox('chunks', (e) => e.startsWith('video-render-'));
+
+describe.each(['lottie', 'hyperframes'])('%s: chunks joined = one piece', (id) => {
+  it(`renders chunks of a ${SECONDS} s video that join into the same video`, { timeout: 300_000 }, async () => {
+    const engine = getEngine(id);
+    const source = engine.composeOffline({ ...canvas, prompt: 'A launch teaser for a coffee brand', instructions: null, durationSeconds: SECONDS, assets: [] });
+    const timing = engine.timing!(source);
+    expect(timing).toEqual({ fps: 30, frames: SECONDS * 30 });
+
+    const whole = path.join(sandbox.out, `${id}-whole.mp4`);
+    await engine.render(source, { tools, ...canvas, outputPath: whole });
+    const chunks = splitFrames(timing!.frames, CHUNKS[id]!);
+    expect(chunks.map((c) => [c.start, c.end])).toEqual(id === 'lottie' ? [[0, 30], [30, 60], [60, 90]] : [[0, 45], [45, 90]]);
+    const files = chunks.map((c) => path.join(sandbox.out, `${id}-chunk-${c.index}.mp4`));
+    for (const [i, chunk] of chunks.entries()) {
+      const rendered = await engine.render(source, { tools, ...canvas, outputPath: files[i]!, chunk });
+      expect(rendered.frames).toBe(chunk.end - chunk.start);
+    }
+    const joined = path.join(sandbox.out, `${id}-joined.mp4`);
+    await joinChunkFiles(tools.ffmpegPath, files, joined);
+
+    const [a, b] = await Promise.all([probeVideo(whole, 'ffprobe', true), probeVideo(joined, 'ffprobe', true)]);
+    expect(b).toMatchObject({ codec: 'h264', width: a.width, height: a.height, fps: a.fps, frames: a.frames });
+    expect(b.frames).toBe(timing!.frames);
+    expect(b.durationSeconds).toBeCloseTo(a.durationSeconds, 2);
+
+    const ssim = await frameSsim(joined, whole, tools.ffmpegPath);
+    expect(ssim).toHaveLength(timing!.frames);
+    const boundaries = chunks.slice(1).flatMap((c) => [c.start - 1, c.start]);
+    const atBoundaries = boundaries.map((n) => ({ frame: n, ssim: ssim[n]! }));
+    expect(atBoundaries.filter((f) => !(f.ssim >= 0.99)), JSON.stringify(atBoundaries)).toEqual([]);
+    expect(Math.min(...ssim)).toBeGreaterThanOrEqual(0.98);
+    for (const f of [whole, joined, ...files]) fs.rmSync(f);
+  });
+});
