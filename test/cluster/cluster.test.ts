@@ -60,10 +60,10 @@ describe.skipIf(unavailable)('production topology: Temporal cluster on PostgreSQ
 
   const apiUrl = (i: number) => topology.apis[i % topology.apis.length]!.url!;
 
-  it('12 generations across both shapes, both engines and both APIs complete, their videos in S3; operators find them by search attribute', { timeout: 600_000 }, async () => {
+  it('8 generations across both shapes, both engines and both APIs complete, their videos in S3; operators find them by search attribute', { timeout: 600_000 }, async () => {
     const { org, key } = await createOrgWithKey(db);
     const created = await Promise.all(
-      Array.from({ length: 12 }, async (_, i) => {
+      Array.from({ length: 8 }, async (_, i) => {
         const shape = i % 2 === 0 ? '/v1/responses' : '/v1/chat/completions';
         const prompt = shape === '/v1/responses' ? { input: `Cluster ${i}` } : { messages: [{ role: 'user', content: `Cluster ${i}` }] };
         const engine = i % 4 === 0 ? 'hyperframes' : 'lottie';

@@ -11,22 +11,25 @@ import { frameSsim, probeVideo } from '../../src/engines/probe.js';
 import { tools, useRenderSandbox } from './support.js';
 
 const canvas = { width: 270, height: 480 };
-const SECONDS = 3;
-/** Lottie renders fast: three chunks; HyperFrames two (every chunk starts a browser). */
-const CHUNKS: Record<string, number> = { lottie: 3, hyperframes: 2 };
+/** Lottie renders fast: 3 s in three chunks; HyperFrames 2 s in two (every chunk starts a browser). */
+const VIDEOS: Record<string, { seconds: number; chunks: number; ranges: number[][] }> = {
+  lottie: { seconds: 3, chunks: 3, ranges: [[0, 30], [30, 60], [60, 90]] },
+  hyperframes: { seconds: 2, chunks: 2, ranges: [[0, 30], [30, 60]] },
+};
 const sandbox = useRenderSandbox('chunks', (e) => e.startsWith('video-render-'));
 
 describe.each(['lottie', 'hyperframes'])('%s: chunks joined = one piece', (id) => {
-  it(`renders chunks of a ${SECONDS} s video that join into the same video`, { timeout: 300_000 }, async () => {
+  it('renders chunks of a video that join into the same video', { timeout: 300_000 }, async () => {
+    const { seconds, chunks: count, ranges } = VIDEOS[id]!;
     const engine = getEngine(id);
-    const source = engine.composeOffline({ ...canvas, prompt: 'A launch teaser for a coffee brand', instructions: null, durationSeconds: SECONDS, assets: [] });
+    const source = engine.composeOffline({ ...canvas, prompt: 'A launch teaser for a coffee brand', instructions: null, durationSeconds: seconds, assets: [] });
     const timing = engine.timing!(source);
-    expect(timing).toEqual({ fps: 30, frames: SECONDS * 30 });
+    expect(timing).toEqual({ fps: 30, frames: seconds * 30 });
 
     const whole = path.join(sandbox.out, `${id}-whole.mp4`);
     await engine.render(source, { tools, ...canvas, outputPath: whole });
-    const chunks = splitFrames(timing!.frames, CHUNKS[id]!);
-    expect(chunks.map((c) => [c.start, c.end])).toEqual(id === 'lottie' ? [[0, 30], [30, 60], [60, 90]] : [[0, 45], [45, 90]]);
+    const chunks = splitFrames(timing!.frames, count);
+    expect(chunks.map((c) => [c.start, c.end])).toEqual(ranges);
     const files = chunks.map((c) => path.join(sandbox.out, `${id}-chunk-${c.index}.mp4`));
     for (const [i, chunk] of chunks.entries()) {
       const rendered = await engine.render(source, { tools, ...canvas, outputPath: files[i]!, chunk });
