@@ -77,17 +77,25 @@ export function createRenderPlanActivities({ storage, config, logger }: Activity
 export function createRenderActivities({ storage, config, logger }: ActivityDeps) {
   /**
    * Runs `work` in a fresh work directory with heartbeats (so Temporal notices a dead worker quickly
-   * and can deliver cancellation) and a progress reporter (a chunk's reports carry its index).
+   * and can deliver cancellation; they carry the render's fraction) and a progress reporter (a
+   * chunk's reports carry its index).
    */
-  async function inActivity<T>(input: RenderInput, chunk: RenderChunk | null, work: (dir: string, reporter: ProgressReporter, setBeat: (progress: number) => void) => Promise<T>): Promise<T> {
+  async function inActivity<T>(input: RenderInput, chunk: RenderChunk | null, work: (dir: string, reporter: ProgressReporter) => Promise<T>): Promise<T> {
     const ctx = Context.current();
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
     let progress = 0;
     const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
     const workflow = ctx.client.workflow.getHandle(ctx.info.workflowExecution!.workflowId);
-    const reporter = progressReporter((report) => workflow.signal(renderProgressSignal, chunk ? { ...report, chunk: chunk.index } : report));
+    const signalled = progressReporter((report) => workflow.signal(renderProgressSignal, chunk ? { ...report, chunk: chunk.index } : report));
+    const reporter: ProgressReporter = {
+      ...signalled,
+      render: (p) => {
+        progress = p.fraction;
+        signalled.render(p);
+      },
+    };
     try {
-      const result = await work(dir, reporter, (p) => (progress = p));
+      const result = await work(dir, reporter);
       await reporter.flush();
       return result;
     } catch (err) {
@@ -101,7 +109,7 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
   }
 
   /** Renders the composition (or one chunk of it) to `dir`/video.mp4 with its engine. */
-  async function render(input: RenderInput, chunk: RenderChunk | null, dir: string, reporter: ProgressReporter, setBeat: (progress: number) => void): Promise<RenderResult> {
+  async function render(input: RenderInput, chunk: RenderChunk | null, dir: string, reporter: ProgressReporter): Promise<RenderResult> {
     const ctx = Context.current();
     const engine = getEngine(input.engine);
     const source = await storage.getText(input.compositionKey);
@@ -117,10 +125,7 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
       outputPath: path.join(dir, 'video.mp4'),
       tools: config.render,
       signal: ctx.cancellationSignal,
-      onProgress: (p) => {
-        setBeat(p.fraction);
-        reporter.render(p);
-      },
+      onProgress: (p) => reporter.render(p),
       assets: assets.map(({ key: _key, ...asset }) => asset),
       assetsDir: assets.length ? assetsDir : undefined,
       ...(chunk ? { chunk } : {}),
@@ -155,8 +160,8 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
 
   return {
     async renderComposition(input: RenderInput): Promise<RenderedVideo> {
-      return inActivity(input, null, async (dir, reporter, setBeat) => {
-        const result = await render(input, null, dir, reporter, setBeat);
+      return inActivity(input, null, async (dir, reporter) => {
+        const result = await render(input, null, dir, reporter);
         reporter.storing();
         return storeVideo(input, result, dir);
       });
@@ -165,8 +170,8 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
     /** One chunk of a long video, stored under its chunk key until the join. */
     async renderChunk(input: ChunkRenderInput): Promise<RenderedChunk> {
       const { chunk } = input;
-      return inActivity(input, chunk, async (dir, reporter, setBeat) => {
-        const result = await render(input, chunk, dir, reporter, setBeat);
+      return inActivity(input, chunk, async (dir, reporter) => {
+        const result = await render(input, chunk, dir, reporter);
         const expected = chunk.end - chunk.start;
         if (result.frames !== expected) {
           throw ApplicationFailure.create({ type: 'render_failed', message: `Chunk ${chunk.index} has ${result.frames} frames, not ${expected}`, nonRetryable: true });

@@ -36,6 +36,7 @@ import { closeRenderProcesses, ffprobeFor } from '../src/engines/isolation/rende
 import { joinChunkFiles } from '../src/engines/join.js';
 import { encoderArgs } from '../src/engines/lottie/encoder.js';
 import { fontsFor } from '../src/engines/lottie/fonts.js';
+import { outputFrames } from '../src/engines/lottie/timing.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
 import { frameSsim, probeVideo } from '../src/engines/probe.js';
 import type { EncodingSettings, RenderChunk, RenderTools } from '../src/engines/types.js';
@@ -280,7 +281,7 @@ function bareHyperframes(j: Job, source: string, outputPath: string, encoding: E
 
 function bareLottie(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
   const anim = JSON.parse(source) as LottieAnimation;
-  const frames = Math.round(((anim.op - anim.ip) / anim.fr) * FPS);
+  const frames = outputFrames(anim, FPS);
   const sourceFile = path.join(work, `lottie-${Date.now()}.json`);
   fs.writeFileSync(sourceFile, source);
   const args = encoderArgs({ width: j.width, height: j.height, fps: FPS, frames, outputPath, crf: encoding.crf, preset: encoding.lottiePreset });

@@ -34,7 +34,7 @@ export function stageProgress(stage: GenerationStage, fraction = 0, calls = 0): 
  * summed (weighted by the chunk's frames), encoding once every chunk is.
  */
 export function combineChunkProgress(chunks: readonly RenderChunk[], reports: ReadonlyMap<number, RenderProgressReport>): RenderProgressReport {
-  const total = chunks.reduce((sum, c) => sum + (c.end - c.start), 0);
+  const total = chunks[0]?.total ?? 0;
   let done = 0;
   let weighted = 0;
   let encoding = true;
