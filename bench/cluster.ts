@@ -1,6 +1,6 @@
 // bench/cluster: the production topology (src/dev/topology.ts) on this machine.
 //   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup] [--skip-throughput]
-//                            [--skip-chunking] [--chunk-seconds 30]
+//                            [--skip-chunking] [--chunk-seconds 30] [--skip-fairness] [--fairness-burst 20]
 // 1. Render pickup: `--pickups` small generations one after another (render workers idle, so nothing
 //    waits for a slot), on the Temporal cluster (four partitions per task queue, the server's default)
 //    and on the CLI's dev server (one partition), each with two render workers of one slot: the
@@ -12,6 +12,9 @@
 // 3. Chunking: one `--chunk-seconds` 1080x1920 HyperFrames generation with two render workers, in one
 //    piece (RENDER_CHUNKS_MAX=1) and split into a chunk per worker: its latency, the render phase
 //    (render scheduled to render or join completed, from the history) and the machine's CPU seconds.
+// 4. Fairness: organization A creates `--fairness-burst` small generations at once, organization B one
+//    once A's renders have begun, with two render workers of one slot: each render's queue wait
+//    (scheduled → started, from the histories) and how many of A's queued renders B's overtook.
 // Needs the Temporal server and gofakes3 (built by `npm test`'s installer) and PostgreSQL (DATABASE_URL
 // or embedded).
 import fs from 'node:fs';
@@ -34,18 +37,23 @@ const { values } = parseArgs({
     'skip-throughput': { type: 'boolean', default: false },
     'skip-chunking': { type: 'boolean', default: false },
     'chunk-seconds': { type: 'string', default: '30' },
+    'skip-fairness': { type: 'boolean', default: false },
+    'fairness-burst': { type: 'string', default: '20' },
   },
 });
 const unavailable = topologyUnavailable();
 if (unavailable) throw new Error(`bench/cluster needs ${unavailable}`);
 
-type Run = { topology: Topology; base: string[]; headers: Record<string, string>; temporal: Client; stop(): Promise<void> };
+type Headers = Record<string, string>;
+/** `headers`: organization A's key; `otherHeaders`: organization B's. */
+type Run = { topology: Topology; base: string[]; headers: Headers; otherHeaders: Headers; temporal: Client; stop(): Promise<void> };
 
 async function start(server: 'cluster' | 'dev', renderWorkers: number, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const ctx = benchContext(`cluster-${server}`);
   const { url, db } = await benchDatabase(ctx);
-  const org = await createOrganization(db, 'bench', 100_000_000);
-  const { key } = await createApiKey(db, org.id, 'bench');
+  const keyOf = async (name: string) => (await createApiKey(db, (await createOrganization(db, name, 100_000_000)).id, 'bench')).key;
+  const [key, otherKey] = [await keyOf('bench'), await keyOf('bench other')];
+  const headersOf = (k: string) => ({ authorization: `Bearer ${k}`, 'content-type': 'application/json' });
   const [frontendPort, apiPort] = await freePorts(2);
   const temporalDatabase = `temporal_bench_${process.pid}_${server}_${renderWorkers}`;
   const topology = await startTopology({
@@ -69,20 +77,24 @@ async function start(server: 'cluster' | 'dev', renderWorkers: number, env: Node
   ctx.defer(() => temporal.connection.close());
   // Workers bundle their workflows before they poll.
   await new Promise((r) => setTimeout(r, 5000));
-  return { topology, base: topology.apis.map((a) => a.url!), headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, temporal, stop: () => ctx.cleanup() };
+  return { topology, base: topology.apis.map((a) => a.url!), headers: headersOf(key), otherHeaders: headersOf(otherKey), temporal, stop: () => ctx.cleanup() };
 }
 
-async function create(run: Run, body: object): Promise<string> {
-  const res = await fetch(`${run.base[0]}/v1/responses`, { method: 'POST', headers: run.headers, body: JSON.stringify({ model: 'gpt-4o-mini', ...body }) });
+async function create(run: Run, body: object, headers = run.headers): Promise<string> {
+  const res = await fetch(`${run.base[0]}/v1/responses`, { method: 'POST', headers, body: JSON.stringify({ model: 'gpt-4o-mini', ...body }) });
   if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
 
-async function waitDone(run: Run, id: string): Promise<number> {
+async function view(run: Run, id: string, headers = run.headers) {
+  return (await (await fetch(`${run.base[0]}/v1/responses/${id}`, { headers })).json()) as { status: string; completed_at: number | null; progress: { stage: string } | null };
+}
+
+async function waitDone(run: Run, id: string, headers = run.headers): Promise<number> {
   for (;;) {
-    const view = (await (await fetch(`${run.base[0]}/v1/responses/${id}`, { headers: run.headers })).json()) as { status: string; completed_at: number | null };
-    if (view.status === 'completed') return view.completed_at!;
-    if (['failed', 'cancelled', 'incomplete'].includes(view.status)) throw new Error(`${id} ${view.status}`);
+    const view_ = await view(run, id, headers);
+    if (view_.status === 'completed') return view_.completed_at!;
+    if (['failed', 'cancelled', 'incomplete'].includes(view_.status)) throw new Error(`${id} ${view_.status}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -205,6 +217,33 @@ if (!values['skip-chunking']) {
     } finally {
       await run.stop();
     }
+  }
+}
+if (!values['skip-fairness']) {
+  const burst = Number(values['fairness-burst']);
+  const run = await start('cluster', 2);
+  try {
+    const small = { engine: 'lottie', width: 160, height: 284 };
+    const a = await Promise.all(Array.from({ length: burst }, (_, i) => create(run, { ...small, input: `Shape study ${i}` })));
+    // B creates once A's renders have begun, so A has a render backlog.
+    for (;;) {
+      const views = await Promise.all(a.map((id) => view(run, id)));
+      if (views.some((v) => v.progress?.stage === 'rendering' || v.status === 'completed')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const b = await create(run, { ...small, input: 'Shape study from another organization' }, run.otherHeaders);
+    await Promise.all([...a.map((id) => waitDone(run, id)), waitDone(run, b, run.otherHeaders)]);
+    const [timesB, ...timesA] = await Promise.all([b, ...a].map((id) => renderTimes(run, id)));
+    const wait = (t: RenderTimes) => t.started - t.scheduled;
+    const backlog = timesA.filter((t) => t.scheduled < timesB!.scheduled && t.started > timesB!.scheduled);
+    const overtaken = backlog.filter((t) => t.started > timesB!.started);
+    const waitsA = timesA.map(wait).sort((x, y) => x - y);
+    say(
+      `fairness (cluster, 2 render workers x 1 slot): B's render waited ${(wait(timesB!) / 1000).toFixed(1)} s; A's ${burst} waited median ` +
+        `${(percentile(waitsA, 50) / 1000).toFixed(1)} s, max ${(waitsA.at(-1)! / 1000).toFixed(1)} s; B overtook ${overtaken.length} of the ${backlog.length} A renders queued before it`,
+    );
+  } finally {
+    await run.stop();
   }
 }
 say(`load after: ${loadAverage()}`);

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { Catalog } from '../src/catalog/index.js';
 import { createApiKey } from '../src/db/apiKeys.js';
-import { finishGeneration, insertGeneration } from '../src/db/generations.js';
+import { admitGeneration, finishGeneration } from '../src/db/generations.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { generationRequest } from '../test/support/fixtures.js';
 import { freePort } from '../src/dev/ports.js';
@@ -40,12 +40,13 @@ try {
   const org = await createOrganization(db, 'bench', 1_000_000);
   const keys = await Promise.all(Array.from({ length: connections }, (_, i) => createApiKey(db, org.id, `bench ${i}`)));
   const generationId = `gen_bench${process.pid}`;
-  await insertGeneration(db, {
+  await admitGeneration(db, {
     id: generationId,
     organizationId: org.id,
     apiKeyId: keys[0]!.id,
     request: generationRequest('lottie', 'gpt-4o-mini'),
     app: { name: null, referer: null, title: null },
+    holdMicros: 0,
   });
   await finishGeneration(db, Catalog.load(), {
     generationId,

@@ -141,6 +141,8 @@ const envSchema = loggerEnvSchema.extend({
   /** Per-key request limit (interface section 8): requests per sliding window, shared by every API process. */
   RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(100),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().max(24 * 3600).default(60),
+  /** Requests per window from one client address that carry no valid key (on any /v1 route), counted before any body is read. */
+  RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(30),
   /** `false` turns the limiter off (benchmarks). */
   RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Seconds between keep-alive comments on an idle event stream (proxies close silent connections). */
@@ -257,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       enabled: e.RATE_LIMIT_ENABLED,
       perWindow: e.RATE_LIMIT_PER_WINDOW,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+      unauthenticatedPerWindow: e.RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW,
     },
     /** Absolute paths of plug-in engine modules (src/engines/registry.ts `registerEnginePlugins`). */
     enginePlugins: (e.ENGINE_PLUGINS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(p)),

@@ -102,6 +102,11 @@ export type GenerationWorkflowInput = {
   request: GenerationRequest;
   /** Unix ms when the API accepted the request (latency is measured from here). */
   createdAtMs: number;
+  /**
+   * The provider the generation will try first (the head of its planned order, as the API sees it):
+   * named by the queued event. Absent in executions started before it existed.
+   */
+  firstProvider?: string;
 };
 
 export type TokenUsage = { input_tokens: number; output_tokens: number };

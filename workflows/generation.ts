@@ -109,7 +109,13 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
       setProgress(state, { ...stageProgress(report.stage, report.fraction), frames_rendered: report.frames_rendered, frames_total: report.frames_total, eta_seconds: report.eta_seconds });
     }
   });
-  await emitWebhookEvent(input, { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null });
+  await emitWebhookEvent(input, { type: 'video.generation.queued', status: 'queued', provider: input.firstProvider ?? null, errorMessage: null, videoKey: null });
+  let startedEmitted = false;
+  let reachedInProgress = false;
+  const emitStarted = async (provider: string | null) => {
+    startedEmitted = true;
+    await emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null });
+  };
 
   const outcome: GenerationOutcome = { generationId, status: 'failed', provider: null, usage: null, rendered: null, error: null, eventSeq: 0 };
   // Tokens consumed by the composition step, whatever happens next (billed on every outcome).
@@ -120,6 +126,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
   try {
     await records.markStarted(generationId);
     setStatus(state, 'in_progress');
+    reachedInProgress = true;
     setProgress(state, stageProgress('composing'));
     // The requester's images and videos, stored as the generation's assets (only their descriptions enter history).
     const parts = mediaPartsOf(request);
@@ -128,9 +135,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     const composition = await composeComposition(input, assets, consumed, async (provider, repairRound) => {
       setProgress(state, { ...stageProgress('composing', 0, ++calls), provider, repair_round: repairRound });
       // Processing begins with the first provider call.
-      if (calls === 1) {
-        await emitWebhookEvent(input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null });
-      }
+      if (calls === 1) await emitStarted(provider);
     });
     state.provider = outcome.provider = composition.provider;
     setProgress(state, stageProgress('rendering'));
@@ -166,6 +171,9 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     setStatus(state, outcome.status);
     await progressEvents;
     if (outcome.status !== 'cancelled') {
+      // In progress without a provider call (none usable, or media that could not be fetched): the
+      // started event still comes first. Executions from before this rule replay as they ran.
+      if (reachedInProgress && !startedEmitted && patched('started-before-completed')) await emitStarted(outcome.provider ?? input.firstProvider ?? null);
       await emitWebhookEvent(input, {
         type: 'video.generation.completed',
         status: outcome.status,

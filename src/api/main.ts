@@ -6,6 +6,7 @@ import { createPool } from '../db/pool.js';
 import { registerEnginePlugins } from '../engines/index.js';
 import { migrate } from '../db/migrate.js';
 import { createApp } from '../http/app.js';
+import { answerClientError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { registryOf } from '../providers/index.js';
 import { createStorage } from '../storage/index.js';
@@ -22,6 +23,7 @@ const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: 
 // Koa settles each request itself (errors included): nothing to await here.
 const handle = app.callback();
 const server = http.createServer((req, res) => void handle(req, res));
+server.on('clientError', answerClientError);
 server.listen(config.port, config.host, () => logger.info({ port: config.port }, 'API listening'));
 
 // SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most

@@ -1,37 +1,35 @@
-// Sign-in rate limit, kept in PostgreSQL so every API process shares it: at most 5 failed sign-ins
-// per email and 20 per client IP in a rolling 15 minutes (the IP allowance is larger because
-// offices share addresses). While locked, even the right password is refused and not checked.
-import type { Context } from 'koa';
+// Sign-in throttle, kept in PostgreSQL so every API process shares it (README, "Dashboard"). Per
+// (email, address): LOGIN_LIMIT.freeFailures failures in a rolling window cost nothing, then each
+// further attempt must wait twice as long after the previous failure as the last one did (1 s, 2 s,
+// 4 s … up to maxDelaySeconds). Per address, whatever the email: at most perIp failures in the window.
+// Nothing counts per email alone, so failures from an attacker's address never lock the member out
+// of their own. While throttled, even the right password is refused and not checked.
 import { countRecentLoginFailures, deleteLoginFailure, recordLoginFailure } from '../db/members.js';
 import type { Db } from '../db/pool.js';
 
-export const LOGIN_LIMIT = { perEmail: 5, perIp: 20, windowSeconds: 15 * 60 };
+export const LOGIN_LIMIT = { freeFailures: 3, maxDelaySeconds: 15 * 60, perIp: 20, windowSeconds: 15 * 60 };
+
+/** Seconds the (email, address) pair must wait after its previous failure, given its failures so far. */
+export function pairDelaySeconds(previousFailures: number): number {
+  const over = previousFailures - LOGIN_LIMIT.freeFailures;
+  return over < 0 ? 0 : Math.min(2 ** over, LOGIN_LIMIT.maxDelaySeconds);
+}
 
 /**
  * Starts a sign-in attempt: it is recorded as a failure up front, so a burst of parallel guesses
- * cannot all pass a count taken before any of them failed; a successful sign-in clears the email's
- * failures (clearLoginFailures), this one included. Returns the seconds until this email and IP may
- * try again (the attempt is then withdrawn, so waiting out the lock is enough), or 0 to go ahead.
+ * cannot all pass a count taken before any of them failed; a successful sign-in clears the pair's
+ * failures (clearLoginFailures), this one included. Returns the seconds until this email may be tried
+ * from this address again (the attempt is then withdrawn, so waiting is enough), or 0 to go ahead.
  */
 export async function beginLoginAttempt(db: Db, email: string, ip: string): Promise<number> {
   const attemptId = await recordLoginFailure(db, email, ip, LOGIN_LIMIT.windowSeconds);
   const f = await countRecentLoginFailures(db, email, ip, LOGIN_LIMIT.windowSeconds);
-  // The counts include this attempt. The lock lifts when the oldest counted failure leaves the window.
-  const until = (oldest: Date | null) => (oldest ? oldest.getTime() + LOGIN_LIMIT.windowSeconds * 1000 - Date.now() : 0);
-  const waitMs = Math.max(
-    f.byEmail > LOGIN_LIMIT.perEmail ? until(f.oldestByEmail) : 0,
-    f.byIp > LOGIN_LIMIT.perIp ? until(f.oldestByIp) : 0,
-  );
+  const now = Date.now();
+  // The counts include this attempt.
+  const pairWaitMs = f.previousByPair ? f.previousByPair.getTime() + pairDelaySeconds(f.byPair - 1) * 1000 - now : 0;
+  const ipWaitMs = f.byIp > LOGIN_LIMIT.perIp && f.oldestByIp ? f.oldestByIp.getTime() + LOGIN_LIMIT.windowSeconds * 1000 - now : 0;
+  const waitMs = Math.max(pairWaitMs, ipWaitMs);
   if (waitMs <= 0) return 0;
   await deleteLoginFailure(db, attemptId);
   return Math.max(1, Math.ceil(waitMs / 1000));
-}
-
-/**
- * The address the limit counts: the socket's, or behind a trusted proxy (TRUST_PROXY) the last
- * X-Forwarded-For entry — the one that proxy wrote; earlier ones are whatever the client sent, so
- * Koa's ctx.ip (the first entry) would let a client pick a fresh address per attempt.
- */
-export function clientIp(ctx: Pick<Context, 'ips' | 'socket'>): string {
-  return ctx.ips.at(-1) ?? ctx.socket.remoteAddress ?? 'unknown';
 }

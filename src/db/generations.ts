@@ -32,26 +32,50 @@ export type GenerationRow = {
   error_message: string | null;
   /** Sequence number of the terminal live event (null before the end, and for older records). */
   event_seq: number | null;
+  /** Worst-case cost reserved at admission, counted while the generation is open (src/credits/hold.ts). */
+  hold_micros: number;
 };
 
+/** Statuses of an open generation: its hold counts against the balance (migration 0009). */
+const OPEN_SQL = `status IN ('queued', 'in_progress')`;
+
+export type Admission =
+  | { admitted: true; row: GenerationRow }
+  /** What the balance still covers beyond the open holds (micro-dollars; may be negative). */
+  | { admitted: false; availableMicros: number };
+
 /**
- * Admits a generation: inserts it only while the organization's balance is positive, else returns
- * null. One statement holding a share lock on the organization's row, so admissions and charges
- * (which update that row) are serialized: once a charge takes the balance to zero or below, no
- * generation is admitted until a top-up.
+ * Admits a generation holding `holdMicros`: inserts it only while the organization's balance stays
+ * positive and covers its open holds plus this one. The organization's row is locked for the
+ * transaction, so admissions of one organization and the charges of its generations (which update
+ * that row) are serialized: concurrent creates cannot all pass a check taken before any inserted.
  */
-export async function insertGeneration(
+export async function admitGeneration(
   db: Db,
-  g: { id: string; organizationId: string; apiKeyId: string; request: GenerationRequest; app: AppInfo },
-): Promise<GenerationRow | null> {
+  g: { id: string; organizationId: string; apiKeyId: string; request: GenerationRequest; app: AppInfo; holdMicros: number },
+): Promise<Admission> {
+  return transaction(db, async (c) => {
+    const { rows: orgs } = await c.query('SELECT credit_balance_micros FROM organizations WHERE id = $1 FOR UPDATE', [g.organizationId]);
+    const balance = (orgs[0]?.credit_balance_micros as number | undefined) ?? 0;
+    const availableMicros = balance - (await heldMicros(c, g.organizationId));
+    if (balance <= 0 || availableMicros < g.holdMicros) return { admitted: false, availableMicros };
+    const { rows } = await c.query(
+      `INSERT INTO generations (id, organization_id, api_key_id, status, model, engine, request, app_name, app_referer, app_title, webhook_url, hold_micros)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6::jsonb, $7, $8, $9, $10, $11)
+       RETURNING *`,
+      [g.id, g.organizationId, g.apiKeyId, g.request.model, g.request.engine, g.request, g.app.name, g.app.referer, g.app.title, g.request.webhook_url, g.holdMicros],
+    );
+    return { admitted: true, row: rows[0] as GenerationRow };
+  });
+}
+
+/** Micro-dollars held by the organization's open generations. */
+export async function heldMicros(db: Pick<Db, 'query'>, organizationId: string): Promise<number> {
   const { rows } = await db.query(
-    `INSERT INTO generations (id, organization_id, api_key_id, status, model, engine, request, app_name, app_referer, app_title, webhook_url)
-     SELECT $1, o.id, $3, 'queued', $4, $5, $6::jsonb, $7, $8, $9, $10
-     FROM organizations o WHERE o.id = $2 AND o.credit_balance_micros > 0 FOR SHARE OF o
-     RETURNING *`,
-    [g.id, g.organizationId, g.apiKeyId, g.request.model, g.request.engine, g.request, g.app.name, g.app.referer, g.app.title, g.request.webhook_url],
+    `SELECT coalesce(sum(hold_micros), 0)::bigint AS held FROM generations WHERE organization_id = $1 AND ${OPEN_SQL}`,
+    [organizationId],
   );
-  return rows[0] ?? null;
+  return rows[0].held as number;
 }
 
 export async function deleteGeneration(db: Db, id: string): Promise<void> {
@@ -72,7 +96,8 @@ export async function markGenerationStarted(db: Db, id: string): Promise<void> {
 }
 
 /**
- * Writes the terminal state and charges the tokens consumed, in one transaction. Idempotent: a retry
+ * Writes the terminal state and charges the tokens consumed, in one transaction: the generation's
+ * hold is released by the same write (it counts only while the status is open). Idempotent: a retry
  * after a lost acknowledgement changes nothing and charges nothing twice. Returns the generation's
  * engine when this call wrote the terminal state, null when it was already written.
  */

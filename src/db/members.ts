@@ -55,10 +55,13 @@ function toMember(r: MemberRow): Member {
 // ---- Failed sign-ins -----------------------------------------------------------------------------
 
 export type RecentLoginFailures = {
-  byEmail: number;
+  /** Failures of this email from this address. */
+  byPair: number;
+  /** The newest but one of them (the newest is the attempt being made: recorded up front); null: none. */
+  previousByPair: Date | null;
+  /** Failures from this address, whatever the email. */
   byIp: number;
-  /** When the oldest counted failure of the email / of the IP leaves the window (null: none). */
-  oldestByEmail: Date | null;
+  /** The oldest of those (its leaving the window lifts the address's lock); null: none. */
   oldestByIp: Date | null;
 };
 
@@ -69,14 +72,15 @@ export async function countRecentLoginFailures(
   windowSeconds: number,
 ): Promise<RecentLoginFailures> {
   const { rows } = await db.query(
-    `SELECT count(*) FILTER (WHERE email = $1)::int AS by_email, count(*) FILTER (WHERE ip = $2)::int AS by_ip,
-            min(failed_at) FILTER (WHERE email = $1) AS oldest_by_email, min(failed_at) FILTER (WHERE ip = $2) AS oldest_by_ip
+    `SELECT count(*) FILTER (WHERE email = $1)::int AS by_pair, count(*)::int AS by_ip, min(failed_at) AS oldest_by_ip,
+            (SELECT failed_at FROM login_failures WHERE email = $1 AND ip = $2 AND failed_at > now() - make_interval(secs => $3)
+             ORDER BY failed_at DESC, id DESC OFFSET 1 LIMIT 1) AS previous_by_pair
      FROM login_failures
-     WHERE (email = $1 OR ip = $2) AND failed_at > now() - make_interval(secs => $3)`,
+     WHERE ip = $2 AND failed_at > now() - make_interval(secs => $3)`,
     [normalizeEmail(email), ip, windowSeconds],
   );
   const r = rows[0];
-  return { byEmail: r.by_email, byIp: r.by_ip, oldestByEmail: r.oldest_by_email, oldestByIp: r.oldest_by_ip };
+  return { byPair: r.by_pair, previousByPair: r.previous_by_pair, byIp: r.by_ip, oldestByIp: r.oldest_by_ip };
 }
 
 /** Records a failure (returns its id) and sweeps the rows that left the window (keeps the table small). */
@@ -90,7 +94,7 @@ export async function deleteLoginFailure(db: Queryable, id: number): Promise<voi
   await db.query('DELETE FROM login_failures WHERE id = $1', [id]);
 }
 
-/** A successful sign-in forgives the email's earlier failures (not the IP's). */
-export async function clearLoginFailures(db: Queryable, email: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE email = $1', [normalizeEmail(email)]);
+/** A successful sign-in forgives the failures of its email from its address (not other addresses', not the address's with other emails). */
+export async function clearLoginFailures(db: Queryable, email: string, ip: string): Promise<void> {
+  await db.query('DELETE FROM login_failures WHERE email = $1 AND ip = $2', [normalizeEmail(email), ip]);
 }

@@ -1,6 +1,7 @@
 // The figures behind GET /v1/usage, read from one snapshot (a repeatable-read transaction), so the
 // balance, the totals and the per-day figures agree with each other. Money stays in integer
 // micro-dollars here; src/api/usage/ converts it to cents for the response.
+import { heldMicros } from './generations.js';
 import { transaction, type DbClient, type Db } from './pool.js';
 
 /** Statuses counted as failed: `incomplete` (not written today) is a failure too; `cancelled` is neither. */
@@ -35,6 +36,8 @@ export type RecentGeneration = {
 
 export type UsageSnapshot = {
   balanceMicros: number;
+  /** Held by the organization's open generations (src/credits/hold.ts). */
+  heldMicros: number;
   /** Today's date in UTC on the database clock (YYYY-MM-DD). */
   today: string;
   totals: UsageCounts;
@@ -53,9 +56,10 @@ export async function readUsageSnapshot(
     await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     const head = await readBalanceAndTotals(c, organizationId);
     if (!head) return null;
+    const held = await heldMicros(c, organizationId);
     const routeDays = await readRouteDays(c, organizationId, opts.days);
     const recent = await readRecent(c, organizationId, opts.recent);
-    return { ...head, routeDays, recent };
+    return { ...head, heldMicros: held, routeDays, recent };
   });
 }
 

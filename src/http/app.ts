@@ -1,6 +1,5 @@
 // Where every HTTP request enters: middleware order and the route table. The one module of src/http
 // that knows its users (the API's routers and the dashboard); they import the rest of src/http.
-import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { enginesRoutes } from '../api/engines/routes.js';
 import { generationsRoutes } from '../api/generations/routes.js';
@@ -14,9 +13,10 @@ import { dashboard } from '../dashboard/index.js';
 import { notFound } from '../errors.js';
 import type { AppDeps, AppState } from './context.js';
 import { errorMiddleware } from './errors.js';
+import { jsonBodyMiddleware } from './jsonBody.js';
+import { methodsAt, requestGuardMiddleware } from './requestGuard.js';
 import { requestLogMiddleware } from './requestLog.js';
 
-const MAX_BODY_BYTES = 1024 * 1024;
 /** Reads clients repeat every few seconds: their request lines go to debug (src/http/requestLog.ts). */
 const POLLS = ['GET /v1/responses/:id', 'GET /v1/chat/completions/:id', 'GET /healthz', 'GET /readyz', 'GET /metrics'];
 
@@ -25,12 +25,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.proxy = deps.config.trustProxy;
   app.silent = true; // errors are logged by the request logger, not Koa's stderr printer
 
+  const { mediaBaseUrl } = deps.config;
+  const publicRouters = [healthRoutes(deps), enginesRoutes(deps), mediaRoutes({ storage: deps.storage, mediaBaseUrl }), openApiRoutes(deps)];
+  const site = dashboard(deps);
+  const keyedRouters = [generationsRoutes(deps), usageRoutes(deps)];
+  const routers = [...publicRouters, ...site.routers, ...keyedRouters];
+
   app.use(requestLogMiddleware(deps.logger, POLLS));
   app.use(errorMiddleware());
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: MAX_BODY_BYTES, encoding: 'utf-8' }));
+  // Unknown methods, and paths or queries that are not text, end here (404/400/405, never a 500).
+  app.use(requestGuardMiddleware((path) => methodsAt(routers, path)));
 
   // A media origin (MEDIA_BASE_URL) serves media only: no page of the API or dashboard runs there.
-  const { mediaBaseUrl } = deps.config;
   const mediaHost = mediaBaseUrl ? new URL(mediaBaseUrl).host : null;
   if (mediaHost) {
     app.use(async (ctx, next) => {
@@ -40,20 +46,18 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   }
 
   // Public routes.
-  for (const router of [healthRoutes(deps), enginesRoutes(deps), mediaRoutes({ storage: deps.storage, mediaBaseUrl }), openApiRoutes(deps)]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
+  for (const router of publicRouters) app.use(router.routes()).use(router.allowedMethods());
   // The dashboard (HTML pages under /dashboard): its own member sessions, not API keys.
-  app.use(dashboard(deps));
+  app.use(site.middleware);
 
   // Everything below needs a key.
-  const keyed = authMiddleware(deps.db);
+  const keyed = authMiddleware(deps);
   // Routes match case-insensitively, so the gate must too (/V1/usage is /v1/usage).
   app.use(async (ctx, next) => (ctx.path.toLowerCase().startsWith('/v1/') ? keyed(ctx, next) : next()));
   // Per-key sliding window on the endpoints of interface section 8 only.
   app.use(rateLimitMiddleware(deps));
-  for (const router of [generationsRoutes(deps), usageRoutes(deps)]) {
-    app.use(router.routes()).use(router.allowedMethods());
-  }
+  // Bodies are read only now: a request refused by the key check or the rate limit costs no parsing.
+  app.use(jsonBodyMiddleware());
+  for (const router of keyedRouters) app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

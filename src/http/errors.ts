@@ -4,6 +4,8 @@
 // answers: 413, 415, 416, 429, no route…); a DomainError gets the status of its kind; Koa/http-errors
 // (body parser: bad JSON, too large) keep their 4xx status; a backing service that is down is a 503;
 // anything else is a 500 with a generic message (details go to the log, never to the client).
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
 import { DomainError, type DomainErrorKind } from '../errors.js';
 import type { AppState } from './context.js';
@@ -55,6 +57,28 @@ export function errorMiddleware(): Middleware<AppState> {
       for (const [k, v] of Object.entries(apiError.headers ?? {})) ctx.set(k, v);
     }
   };
+}
+
+/**
+ * The server's `clientError` listener: requests Node's HTTP parser refuses before any middleware runs
+ * (a malformed request line, a control character in a header, a head over 16 KiB, a bad chunk) get
+ * the one error shape too, instead of Node's bodiless answer; the connection is then closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // Nothing sent yet on this connection (else a response is under way), and the client still listens.
+  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'request_too_large', 'The request line and headers are larger than the server accepts']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time']
+        : [400, 'invalid_request', `Malformed HTTP request (${err.code ?? 'parse error'})`];
+  const body = JSON.stringify(new ApiError(status, code, message).body());
+  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  socket.end(head + body, () => socket.destroy());
 }
 
 /** The one mapping from domain failures to HTTP statuses. */

@@ -1,11 +1,17 @@
 // The one validation step of route handlers: zod schemas for body, path params and query; the first
 // problem becomes a 400 naming the field (`param`, dotted path) in the API's error shape. The handler
 // gets the parsed parts typed by their schemas (`input.body` is the body schema's output type).
+// Path parameters that fail their schema name no resource: 404, before any lookup.
 import type { RouterContext, RouterMiddleware } from '@koa/router';
-import type { z } from 'zod';
-import { invalidInput } from '../errors.js';
+import { z } from 'zod';
+import { invalidInput, notFound } from '../errors.js';
 import type { AppState } from './context.js';
 import { ApiError } from './errors.js';
+
+/** Longest id a path or cursor may carry: the service's ids are 28 characters (`gen_` + 24 hex). */
+export const MAX_ID_CHARS = 64;
+/** `/:id` of every route that names one resource (API and dashboard): anything longer names nothing. */
+export const idParams = z.object({ id: z.string().min(1).max(MAX_ID_CHARS) });
 
 type Schemas = { body?: z.ZodType; params?: z.ZodType; query?: z.ZodType };
 
@@ -33,7 +39,7 @@ export function validate<S extends Schemas, State extends AppState = AppState>(
   };
 }
 
-function parse(schema: z.ZodType, value: unknown, where: string): unknown {
+function parse(schema: z.ZodType, value: unknown, where: 'body' | 'path' | 'query'): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = mostSpecific(result.error.issues[0]!);
@@ -41,6 +47,7 @@ function parse(schema: z.ZodType, value: unknown, where: string): unknown {
   const path = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;
   const param = path.map(String).join('.');
   const message = param ? `${param}: ${issue.message}` : `Invalid request ${where}: ${issue.message}`;
+  if (where === 'path') throw notFound(`Nothing at this path (${message})`);
   throw invalidInput(message, param || undefined);
 }
 

@@ -17,6 +17,8 @@ export type ServedModel = z.infer<typeof servedModel>;
 /** The fields of an entry the registry reads, whatever its protocol. */
 export type ProtocolEntry = {
   timeout_seconds: number;
+  /** The most a call may answer, in tokens (credit holds count every call at this size: src/credits/hold.ts). */
+  max_output_tokens: number;
   /** Our model ids → how the provider serves each; `*` serves every catalog model under our own id. */
   models: Record<string, ServedModel> | '*';
   /** Environment variable holding the API key; absent when the provider needs none. */

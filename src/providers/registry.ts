@@ -108,6 +108,12 @@ export class ProviderRegistry {
     }));
   }
 
+  /** The provider a request will try first: the first usable one of its plan, else the plan's head. */
+  firstProvider(order: string[] | null, model: string, secret: SecretReader): string {
+    const plan = this.plan(order, model, secret);
+    return (plan.find((attempt) => !attempt.skipped) ?? plan[0]!).provider;
+  }
+
   connect(slug: string, model: string, secret: SecretReader): ProviderConnection<ProviderEntry> {
     const reason = this.unusableReason(slug, model, secret);
     if (reason) throw new Error(`provider ${slug} cannot be used: ${reason}`);

@@ -1,7 +1,7 @@
 // A production-like Temporal cluster on one machine: the Temporal server binary with PostgreSQL
 // persistence and visibility (schemas applied with the server's own SQL tool), its four services
-// (frontend, history, matching, worker) as separate processes, the server's default dynamic config
-// plus what `dynamicConfig` adds, and the namespace and search attributes registered with the CLI as
+// (frontend, history, matching, worker) as separate processes, the service's dynamic config
+// (src/temporal/dynamicConfig.ts) plus what `dynamicConfig` adds, and the namespace and search attributes registered with the CLI as
 // an operator would. Used by `npm run cluster` (src/dev/cluster.ts), the cluster test suite and the
 // cluster benches.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { SEARCH_ATTRIBUTES } from '../shared.js';
 import { stopChild, waitForFrontend } from './devServer.js';
+import { serviceDynamicConfig } from './dynamicConfig.js';
 
 const run = promisify(execFile);
 
@@ -180,9 +181,10 @@ function writeConfig(opts: ClusterOptions, url: URL): { configDir: string; histo
   });
   const rpc = (grpcPort: number, extra: object = {}) => ({ rpc: { grpcPort, membershipPort: takeMembership(), bindOnLocalHost: true, ...extra } });
   const dynamicConfigFile = path.join(configDir, 'dynamic.yaml');
-  const dynamic = Object.fromEntries(
-    Object.entries(opts.dynamicConfig ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [{ value }]]),
-  );
+  const dynamic = {
+    ...serviceDynamicConfig(),
+    ...Object.fromEntries(Object.entries(opts.dynamicConfig ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [{ value }]])),
+  };
   fs.writeFileSync(dynamicConfigFile, JSON.stringify(dynamic, null, 2));
   const base = {
     persistence: {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { SEARCH_ATTRIBUTES } from '../shared.js';
+import { devServerDynamicConfigArgs } from './dynamicConfig.js';
 
 const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', BOOL: 'Bool' };
 
@@ -38,6 +39,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   for (const key of ['matching.numTaskqueueReadPartitions', 'matching.numTaskqueueWritePartitions']) {
     args.push('--dynamic-config-value', `${key}=1`);
   }
+  args.push(...devServerDynamicConfigArgs());
 
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: opts.ownProcessGroup ?? false });
   let stderr = '';

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { conflict, DomainError, invalidInput, notFound, unauthenticated } from '../../src/errors.js';
 import { ApiError, toApiError } from '../../src/http/errors.js';
+import { nestingDepth } from '../../src/http/jsonBody.js';
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
@@ -53,5 +54,14 @@ describe('toApiError', () => {
     const apiError = toApiError(withCode('duplicate key value violates unique constraint "x"', '23505'));
     expect(apiError.status).toBe(500);
     expect(apiError.body()).toEqual({ error: { code: 'internal_error', message: 'Internal server error' } });
+  });
+});
+
+describe('nestingDepth (the scan before JSON.parse)', () => {
+  it('counts brackets outside strings only, escaped quotes included, and stops reading past the bound', () => {
+    expect(nestingDepth('{"a":[1,{"b":[]}]}', 32)).toBe(4);
+    expect(nestingDepth('{"a":"[[[[{{{{","b":"\\"[[[["}', 32)).toBe(1);
+    expect(nestingDepth('"[[[["', 32)).toBe(0);
+    expect(nestingDepth('['.repeat(1_000_000), 32)).toBe(33);
   });
 });

@@ -7,7 +7,7 @@ import { Catalog } from '../../src/catalog/index.js';
 import { listApiKeys } from '../../src/db/apiKeys.js';
 import { getWebhookSettings } from '../../src/db/webhooks.js';
 import { recordLoginFailure } from '../../src/db/members.js';
-import { LOGIN_LIMIT } from '../../src/dashboard/loginLimit.js';
+import { LOGIN_LIMIT, pairDelaySeconds } from '../../src/dashboard/loginLimit.js';
 import { api, createOrgWithKey, startApi, testEnv, type TestApi } from '../support/stack.js';
 import { addGeneration } from '../usage/support.js';
 import { createTestMember, csrfOf, DashboardClient } from './support.js';
@@ -259,35 +259,60 @@ describe('organizations are isolated', () => {
 });
 
 describe('sign-in rate limit', () => {
-  it(`locks an email after ${LOGIN_LIMIT.perEmail} failures, refusing even the right password`, async () => {
+  it('failures from other addresses never lock a member out of their own address', async () => {
     const { org } = await createOrgWithKey(app.db);
     const member = await createTestMember(app.db, org.id);
-    for (let i = 0; i < LOGIN_LIMIT.perEmail; i++) {
-      // A new client (new IP) each time: the email alone triggers the lock.
-      expect((await new DashboardClient(app.url).signIn(member.email, `wrong ${i}`)).status).toBe(401);
-    }
-    const locked = await new DashboardClient(app.url).signIn(member.email, member.password);
-    expect(locked.status).toBe(429);
-    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(LOGIN_LIMIT.windowSeconds - 120);
-    expect(locked.body).toContain('Too many failed sign-ins');
-    expect(locked.setCookies.some((c) => c.startsWith('dashboard_session='))).toBe(false);
-
-    // Once the failures leave the window, the right password works again.
-    await app.db.query(`UPDATE login_failures SET failed_at = failed_at - interval '1 hour' WHERE email = $1`, [member.email]);
-    expect((await new DashboardClient(app.url).signIn(member.email, member.password)).status).toBe(303);
+    // An attacker guessing from one address, and from many.
+    const attacker = new DashboardClient(app.url);
+    for (let i = 0; i < 12; i++) await recordLoginFailure(app.db, member.email, attacker.ip, LOGIN_LIMIT.windowSeconds);
+    for (let i = 0; i < 12; i++) expect((await new DashboardClient(app.url).signIn(member.email, `spray ${i}`)).status).toBe(401);
+    expect((await attacker.signIn(member.email, member.password)).status).toBe(429); // throttled: not even checked
+    // The member, at their own address, signs in at once.
+    const own = await new DashboardClient(app.url).signIn(member.email, member.password);
+    expect(own.status).toBe(303);
+    expect(own.setCookies.some((c) => c.startsWith('dashboard_session='))).toBe(true);
   });
 
-  it('a burst of parallel guesses gets no more than the limit checked', async () => {
+  it(`per email and address: ${LOGIN_LIMIT.freeFailures} free failures, then delays that double after each failure`, async () => {
     const { org } = await createOrgWithKey(app.db);
     const member = await createTestMember(app.db, org.id);
+    const client = new DashboardClient(app.url);
+    for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++) expect((await client.signIn(member.email, `wrong ${i}`)).status).toBe(401);
+    // Time is moved, not waited for: the pair's failures are dated back past each delay.
+    const age = (seconds: number) =>
+      app.db.query(`UPDATE login_failures SET failed_at = failed_at - make_interval(secs => $3) WHERE email = $1 AND ip = $2`, [member.email, client.ip, seconds]);
+    const waits: number[] = [];
+    for (let failures = LOGIN_LIMIT.freeFailures; failures < LOGIN_LIMIT.freeFailures + 4; failures++) {
+      const throttled = await client.signIn(member.email, member.password);
+      expect(throttled.status).toBe(429);
+      expect(throttled.body).toContain('Too many failed sign-ins');
+      const wait = Number(throttled.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(pairDelaySeconds(failures) - 2);
+      expect(wait).toBeLessThanOrEqual(pairDelaySeconds(failures));
+      waits.push(wait);
+      await age(pairDelaySeconds(failures));
+      expect((await client.signIn(member.email, `wrong again ${failures}`)).status).toBe(401);
+    }
+    expect(pairDelaySeconds(LOGIN_LIMIT.freeFailures + 3)).toBe(8);
+    expect(pairDelaySeconds(1000)).toBe(LOGIN_LIMIT.maxDelaySeconds);
+    // Once the delay has passed, the right password works and forgives the pair's failures.
+    await age(LOGIN_LIMIT.maxDelaySeconds);
+    expect((await client.signIn(member.email, member.password)).status).toBe(303);
+    expect((await app.db.query('SELECT 1 FROM login_failures WHERE email = $1 AND ip = $2', [member.email, client.ip])).rowCount).toBe(0);
+  });
+
+  it('a burst of parallel guesses from one address gets no more than the free failures checked', async () => {
+    const { org } = await createOrgWithKey(app.db);
+    const member = await createTestMember(app.db, org.id);
+    const ip = new DashboardClient(app.url).ip;
     const clients = await Promise.all(Array.from({ length: 12 }, async () => {
-      const c = new DashboardClient(app.url);
+      const c = new DashboardClient(app.url, ip);
       await c.get('/dashboard/login');
       return c;
     }));
     const statuses = await Promise.all(clients.map((c, i) => c.post('/dashboard/login', { email: member.email, password: `guess ${i}` }).then((r) => r.status)));
     const checked = statuses.filter((s) => s === 401).length;
-    expect(checked).toBeLessThanOrEqual(LOGIN_LIMIT.perEmail);
+    expect(checked).toBeLessThanOrEqual(LOGIN_LIMIT.freeFailures);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
   });
 

@@ -112,7 +112,7 @@ describe.skipIf(unavailable)('the Dockerfile, replayed on the host', () => {
   });
 
   it('docker-compose.yml: the topology of npm run cluster, variables the config knows, commands the image has, the versions the tests run', () => {
-    type Service = { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string | number> };
+    type Service = { image?: string; build?: string; command?: string[] | string; environment?: Record<string, string | number>; volumes?: string[] };
     const compose = parseYaml(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
     const services = Object.entries(compose.services);
     const script = (name: string) => [compose.services[name]!.command].flat().join('\n');
@@ -127,6 +127,9 @@ describe.skipIf(unavailable)('the Dockerfile, replayed on the host', () => {
       expect(s.image!.split(':')[1], name).toBe(TEMPORAL_SERVER_VERSION);
       expect(s.environment).toMatchObject({ DB: 'postgres12', DBNAME: 'temporal', VISIBILITY_DBNAME: 'temporal_visibility', NUM_HISTORY_SHARDS: NUM_HISTORY_SHARDS });
       expect(compose.services[s.environment!.POSTGRES_SEEDS as string]!.image, name).toMatch(/^postgres:/);
+      // The dynamic config every other server of ours runs with (fairness): the image reads the file
+      // DYNAMIC_CONFIG_FILE_PATH names, relative to its working directory /etc/temporal.
+      expect(s.volumes, name).toContain(`./src/temporal/dynamic-config.json:/etc/temporal/${s.environment!.DYNAMIC_CONFIG_FILE_PATH}:ro`);
     }
     const frontend = temporal.find(([, s]) => s.environment!.SERVICES === 'frontend')![0];
     // The schemas with the server's own SQL tool, and the namespace and search attributes with the

@@ -48,8 +48,8 @@ describe('a plug-in engine', () => {
     expect(entry.name).toBe(solid.name);
     expect(entry.supported_models[0].pricing.premium_multiplier).toBe(0.5);
     const doc = await api(stack.url, '/openapi.json');
-    const engineEnum = doc.body.components.schemas.CreateResponseRequest.properties.engine.enum;
-    expect(engineEnum).toEqual(expect.arrayContaining(['hyperframes', 'lottie', 'solid', 'auto']));
+    const [engineEnum] = doc.body.components.schemas.CreateResponseRequest.properties.engine.anyOf;
+    expect(engineEnum.enum).toEqual(expect.arrayContaining(['hyperframes', 'lottie', 'solid', 'auto']));
   });
 
   it('renders a generation end to end (offline composer, isolated render process, storage, both views)', async () => {

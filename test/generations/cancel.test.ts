@@ -1,13 +1,15 @@
 // Cancellation: mid-render (render aborted, no stray processes), after completion (409), unknown (404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rendering, waitUntil } from '../support/media.js';
+import { expectSettled } from '../usage/support.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 
 let stack: TestStack;
 let key: string;
+let orgId: string;
 beforeAll(async () => {
   stack = await startStack();
-  ({ key } = await createOrgWithKey(stack.db));
+  ({ key, org: { id: orgId } } = await createOrgWithKey(stack.db, 10_000));
 });
 afterAll(() => stack?.close());
 
@@ -64,6 +66,8 @@ describe('cancellation', () => {
     const again = await api(stack.url, `/v1/responses/${id}`, { method: 'DELETE', key });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('generation_finished');
+    // The cancel released the generation's credit hold and charged what its calls used.
+    await expectSettled(stack, key, orgId, 10_000);
   });
 
   it('cancelling a completed generation answers 409 and changes nothing', async () => {

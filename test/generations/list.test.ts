@@ -9,7 +9,7 @@ import { CursorPage } from 'openai/pagination';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { chatList, errorBody, responsesList } from '../../src/api/openapi/schemas.js';
 import { Catalog } from '../../src/catalog/index.js';
-import { finishGeneration, insertGeneration, markGenerationStarted } from '../../src/db/generations.js';
+import { admitGeneration, finishGeneration, markGenerationStarted } from '../../src/db/generations.js';
 import { newId } from '../../src/ids.js';
 import type { EngineId, GenerationStatus } from '../../src/shared.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
@@ -184,7 +184,7 @@ describe('filters', () => {
     for (const f of fixtures) {
       const id = newId('gen');
       const app = { name: null, referer: null, title: null };
-      await insertGeneration(stack.db, { id, organizationId: owner.org.id, apiKeyId: owner.keyId, request: generationRequest(f.engine, f.model), app });
+      await admitGeneration(stack.db, { id, organizationId: owner.org.id, apiKeyId: owner.keyId, request: generationRequest(f.engine, f.model), app, holdMicros: 0 });
       if (f.status !== 'queued') await markGenerationStarted(stack.db, id);
       if (f.status === 'completed' || f.status === 'failed' || f.status === 'cancelled') {
         await finishGeneration(stack.db, catalog, outcome(id, f.status, { input_tokens: 100, output_tokens: 200 }));

@@ -53,6 +53,11 @@ const responsesCases: Array<[string, Record<string, unknown>, string]> = [
   ['duration_seconds below 1', { ...okResponses, duration_seconds: 0.5 }, 'duration_seconds'],
   ['duration_seconds above 60', { ...okResponses, duration_seconds: 61 }, 'duration_seconds'],
   ['duration_seconds not a number', { ...okResponses, duration_seconds: '10' }, 'duration_seconds'],
+  // PostgreSQL cannot store NUL or an unpaired surrogate: refused with the field named, never a 500.
+  ['NUL in webhook_url', { ...okResponses, webhook_url: 'https://hooks.example.com/\u0000' }, 'webhook_url'],
+  ['lone surrogate in webhook_url', { ...okResponses, webhook_url: 'https://hooks.example.com/\ud800' }, 'webhook_url'],
+  ['NUL in image_url', { ...okResponses, input: [{ role: 'user', content: [{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: 'https://127.0.0.1/a\u0000.png' }] }] }, 'input.0.content.1.image_url'],
+  ['lone surrogate in video_url', { ...okResponses, input: [{ role: 'user', content: [{ type: 'input_text', text: 'x' }, { type: 'input_video', video_url: { url: 'https://127.0.0.1/\ud800.mp4' } }] }] }, 'input.0.content.1.video_url.url'],
 ];
 
 describe('POST /v1/responses validation', () => {
@@ -99,6 +104,8 @@ describe('POST /v1/chat/completions validation', () => {
     ['bad aspectRatio', { ...okChat, width: undefined, aspectRatio: '16x9' }, 'aspectRatio'],
     ['unknown model', { ...okChat, model: 'nope' }, 'model'],
     ['unknown field', { ...okChat, temperature: 0.2 }, 'temperature'],
+    ['NUL in image_url', { ...okChat, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'image_url', image_url: { url: 'https://127.0.0.1/\u0000' } }] }] }, 'messages.0.content.1.image_url.url'],
+    ['lone surrogate in video_url', { ...okChat, messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'video_url', video_url: 'https://127.0.0.1/\udfff' }] }] }, 'messages.0.content.1.video_url'],
   ];
   for (const [name, body, param] of cases) {
     it(`400 naming ${param}: ${name}`, async () => {
@@ -158,7 +165,20 @@ describe('request mapping', () => {
     expect((await stored(d.body.id)).request).toMatchObject({ width: 1080, height: 1920, engine: 'hyperframes' });
   });
 
-  it('stores application headers (aliases too) within their bounds', async () => {
+  it('takes optional fields sent as null (as typed SDKs send them) for absent, in both shapes', async () => {
+    const nulls = { webhook_url: null, instructions: null, width: null, height: null, engine: null };
+    const responses = await api(stack.url, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', input: 'A kite', ...nulls, aspect_ratio: null } });
+    const chat = await api(stack.url, '/v1/chat/completions', { method: 'POST', key, json: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'A kite' }], ...nulls, aspectRatio: null } });
+    for (const res of [responses, chat]) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const row = await stored(res.body.id);
+      expect(row.webhook_url).toBeNull();
+      // The defaults, exactly as when the fields are left out.
+      expect(row.request).toMatchObject({ engine: 'hyperframes', width: 1080, height: 1920, instructions: null, aspect_ratio: null, webhook_url: null });
+    }
+  });
+
+  it('stores application headers (aliases too) within their bounds; what cannot be kept is dropped or trimmed with a warning, never a 400', async () => {
     const create = (headers: Record<string, string>) =>
       api(stack.url, '/v1/responses', { method: 'POST', key, json: okResponses, headers });
     const a = await create({
@@ -173,17 +193,32 @@ describe('request mapping', () => {
     expect(row.app_referer).toBe('https://app.example.com/page');
     expect(row.app_title).toBe(('My App ' + 't'.repeat(300)).slice(0, 256));
     expect(row.app_title).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(a.headers.get('x-attribution-warning')).toBe(
+      'X-Application-Name cut to 256 characters; X-Service-Title control characters removed; X-Service-Title cut to 256 characters',
+    );
 
     const b = await create({ 'X-App-Name': 'alias', 'HTTP-Referer': 'http://localhost:3000', 'X-Title': 'Local dev' });
     expect(await stored(b.body.id)).toMatchObject({ app_name: 'alias', app_referer: 'http://localhost:3000', app_title: 'Local dev' });
+    expect(b.headers.get('x-attribution-warning')).toBeNull();
 
     const none = await create({});
     expect(await stored(none.body.id)).toMatchObject({ app_name: null, app_referer: null, app_title: null });
 
-    for (const referer of ['ftp://example.com', 'not a url', 'https://127.0.0.1/' + 'p'.repeat(2048)]) {
-      const bad = await create({ Referer: referer });
-      expect(bad.status).toBe(400);
-      expect(bad.body.error.param).toBe('Referer');
+    // A Referer that is not an http(s) URL, or is too long, is dropped; the generation proceeds.
+    for (const [referer, why] of [
+      ['ftp://example.org/x', 'not an http or https URL'],
+      ['not a url', 'not an http or https URL'],
+      ['https://app.example.com/' + 'p'.repeat(3000), 'longer than 2048 characters'],
+    ]) {
+      const dropped = await create({ Referer: referer!, 'X-Title': 'Kept' });
+      expect(dropped.status).toBe(200);
+      expect(dropped.headers.get('x-attribution-warning')).toBe(`Referer dropped: ${why}`);
+      expect(await stored(dropped.body.id)).toMatchObject({ app_referer: null, app_title: 'Kept' });
     }
+    // A title of control characters only is dropped altogether.
+    const blank = await create({ 'X-Title': '\t\u0085' });
+    expect(blank.status).toBe(200);
+    expect(blank.headers.get('x-attribution-warning')).toBe('X-Title control characters removed');
+    expect((await stored(blank.body.id)).app_title).toBeNull();
   });
 });

@@ -72,7 +72,8 @@ describe('OpenAPI', () => {
     const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) => doc.components.schemas[body.content['application/json'].schema.$ref.split('/').pop()!];
     const create = schemaOf(doc.paths['/v1/responses'].post.requestBody);
     expect(create.required).toEqual(expect.arrayContaining(['model', 'input']));
-    expect(create.properties.engine.enum).toEqual(['hyperframes', 'lottie', 'auto']);
+    // An engine id, or null for the default (optional fields take null as "not given").
+    expect(create.properties.engine.anyOf).toEqual([expect.objectContaining({ enum: ['hyperframes', 'lottie', 'auto'] }), { type: 'null' }]);
     const chat = schemaOf(doc.paths['/v1/chat/completions'].post.requestBody);
     expect(chat.properties).toHaveProperty('aspectRatio');
     expect(doc.paths['/v1/engines'].get.security).toEqual([]);

@@ -135,6 +135,13 @@ describe('routing plan', () => {
     expect(registry.plan(['gone'], 'gpt-4o-mini', secrets({}))[0]!.skipped).toBe('not configured');
   });
 
+  it('names the provider tried first (queued events): the first usable one of the plan, else its head', () => {
+    expect(registry.firstProvider(['beta', 'alpha', 'local'], 'claude-sonnet-4-5', secrets({}))).toBe('local');
+    expect(registry.firstProvider(['beta', 'alpha', 'local'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))).toBe('beta');
+    expect(registry.firstProvider(null, 'gpt-4o-mini', secrets({ ALPHA_KEY: 'x' }))).toBe('alpha');
+    expect(registry.firstProvider(['beta'], 'gpt-4o-mini', secrets({}))).toBe('beta'); // none usable: the head
+  });
+
   it('connects with the provider model id and the key; refuses an unusable provider', () => {
     const conn = registry.connect('alpha', 'gpt-4o-mini', secrets({ ALPHA_KEY: 'sk-1' }));
     expect([conn.model.id, conn.apiKey]).toEqual(['a-mini', 'sk-1']);

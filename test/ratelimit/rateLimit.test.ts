@@ -10,7 +10,12 @@ import { api, createOrgWithKey, startApi, type TestApi } from '../support/stack.
 
 const LIMIT = 5;
 const WINDOW_S = 2;
-const limited = { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_WINDOW: String(LIMIT), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S) };
+const limited = {
+  RATE_LIMIT_ENABLED: 'true',
+  RATE_LIMIT_PER_WINDOW: String(LIMIT),
+  RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_S),
+  RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW: String(LIMIT),
+};
 
 let a: TestApi;
 let b: TestApi;
@@ -160,6 +165,8 @@ describe('rate limit', () => {
     for (const [method, path] of [['GET', '/v1/usage'], ['GET', '/v1/Usage/'], ['DELETE', `/v1/responses/${unknown}`], ['POST', '/v1/responses']]) {
       expectRateLimited(await api(a.url, path!, { method, key, json: method === 'POST' ? {} : undefined }));
     }
+    // The limit comes before the body is read: brackets nested past the bound still get the 429, not a 400.
+    expectRateLimited(await api(a.url, '/v1/responses', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) }));
   });
 
   it('never limits GET /v1/engines, health or unkeyed requests', async () => {
@@ -179,6 +186,24 @@ describe('rate limit', () => {
     for (const path of ['/v1/responses', '/v1/responses/gen_1', '/v1/chat/completions', '/v1/chat/completions/gen_1', '/v1/usage', '/v1/Usage/']) {
       expect(isRateLimited('GET', path) && isRateLimited('POST', path) && isRateLimited('DELETE', path), path).toBe(true);
     }
+  });
+
+  it('limits requests without a valid key per client address, whatever the key or route, on both API processes', async () => {
+    const { key } = await newKey();
+    const bad = (base: string, i: number) => api(base, i % 2 ? '/v1/responses' : '/v1/usage', { method: i % 2 ? 'POST' : 'GET', key: `vg_guess${i}`, json: i % 2 ? { model: 'x' } : undefined });
+    // Every test request comes from 127.0.0.1: one address, counted across both processes.
+    for (let i = 0; i < LIMIT; i++) expect((await bad(i % 2 ? a.url : b.url, i)).status).toBe(401);
+    const refused = await api(a.url, '/v1/usage', {});
+    expect(refused.status).toBe(429);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
+    expect(refused.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringContaining('without a valid API key') }, message: refused.body.error.message, data: { retry_after: retryAfter } });
+    // Refused before the body is read, as cheaply as a GET.
+    const nested = await api(b.url, '/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
+    expect(nested.status).toBe(429);
+    // A valid key is not affected.
+    expect((await usage(a.url, key)).status).toBe(200);
   });
 
   it('keeps only the requests inside the window and sweeps idle keys', async () => {
@@ -208,9 +233,9 @@ describe('rate limit', () => {
   });
 
   it('reads its settings from the environment, 100 per 60 s by default', () => {
-    expect(loadConfig({}).rateLimit).toEqual({ enabled: true, perWindow: 100, windowSeconds: 60 });
-    expect(loadConfig({ ...limited, RATE_LIMIT_ENABLED: 'false' }).rateLimit).toEqual({ enabled: false, perWindow: 5, windowSeconds: 2 });
-    for (const [name, value] of [['RATE_LIMIT_PER_WINDOW', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-1'], ['RATE_LIMIT_ENABLED', 'yes']]) {
+    expect(loadConfig({}).rateLimit).toEqual({ enabled: true, perWindow: 100, windowSeconds: 60, unauthenticatedPerWindow: 30 });
+    expect(loadConfig({ ...limited, RATE_LIMIT_ENABLED: 'false' }).rateLimit).toEqual({ enabled: false, perWindow: 5, windowSeconds: 2, unauthenticatedPerWindow: 5 });
+    for (const [name, value] of [['RATE_LIMIT_PER_WINDOW', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-1'], ['RATE_LIMIT_ENABLED', 'yes'], ['RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW', '0']]) {
       expect(() => loadConfig({ [name!]: value })).toThrow(new RegExp(name!));
     }
   });

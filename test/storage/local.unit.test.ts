@@ -111,6 +111,32 @@ describe('signed media URLs over HTTP', () => {
     expect(Buffer.from(await open.arrayBuffer())).toEqual(video.subarray(video.length - 3));
   });
 
+  it('honours If-Range (RFC 9110): a matching validator gets the range, any other the whole file', async () => {
+    // A Last-Modified counts as a strong validator only once a second old: the file is dated a minute back.
+    const file = (await (storage as LocalStorage).stat(key))!.path;
+    const minuteAgo = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, minuteAgo, minuteAgo);
+    const { url } = await storage.url(key);
+    const head = await fetch(url, { method: 'HEAD' });
+    const etag = head.headers.get('etag')!;
+    const lastModified = head.headers.get('last-modified')!;
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+    const get = (ifRange: string) => fetch(url, { headers: { Range: 'bytes=0-99', 'If-Range': ifRange } });
+
+    for (const matching of [etag, lastModified]) {
+      const res = await get(matching);
+      expect(res.status, matching).toBe(206);
+      expect((await res.arrayBuffer()).byteLength).toBe(100);
+    }
+    const stale = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    for (const other of ['"0-0"', `W/${etag}`, stale, 'not a validator']) {
+      const res = await get(other);
+      expect(res.status, other).toBe(200);
+      expect(res.headers.get('content-range')).toBeNull();
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(video);
+    }
+  });
+
   it('answers 416 to a range past the end', async () => {
     const res = await fetch((await storage.url(key)).url, { headers: { Range: `bytes=${video.length}-` } });
     expect(res.status).toBe(416);

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
 import { createApp } from '../../src/http/app.js';
+import { answerClientError } from '../../src/http/errors.js';
 import { Catalog } from '../../src/catalog/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApiKey } from '../../src/db/apiKeys.js';
@@ -50,6 +51,7 @@ export async function startApi(envOverrides: Record<string, string> = {}): Promi
     watchResponse(req, res);
     void handle(req, res);
   });
+  server.on('clientError', answerClientError);
   return {
     url,
     db,

@@ -1,7 +1,8 @@
 // Money: the charging step charges once however often it runs; failed and cancelled generations pay
-// for the tokens they used; creation is refused (402) once the balance is at or below zero, which
-// bounds the overdraw by the generations already in flight; a top-up restores service. No worker
-// runs here: the test plays the workflow's charging step (finishGeneration) itself.
+// for the tokens they used; a create is admitted only while the balance covers the holds (worst-case
+// costs) of the generations in flight plus its own, else 402; an end releases the hold and charges
+// the exact cost; a top-up restores service. No worker runs here: the test plays the workflow's
+// charging step (finishGeneration) itself.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/index.js';
@@ -35,6 +36,12 @@ async function ledger(orgId: string) {
 async function expectLedgerMatchesBalance(orgId: string) {
   const rows = await ledger(orgId);
   expect(rows.reduce((sum, r) => sum + r.amount_micros, 0)).toBe(await balanceMicros(orgId));
+}
+
+async function usage(key: string) {
+  const res = await api(stack.url, '/v1/usage', { key });
+  expect(res.status).toBe(200);
+  return res.body as { credit_balance: number; credit_held: number };
 }
 
 async function countGenerations(orgId: string): Promise<number> {
@@ -87,7 +94,7 @@ describe('charging', () => {
 });
 
 describe('credit policy', () => {
-  it('refuses creation with 402 when the balance is empty; add-credits (admin CLI) restores service', async () => {
+  it('refuses creation with 402 when the balance does not cover the hold; add-credits (admin CLI) restores service', async () => {
     const { org, key } = await createOrgWithKey(stack.db, 0);
     const refused = await create(key);
     expect(refused.status).toBe(402);
@@ -102,64 +109,52 @@ describe('credit policy', () => {
     expect(await ledger(org.id)).toEqual([{ kind: 'top_up', amount_micros: 25 * MICROS_PER_CENT, generation_id: null }]);
   });
 
-  it('50 concurrent creates on a nearly empty balance: overdraw bounded by the generations in flight when it hit zero', async () => {
-    const initial = 1 * MICROS_PER_CENT;
-    const { org, key } = await createOrgWithKey(stack.db, 1);
+  it('30 concurrent creates are admitted exactly as far as the balance covers their holds; ends release the holds and charge exact costs', async () => {
+    // The hold of this request, as the API reports it while one such generation is open.
+    const probe = await createOrgWithKey(stack.db, 10_000);
+    const first = await create(probe.key);
+    expect(first.status).toBe(200);
+    const probeUsage = await usage(probe.key);
+    const holdMicros = Math.round(probeUsage.credit_held * MICROS_PER_CENT);
+    expect(holdMicros).toBeGreaterThan(MICROS_PER_CENT); // more than a cent: a 1-cent organization gets nothing
+    expect((await getGeneration(stack.db, probe.org.id, first.body.id))!.hold_micros).toBe(holdMicros);
+    expect(probeUsage.credit_balance).toBe(10_000); // held, not charged
 
-    // The balance is positive throughout the burst (nothing is charged before completion): all admitted.
-    const burst = await Promise.all(Array.from({ length: 50 }, () => create(key)));
-    expect(burst.map((r) => r.status)).toEqual(Array(50).fill(200));
-    const inFlight = burst.map((r) => r.body.id as string);
+    // 1 cent: at most one of 30 (none: the hold is larger than the balance).
+    const poor = await createOrgWithKey(stack.db, 1);
+    const poorBurst = await Promise.all(Array.from({ length: 30 }, () => create(poor.key)));
+    expect(poorBurst.filter((r) => r.status === 200)).toHaveLength(Math.floor(MICROS_PER_CENT / holdMicros));
+    expect(poorBurst.every((r) => r.status === 200 || (r.status === 402 && r.body.error.code === 'insufficient_credits'))).toBe(true);
 
-    // They complete; each costs more than the whole balance, so the first charge takes it below zero.
-    const usage = { input_tokens: 2000, output_tokens: 20_000 };
-    const cost = expectedCostMicros('lottie', 'gpt-4o-mini', usage);
-    expect(cost).toBeGreaterThan(initial);
-    await Promise.all(inFlight.map((id) => finishGeneration(stack.db, catalog, outcome(id, 'completed', usage, 3))));
+    // Three and a half holds: exactly three of 30.
+    const cents = Math.ceil((3.5 * holdMicros) / MICROS_PER_CENT);
+    const initial = cents * MICROS_PER_CENT;
+    const { org, key } = await createOrgWithKey(stack.db, cents);
+    const burst = await Promise.all(Array.from({ length: 30 }, () => create(key)));
+    const admitted = burst.filter((r) => r.status === 200).map((r) => r.body.id as string);
+    expect(admitted).toHaveLength(3);
+    expect(burst.filter((r) => r.status === 402)).toHaveLength(27);
+    expect(await countGenerations(org.id)).toBe(3);
+    expect((await usage(key)).credit_held).toBe((3 * holdMicros) / MICROS_PER_CENT);
 
-    // The bound: the overdraw is at most the cost of the generations in flight when the balance hit zero.
-    const balance = await balanceMicros(org.id);
-    expect(balance).toBe(initial - inFlight.length * cost);
-    expect(-balance).toBeLessThanOrEqual(inFlight.length * cost);
+    // Each outcome releases its hold and charges its exact cost once (repeats change nothing).
+    const outcomes = [
+      outcome(admitted[0]!, 'completed', { input_tokens: 1234, output_tokens: 5678 }, 3),
+      outcome(admitted[1]!, 'failed', { input_tokens: 800, output_tokens: 40 }),
+      outcome(admitted[2]!, 'cancelled', null),
+    ];
+    for (const o of outcomes) await finishGeneration(stack.db, catalog, o);
+    await Promise.all(outcomes.map((o) => finishGeneration(stack.db, catalog, o)));
+    const exact = outcomes.reduce((sum, o) => sum + expectedCostMicros('lottie', 'gpt-4o-mini', o.usage), 0);
+    const after = await usage(key);
+    expect(after.credit_held).toBe(0);
+    expect(await balanceMicros(org.id)).toBe(initial - exact);
+    expect(after.credit_balance).toBe((initial - exact) / MICROS_PER_CENT);
     await expectLedgerMatchesBalance(org.id);
 
-    // From then on nothing is admitted, however many try at once: the overdraw cannot grow.
-    const after = await Promise.all(Array.from({ length: 50 }, () => create(key)));
-    expect(after.every((r) => r.status === 402 && r.body.error.code === 'insufficient_credits')).toBe(true);
-    expect(await countGenerations(org.id)).toBe(50);
-    expect(await balanceMicros(org.id)).toBe(balance);
-  });
-
-  it('mid-burst: no create sent after the charge that crossed zero is admitted', async () => {
-    const { org, key, keyId } = await createOrgWithKey(stack.db, 1);
-    const owner = { orgId: org.id, keyId };
-    const g0 = await addGeneration(stack.db, catalog, owner, { engine: 'lottie', model: 'gpt-4.1', status: 'queued', createdAt: new Date() });
-    const usage = { input_tokens: 1000, output_tokens: 2000 }; // > 1 cent on gpt-4.1
-
-    // 50 creates spread over ~1 s, with the charge that crosses zero fired early among them.
-    let chargedAt = Infinity;
-    const charge = (async () => {
-      await new Promise((r) => setTimeout(r, 150));
-      await finishGeneration(stack.db, catalog, outcome(g0, 'completed', usage, 3));
-      chargedAt = performance.now();
-    })();
-    const creates = await Promise.all(
-      Array.from({ length: 50 }, async (_, i) => {
-        await new Promise((r) => setTimeout(r, i * 20));
-        const sentAt = performance.now();
-        const res = await create(key);
-        return { sentAt, status: res.status, id: res.body.id as string | undefined };
-      }),
-    );
-    await charge;
-
-    const sentAfter = creates.filter((c) => c.sentAt > chargedAt);
-    expect(sentAfter.length).toBeGreaterThan(0);
-    expect(sentAfter.every((c) => c.status === 402)).toBe(true);
-    const admitted = creates.filter((c) => c.status === 200).map((c) => c.id!);
-    expect(admitted.length + creates.filter((c) => c.status === 402).length).toBe(50);
-    expect(await countGenerations(org.id)).toBe(1 + admitted.length);
-    expect(await balanceMicros(org.id)).toBe(1 * MICROS_PER_CENT - expectedCostMicros('lottie', 'gpt-4.1', usage));
+    // Released holds admit again, as far as the balance (now lower by the exact costs) covers.
+    const again = await Promise.all(Array.from({ length: 10 }, () => create(key)));
+    expect(again.filter((r) => r.status === 200)).toHaveLength(Math.floor((initial - exact) / holdMicros));
   });
 });
 

@@ -3,13 +3,16 @@
 // the catalog file and the engine's premium (effective price = base × premium multiplier; cost rounded
 // up to the micro-dollar).
 import fs from 'node:fs';
+import { expect } from 'vitest';
 import type { Catalog } from '../../src/catalog/index.js';
 import { getEngine } from '../../src/engines/index.js';
-import { finishGeneration, insertGeneration, markGenerationStarted } from '../../src/db/generations.js';
+import { finishGeneration, admitGeneration, markGenerationStarted } from '../../src/db/generations.js';
+import { MICROS_PER_CENT } from '../../src/db/organizations.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids.js';
 import type { EngineId, GenerationOutcome, TokenUsage } from '../../src/shared.js';
 import { generationRequest } from '../support/fixtures.js';
+import { api } from '../support/stack.js';
 
 type CatalogFile = { models: Array<{ id: string; input_per_million_usd: number; output_per_million_usd: number }> };
 const catalogFile: CatalogFile = JSON.parse(fs.readFileSync(new URL('../../src/catalog/catalog.json', import.meta.url), 'utf8'));
@@ -53,8 +56,8 @@ export function outcome(generationId: string, status: GenerationOutcome['status'
  */
 export async function addGeneration(db: Db, catalog: Catalog, org: { orgId: string; keyId: string }, f: Fixture): Promise<string> {
   const id = newId('gen');
-  const admitted = await insertGeneration(db, { id, organizationId: org.orgId, apiKeyId: org.keyId, request: generationRequest(f.engine, f.model), app: { name: null, referer: null, title: null } });
-  if (!admitted) throw new Error('fixture generation not admitted: no credit');
+  const admission = await admitGeneration(db, { id, organizationId: org.orgId, apiKeyId: org.keyId, request: generationRequest(f.engine, f.model), app: { name: null, referer: null, title: null }, holdMicros: 0 });
+  if (!admission.admitted) throw new Error('fixture generation not admitted: no credit');
   if (f.status !== 'queued') {
     await markGenerationStarted(db, id);
     await finishGeneration(db, catalog, outcome(id, f.status, f.usage ?? null, f.durationSeconds));
@@ -67,4 +70,21 @@ export async function addGeneration(db: Db, catalog: Catalog, org: { orgId: stri
     [id, f.createdAt, f.latencyMs ?? 1000],
   );
   return id;
+}
+
+/**
+ * An organization's money once all its generations have ended: nothing held, and the balance is the
+ * initial one minus the exact cost of every generation (tokens as recorded, priced from the catalog
+ * file), to the micro-dollar, as GET /v1/usage reports it.
+ */
+export async function expectSettled(stack: { url: string; db: Db }, key: string, organizationId: string, initialCents: number): Promise<void> {
+  const { rows } = await stack.db.query('SELECT engine, model, status, input_tokens, output_tokens FROM generations WHERE organization_id = $1', [organizationId]);
+  expect(rows.every((r) => ['completed', 'failed', 'cancelled'].includes(r.status))).toBe(true);
+  const exact = rows.reduce(
+    (sum, r) => sum + expectedCostMicros(r.engine, r.model, r.input_tokens === null ? null : { input_tokens: r.input_tokens, output_tokens: r.output_tokens }),
+    0,
+  );
+  const usage = await api(stack.url, '/v1/usage', { key });
+  expect(usage.body.credit_held).toBe(0);
+  expect(Math.round(usage.body.credit_balance * MICROS_PER_CENT)).toBe(initialCents * MICROS_PER_CENT - exact);
 }

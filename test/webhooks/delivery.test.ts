@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertGeneration } from '../../src/db/generations.js';
+import { admitGeneration } from '../../src/db/generations.js';
 import {
   getWebhookSettings,
   listWebhookAttempts,
@@ -47,6 +47,9 @@ beforeAll(async () => {
     WEBHOOK_UNSAFE_CA_FILE: cert.certFile,
     // HyperFrames renders fail on this stack (no Chrome there): the failed-generation case. Lottie needs no Chrome.
     CHROME_PATH: '/nonexistent/chromium-headless-shell',
+    // Makes the built-in `ollama` provider usable (nothing listens on its port: it is unavailable, and
+    // the generation falls back to `local`), for a provider.order that names it first.
+    OLLAMA_API_KEY: 'unused',
   });
   temporal = createTemporalClient(stack.config);
 });
@@ -102,7 +105,7 @@ describe('lifecycle events of real generations', () => {
   type Started = { id: string; orgId: string; key: string; path: string };
   const started: Record<'success' | 'failure' | 'defaults' | 'none', Promise<Started>> = {} as never;
 
-  const create = async (path: string | null, engine: 'lottie' | 'hyperframes', allEvents: boolean): Promise<Started> => {
+  const create = async (path: string | null, engine: 'lottie' | 'hyperframes', allEvents: boolean, extra: object = {}): Promise<Started> => {
     const { org, key } = await createOrgWithKey(stack.db);
     if (allEvents) await setEnabledWebhookEvents(stack.db, org.id, { enable: [...LIFECYCLE_TYPES] });
     const res = await api(stack.url, '/v1/responses', {
@@ -115,6 +118,7 @@ describe('lifecycle events of real generations', () => {
         width: 160,
         height: 284,
         ...(path ? { webhook_url: receiver.url(path) } : {}),
+        ...extra,
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -124,7 +128,7 @@ describe('lifecycle events of real generations', () => {
   beforeAll(() => {
     // All four generations run at once; each test awaits its own.
     started.success = create('/e2e/success', 'lottie', true);
-    started.failure = create('/e2e/failure', 'hyperframes', true);
+    started.failure = create('/e2e/failure', 'hyperframes', true, { model: 'llama-3.1-8b', provider: { order: ['ollama', 'local'] } });
     started.defaults = create('/e2e/defaults', 'lottie', false);
     started.none = create(null, 'lottie', true);
     for (const p of Object.values(started)) p.catch(() => {});
@@ -150,8 +154,8 @@ describe('lifecycle events of real generations', () => {
       status: 'queued',
       engine: 'lottie',
       model: 'gpt-4o-mini',
-      // No provider has been called yet when the request is queued.
-      provider: null,
+      // The provider it will try first: the head of the default order (the only usable one here).
+      provider: 'local',
       output_url: null,
       error_message: null,
     });
@@ -201,8 +205,9 @@ describe('lifecycle events of real generations', () => {
     const final = await waitForTerminal(stack.url, g.key, g.id, 110_000);
     expect(final.body.status).toBe('failed');
     const events = verifiedEvents(await secretOf(g.orgId), await receiver.waitFor(3, g.path));
-    expect(events.get('video.generation.queued')!.data.object).toMatchObject({ status: 'queued', engine: 'hyperframes' });
-    expect(events.get('video.generation.started')!.data.object).toMatchObject({ status: 'in_progress', engine: 'hyperframes' });
+    // provider.order names ollama first: queued says so, and processing begins with it (it is down; local takes over).
+    expect(events.get('video.generation.queued')!.data.object).toMatchObject({ status: 'queued', engine: 'hyperframes', provider: 'ollama' });
+    expect(events.get('video.generation.started')!.data.object).toMatchObject({ status: 'in_progress', engine: 'hyperframes', provider: 'ollama' });
     const completed = events.get('video.generation.completed')!;
     expectEnvelope(completed, 'video.generation.completed', g.id);
     expect(completed.data.object).toEqual({
@@ -295,7 +300,7 @@ async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Parti
   const request = generationRequest('lottie', 'gpt-4o-mini', { content: [{ type: 'text', text: 'x' }], webhook_url: webhookUrl });
 
   const app = { name: null, referer: null, title: null };
-  await insertGeneration(stack.db, { id: generationId, organizationId: orgId, apiKeyId: 'key_test', request, app });
+  await admitGeneration(stack.db, { id: generationId, organizationId: orgId, apiKeyId: 'key_test', request, app, holdMicros: 0 });
   const eventId = newId('evt', 16);
   const input: WebhookDeliveryInput = {
     eventId,

@@ -179,7 +179,7 @@ describe.concurrent('generation workflow', () => {
       });
     });
 
-    test('every provider skipped: no call, no started event, provider_unavailable with the reasons', async ({ expect }) => {
+    test('every provider skipped: no call; started (naming the planned first provider) before completed; provider_unavailable with the reasons', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration(
         { planRoute: async () => ({ attempts: [attempt('p1', 'no API key configured'), attempt('p2', 'model not offered')], repairRounds: 1 }) },
         { webhook_url: 'https://hooks.example.com/video' },
@@ -193,7 +193,12 @@ describe.concurrent('generation workflow', () => {
           message: 'No provider could write the composition: p1: skipped, no API key configured; p2: skipped, model not offered',
         },
       });
-      expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual(['video.generation.queued', 'video.generation.completed']);
+      const events = await emittedEvents(handle);
+      expect(events.map((e) => [e.facts.type, e.facts.provider])).toEqual([
+        ['video.generation.queued', 'p1'],
+        ['video.generation.started', 'p1'],
+        ['video.generation.completed', null],
+      ]);
     });
 
     test('an empty plan: "No provider is configured"', async ({ expect }) => {

@@ -334,6 +334,8 @@ export async function startHarness(address: string): Promise<Harness> {
         organizationId: 'org_test',
         request: request(overrides),
         createdAtMs: Date.now(),
+        // As the API names it: the head of the planned order (the stub plan's first provider).
+        firstProvider: 'p1',
       };
       // Id, task queue and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
       const handle = await client.workflow.start(generationWorkflow, {

@@ -82,8 +82,10 @@ describe.concurrent('media step', () => {
     expect(trace.inputs('planRoute')).toEqual([]);
     expect(trace.outcome).toMatchObject({ status: 'failed', provider: null, usage: null, rendered: null, error: { code: 'media_unavailable', message } });
     const events = await emittedEvents(handle);
-    expect(events.map((e) => e.facts.type)).toEqual(['video.generation.queued', 'video.generation.completed']);
-    expect(events[1]!.facts).toMatchObject({ status: 'failed', errorMessage: message });
+    // It reached in_progress, so started comes before completed, though no provider was called.
+    expect(events.map((e) => e.facts.type)).toEqual(['video.generation.queued', 'video.generation.started', 'video.generation.completed']);
+    expect(events[1]!.facts.provider).toBe('p1');
+    expect(events[2]!.facts).toMatchObject({ status: 'failed', errorMessage: message });
   });
 
   test('network trouble (retryable) is tried 3 times, then fails with media_unavailable', async ({ expect }) => {

@@ -76,6 +76,16 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 
+  /** Every provider skipped (since started-before-completed: queued, started, completed events). */
+  async 'generation-no-provider'(h) {
+    const { handle } = await h.startGeneration(
+      { planRoute: async () => ({ attempts: [attempt('p1', 'OPENAI_API_KEY is not set'), attempt('p2', 'does not serve model test-model')], repairRounds: 1 }) },
+      { webhook_url },
+    );
+    await outcomeOf(handle);
+    return handle;
+  },
+
   /** A skipped provider, one that times out, one unavailable, then a rejection ends it. No webhook_url. */
   async 'generation-failed-after-fallback'(h) {
     const { handle } = await h.startGeneration({

@@ -122,7 +122,7 @@ describe.concurrent('webhooks', () => {
       expect(await outcomeOf(handle)).toBe('completed');
       const events = await emittedEvents(handle);
       expect(events.map((e) => e.facts)).toEqual([
-        { type: 'video.generation.queued', status: 'queued', provider: null, errorMessage: null, videoKey: null },
+        { type: 'video.generation.queued', status: 'queued', provider: 'p1', errorMessage: null, videoKey: null },
         { type: 'video.generation.started', status: 'in_progress', provider: 'p1', errorMessage: null, videoKey: null },
         { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: `generations/${id}/video.mp4` },
       ]);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { listGenerations } from '../../db/generations.js';
 import { invalidInput } from '../../errors.js';
 import type { AppDeps, AppState } from '../../http/context.js';
-import { validate } from '../../http/validate.js';
+import { MAX_ID_CHARS, validate } from '../../http/validate.js';
 import { TERMINAL_STATUSES, type GenerationStatus } from '../../shared.js';
 import { snapshot } from './service.js';
 import type { GenerationSnapshot } from './translate.js';
@@ -50,7 +50,7 @@ const BLANK: GenerationSnapshot = {
   progress: null,
 };
 
-const cursor = (description: string) => z.string().min(1).max(64).optional().describe(description);
+const cursor = (description: string) => z.string().min(1).max(MAX_ID_CHARS).optional().describe(description);
 const unixSeconds = (description: string) => z.coerce.number().int().min(0).max(MAX_UNIX_SECONDS).optional().describe(description);
 
 /** The query a listing accepts (unknown parameters are a 400 naming them); `status` in the view's words. */

@@ -3,9 +3,9 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps, AppState } from '../../http/context.js';
-import { validate } from '../../http/validate.js';
+import { idParams, validate } from '../../http/validate.js';
 import type { GenerationRequest } from '../../shared.js';
-import { readAppHeaders } from './appHeaders.js';
+import { ATTRIBUTION_WARNING_HEADER, readAppHeaders } from './appHeaders.js';
 import { idempotencyOf } from './idempotency.js';
 import { mountList } from './list.js';
 import { requestSchemas } from './schema.js';
@@ -13,7 +13,6 @@ import { cancelGeneration, createGeneration, readGeneration } from './service.js
 import { streamGeneration, type StreamShape } from './stream.js';
 import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot } from './translate.js';
 
-const idParams = z.object({ id: z.string().min(1) });
 /** Extension: `?stream=true` attaches to the generation's event stream, after event `starting_after`. */
 const readQuery = z.object({
   stream: z.enum(['true', 'false']).optional(),
@@ -38,8 +37,10 @@ export function generationsRoutes(deps: AppDeps) {
       shape.path,
       validate({ body: shape.schema }, async (ctx, { body }) => {
         const idempotency = idempotencyOf(ctx, shape.name, body);
-        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), readAppHeaders(ctx), idempotency);
+        const { app, warnings } = readAppHeaders(ctx);
+        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), app, idempotency);
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
+        if (warnings.length) ctx.set(ATTRIBUTION_WARNING_HEADER, warnings.join('; '));
         const { organizationId } = ctx.state.auth;
         // A replayed create attaches to the generation's stream like a GET ?stream=true.
         if (body.stream) return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id: generation.id, created: replayed ? undefined : generation });

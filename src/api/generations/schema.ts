@@ -32,6 +32,7 @@ const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
 const mediaUrl = z
   .string()
   .max(LIMITS.maxDataUrlChars)
+  .refine(storable, storableMessage)
   .superRefine((value, ctx) => {
     if (/^data:/i.test(value)) return;
     const issue = httpUrl.safeParse(value).error?.issues[0];
@@ -68,6 +69,7 @@ const provider = z
 const webhookUrl = z
   .string()
   .max(LIMITS.maxUrlChars)
+  .refine(storable, storableMessage)
   .describe('Public HTTPS URL that receives this generation’s signed lifecycle events; localhost, private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)');
 
 // Responses shape
@@ -91,21 +93,31 @@ const chatPart = z.discriminatedUnion('type', [
 ]).describe('A content part');
 
 /**
+ * An optional field that also takes null for "not given": typed SDKs send unset optional fields as
+ * null. The handler sees undefined (or the default) either way.
+ */
+function nullable<T extends z.ZodType>(schema: T) {
+  const wrapped = schema.nullable().optional().transform((v): z.output<T> | undefined => v ?? undefined);
+  // The OpenAPI document reads the outermost schema's description.
+  return schema.description ? wrapped.describe(schema.description) : wrapped;
+}
+
+/**
  * The request schemas of both shapes. Built, not constant: the `engine` enum is the engine registry's
  * at the time the app is created (plug-in engines register before).
  */
 export function requestSchemas() {
   const common = {
-    engine: z
-      .enum([...engineIds(), 'auto'])
-      .default(defaultEngineId())
-      .describe('Rendering engine (see GET /v1/engines); `auto` lets the prompt decide'),
+    engine: nullable(z.enum([...engineIds(), 'auto']))
+      .transform((engine) => engine ?? defaultEngineId())
+      .meta({ default: defaultEngineId() })
+      .describe('Rendering engine (see GET /v1/engines); `auto` lets the prompt decide; null or absent: the default'),
     model: z.string().min(1).max(100).refine(storable, storableMessage).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
     expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
-    width: dimension.optional().describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
-    height: dimension.optional().describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
+    width: nullable(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
+    height: nullable(dimension).describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
     provider: provider.optional(),
-    webhook_url: webhookUrl.optional(),
+    webhook_url: nullable(webhookUrl),
     /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
     duration_seconds: z
       .number()
@@ -125,8 +137,8 @@ export function requestSchemas() {
       input: z
         .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
         .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts`),
-      instructions: instructions.optional(),
-      aspect_ratio: aspectRatio.optional(),
+      instructions: nullable(instructions),
+      aspect_ratio: nullable(aspectRatio),
     })
     .describe('Create a generation from a prompt (Responses shape)');
 
@@ -142,8 +154,8 @@ export function requestSchemas() {
         .min(1)
         .max(LIMITS.maxMessages)
         .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user`),
-      instructions: instructions.optional(),
-      aspectRatio: aspectRatio.optional(),
+      instructions: nullable(instructions),
+      aspectRatio: nullable(aspectRatio),
       // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
       stream_options: z
         .object({ include_usage: z.boolean().optional().describe('Accepted for OpenAI clients; the last chunk carries usage either way') })

@@ -6,11 +6,14 @@ import { conflict, DomainError, notFound } from '../../errors.js';
 import {
   deleteGeneration,
   getGeneration,
-  insertGeneration,
+  admitGeneration,
   type AppInfo,
   type GenerationRow,
 } from '../../db/generations.js';
 import { claimIdempotencyKey, heldIdempotencyKey, releaseIdempotencyKey } from '../../db/idempotency.js';
+import { holdMicros } from '../../credits/hold.js';
+import { MICROS_PER_CENT } from '../../db/organizations.js';
+import { registryOf } from '../../providers/index.js';
 import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
@@ -65,14 +68,16 @@ export async function createGeneration(
     }
   }
   try {
-    // Admitted only while the balance is positive (atomically with charges: see insertGeneration).
-    const row = await insertGeneration(deps.db, { id, organizationId, apiKeyId: principal.apiKeyId, request, app });
-    if (!row) throw new DomainError('payment_required', 'insufficient_credits', 'The organization has no credit left; add credits to continue');
+    // Admitted only while the balance covers the open holds and this one (atomically with charges).
+    const holdMicros = creditHoldMicros(deps, request);
+    const admission = await admitGeneration(deps.db, { id, organizationId, apiKeyId: principal.apiKeyId, request, app, holdMicros });
+    if (!admission.admitted) throw insufficientCredits(holdMicros, admission.availableMicros);
+    const { row } = admission;
     try {
       await storeUploads(deps.storage, id, uploads);
       await deps.temporal.workflow.start(
         generationWorkflow,
-        generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime() }, app),
+        generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),
       );
     } catch (err) {
       // Nothing half-created: without a workflow there is no generation.
@@ -87,6 +92,28 @@ export async function createGeneration(
     if (idempotency) await releaseIdempotencyKey(deps.db, organizationId, idempotency.key, id);
     throw err;
   }
+}
+
+function creditHoldMicros({ catalog, config }: AppDeps, request: GenerationRequest): number {
+  const { repairRounds, secret } = config.providers;
+  return holdMicros(request, { catalog, registry: registryOf(config), repairRounds, secret });
+}
+
+function firstProvider({ config }: AppDeps, request: GenerationRequest): string {
+  return registryOf(config).firstProvider(request.provider_order, request.model, config.providers.secret);
+}
+
+function insufficientCredits(holdMicros: number, availableMicros: number): DomainError {
+  const cents = (micros: number) => {
+    const amount = Math.max(0, micros) / MICROS_PER_CENT;
+    return `${amount} ${amount === 1 ? 'cent' : 'cents'}`;
+  };
+  return new DomainError(
+    'payment_required',
+    'insufficient_credits',
+    `This generation holds up to ${cents(holdMicros)} of credit while it runs (its worst-case cost) and the balance covers ` +
+      `${cents(availableMicros)} beyond the holds of generations in flight; add credits or wait for those to finish`,
+  );
 }
 
 /**
@@ -113,6 +140,9 @@ export function generationStartOptions(input: GenerationWorkflowInput, app: AppI
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     taskQueue: TASK_QUEUES.io,
     args: [input],
+    // Tasks of every queue are dispatched round-robin across organizations (src/temporal/dynamicConfig.ts);
+    // the workflow's activities inherit the key.
+    priority: { fairnessKey: organizationId },
     typedSearchAttributes: [
       { key: SEARCH_ATTRIBUTES.organization, value: organizationId },
       { key: SEARCH_ATTRIBUTES.engine, value: request.engine },

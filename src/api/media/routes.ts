@@ -1,5 +1,5 @@
 // GET/HEAD /media/<key>?expires=…&sig=…[&inline=1] — files of the local storage driver at signed URLs.
-// Public: the signature is the authentication. Supports Range requests so players can seek.
+// Public: the signature is the authentication. Supports Range (and If-Range) requests so players can seek.
 // Artifacts are compositions written by an LLM from user prompts (attacker-controlled HTML), and
 // user media can be anything: no media response may run as the API's (and dashboard's) origin.
 // Every one is sandboxed by its CSP (opaque origin, no script, nothing loaded from anywhere), never
@@ -14,7 +14,7 @@ import { ApiError } from '../../http/errors.js';
 import { validate } from '../../http/validate.js';
 import { LocalStorage } from '../../storage/index.js';
 import { contentDisposition } from '../../storage/disposition.js';
-import { parseRange } from './range.js';
+import { entityTag, parseRange, rangeApplies } from './range.js';
 
 /** A query value counts only as one string; absent or repeated is no value, which fails the signature check (403). */
 const single = z.string().optional().catch(undefined);
@@ -42,7 +42,9 @@ export function mediaRoutes({ storage, mediaBaseUrl }: Pick<AppDeps, 'storage'> 
 
     const object = await storage.stat(key);
     if (!object) throw notFound('No such media');
-    const range = parseRange(ctx.get('Range') || undefined, object.size);
+    const etag = entityTag(object.size, object.modified);
+    // A Range whose If-Range no longer matches gets the whole (new) file.
+    const range = rangeApplies(ctx.get('If-Range') || undefined, etag, object.modified) ? parseRange(ctx.get('Range') || undefined, object.size) : undefined;
     // An unsatisfiable Range is HTTP's own answer (416 with Content-Range), not a domain failure.
     if (range === 'unsatisfiable') {
       throw new ApiError(416, 'range_not_satisfiable', `The file has ${object.size} bytes`, undefined, undefined, {
@@ -55,6 +57,7 @@ export function mediaRoutes({ storage, mediaBaseUrl }: Pick<AppDeps, 'storage'> 
     ctx.set('Content-Type', object.contentType); // exactly as stored (ctx.type would append a charset)
     ctx.set('Content-Disposition', contentDisposition(key, object.contentType, inline === '1'));
     ctx.lastModified = object.modified;
+    ctx.set('ETag', etag);
     const { start, end } = range ?? { start: 0, end: object.size - 1 };
     ctx.status = range ? 206 : 200;
     if (range) ctx.set('Content-Range', `bytes ${start}-${end}/${object.size}`);

@@ -47,9 +47,27 @@ export function rateLimitMiddleware({ db, config, logger }: AppDeps): Middleware
   };
 }
 
+/**
+ * Counts a request that carries no valid key against its client address (bucket `address:<ip>`);
+ * true when the address is over RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW, then the caller answers 429
+ * instead of 401. Keeps key guessing and junk traffic cheap: it runs before any body is read.
+ */
+export async function takeUnauthenticatedSlot({ db, config }: AppDeps, address: string): Promise<ApiError | null> {
+  const { enabled, unauthenticatedPerWindow, windowSeconds } = config.rateLimit;
+  if (!enabled) return null;
+  const decision = await takeRateLimitSlot(db, `address:${address}`, unauthenticatedPerWindow, windowSeconds);
+  if (decision.allowed) return null;
+  metrics.rateLimitRejections.inc();
+  const message = `Too many requests without a valid API key from this address (limit ${unauthenticatedPerWindow} per ${windowSeconds} s); retry after ${decision.retryAfterSeconds} s`;
+  return rateLimitError(message, decision.retryAfterSeconds, {});
+}
+
 /** The 429 body satisfies both shapes of interface section 7: `error.code` and `message` + `data.retry_after`. */
 function rateLimitExceeded(limit: number, windowSeconds: number, retryAfter: number, headers: Record<string, string>) {
-  const message = `Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry after ${retryAfter} s`;
+  return rateLimitError(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry after ${retryAfter} s`, retryAfter, headers);
+}
+
+function rateLimitError(message: string, retryAfter: number, headers: Record<string, string>) {
   return new ApiError(
     429,
     'RATE_LIMIT_EXCEEDED',

@@ -2,6 +2,7 @@
 // (src/api/generations/schema.ts) and the response schemas the tests hold responses to (./schemas.ts),
 // with the examples of ./examples.ts. Served at /openapi.json and rendered at /docs.
 import { z } from 'zod';
+import { MAX_ID_CHARS } from '../../http/validate.js';
 import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
@@ -60,13 +61,23 @@ const RATE_LIMIT_HEADERS = {
 
 /** Error answers by status: the one error shape (429 adds its retry fields), examples of the codes each carries. */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'Invalid request: `error.param` names the field, parameter or header. Codes: `invalid_request`, `invalid_json`, `invalid_webhook_url`, `invalid_media_url`' },
+  400: {
+    name: 'BadRequest',
+    description:
+      'Invalid request: `error.param` names the field, parameter or header (`path` for a path that is not UTF-8 text without control characters, e.g. `%00`, `%FF`). Codes: `invalid_request`, `invalid_json` (also a body nested deeper than 32 levels), `invalid_webhook_url`, `invalid_media_url`',
+  },
   401: { name: 'Unauthorized', description: 'Missing, invalid, revoked or deleted API key (`unauthorized`)' },
-  402: { name: 'PaymentRequired', description: 'The organization has no credit left (`insufficient_credits`)' },
+  402: {
+    name: 'PaymentRequired',
+    description: "The balance does not cover the credit holds of the organization's generations in flight plus this one's worst-case cost (`insufficient_credits`)",
+  },
   404: { name: 'NotFound', description: 'No such generation, or another organization’s (`not_found`)' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB (`request_too_large`)' },
-  415: { name: 'UnsupportedMediaType', description: 'The body is not sent as JSON (`unsupported_media_type`)' },
-  429: { name: 'TooManyRequests', description: 'Rate limit of the key exceeded (`RATE_LIMIT_EXCEEDED`): wait Retry-After seconds' },
+  415: { name: 'UnsupportedMediaType', description: 'The body is not sent as JSON, or with a Content-Encoding other than gzip, deflate, br (`unsupported_media_type`)' },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Rate limit of the key exceeded, or of the client address for requests without a valid key (`RATE_LIMIT_EXCEEDED`): wait Retry-After seconds',
+  },
   503: { name: 'ServiceUnavailable', description: 'A backing service (PostgreSQL, Temporal) is unavailable; retry shortly (`temporarily_unavailable`)' },
 };
 
@@ -89,7 +100,7 @@ const conflict = (description: string, examples: Record<string, { summary: strin
 
 const ok = (description: string, content: object, rateLimited = true) => ({ '200': { description, ...(rateLimited ? { headers: RATE_LIMIT_HEADERS } : {}), content } });
 
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 }, description: 'Generation id (`gen_…`), as the create returned it', example: EXAMPLE_ID };
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: MAX_ID_CHARS }, description: 'Generation id (`gen_…`), as the create returned it', example: EXAMPLE_ID };
 const streamParams = [
   { name: 'stream', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false'] }, description: 'Extension: `true` answers with the generation’s server-sent events (from now until it ends) instead of one object' },
   { name: 'starting_after', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Extension, with `stream=true`: only events numbered after this `sequence_number` (resume a dropped stream)' },
@@ -130,7 +141,7 @@ function generationPaths(shape: Shape) {
         operationId: `create${noun}`,
         summary: `Create a generation (${tag} shape)`,
         description:
-          'Starts a generation and answers at once with it queued; the video is made in the background. Poll the generation every 2–5 s, stream it (`stream: true`), or give a `webhook_url`. The cost in tokens is debited from the organization’s credit when the LLM answers.',
+          'Starts a generation and answers at once with it queued; the video is made in the background. Poll the generation every 2–5 s, stream it (`stream: true`), or give a `webhook_url`. Its worst-case cost is held from the organization’s credit while it runs; the tokens it used are charged when it ends.',
         parameters: [idempotencyKeyParam],
         requestBody: { required: true, content: { 'application/json': { schema: ref(`Create${noun}Request`), example: CREATE_REQUESTS[base] } } },
         responses: {
@@ -138,6 +149,11 @@ function generationPaths(shape: Shape) {
             description: 'Accepted: the generation, queued (with `stream: true`: its events until it ends). A repeat with the same Idempotency-Key answers the original generation in its current state',
             headers: {
               'Idempotent-Replayed': { description: 'Extension: `true` when this answer is the generation an earlier request with the same Idempotency-Key started', schema: { type: 'string', enum: ['true'] } },
+              'X-Attribution-Warning': {
+                description:
+                  'Extension: an attribution header (Referer, X-Title, X-App-Name and their aliases) could not be kept as sent and was dropped or trimmed; names each one and why, e.g. `Referer dropped: not an http or https URL`. Attribution never rejects a create',
+                schema: { type: 'string' },
+              },
               ...RATE_LIMIT_HEADERS,
             },
             content: { 'application/json': { schema: ref(schema), examples: examplesOf({ queued: shape.examples.created }) }, ...eventStream },
@@ -268,7 +284,7 @@ export function openApiDocument(serverUrl: string) {
   const healthBody = (properties: object, example: object) => ({ 'application/json': { schema: { type: 'object', properties, required: Object.keys(properties) }, example } });
   const checks = { type: 'object', description: 'Each backing service: `ok` or `unavailable: <reason>`', additionalProperties: { type: 'string' } };
 
-  return withCurlSamples(
+  return withGuardAnswers(withCurlSamples(
     {
       openapi: '3.1.0',
       info: { title: 'Video generation API', version: '1.0.0', description: REFERENCE_INTRO },
@@ -352,10 +368,30 @@ export function openApiDocument(serverUrl: string) {
       },
     },
     serverUrl,
-  );
+  ));
 }
 
-type OperationObject = { security?: unknown[]; requestBody?: { content: Record<string, { example?: unknown }> }; 'x-codeSamples'?: unknown[] };
+type OperationObject = {
+  security?: unknown[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, unknown>;
+  'x-codeSamples'?: unknown[];
+};
+
+/**
+ * Answers every operation can give before it runs (src/http/requestGuard.ts): 400 for a path or
+ * query value that is not UTF-8 text without control characters; behind the key gate also 401 and
+ * the per-address 429 of requests without a valid key.
+ */
+function withGuardAnswers<D extends { paths: object }>(doc: D): D {
+  for (const operations of Object.values(doc.paths as Record<string, Record<string, OperationObject>>)) {
+    for (const op of Object.values(operations)) {
+      const statuses = [400, ...(op.security?.length !== 0 ? [401, 429] : [])];
+      for (const status of statuses) op.responses[String(status)] ??= errors(status)[String(status)];
+    }
+  }
+  return doc;
+}
 
 /** A copyable curl command per operation (Redoc's `x-codeSamples`). */
 function withCurlSamples<D extends { paths: object }>(doc: D, serverUrl: string): D {

@@ -134,7 +134,15 @@ export const ERROR_EXAMPLES: Record<number, Record<string, { summary: string; va
     invalid_json: { summary: 'The body is not JSON', value: error('invalid_json', 'Request body is not valid JSON: Unexpected token } in JSON at position 12') },
   },
   401: { unauthorized: { summary: 'No key, or a revoked or deleted one', value: error('unauthorized', 'Missing or invalid API key') } },
-  402: { insufficient_credits: { summary: 'The balance is used up', value: error('insufficient_credits', 'The organization has no credit left; add credits to continue') } },
+  402: {
+    insufficient_credits: {
+      summary: 'The balance does not cover the hold',
+      value: error(
+        'insufficient_credits',
+        'This generation holds up to 14.0357 cents of credit while it runs (its worst-case cost) and the balance covers 3.2 cents beyond the holds of generations in flight; add credits or wait for those to finish',
+      ),
+    },
+  },
   404: { not_found: { summary: 'No such generation in this organization', value: error('not_found', `Generation ${ID} not found`) } },
   413: { request_too_large: { summary: 'Body over 1 MiB', value: error('request_too_large', 'request entity too large') } },
   415: { unsupported_media_type: { summary: 'Body is not JSON', value: error('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json') } },
@@ -169,6 +177,7 @@ export function usageExample() {
   const day = { request_count: 12, completed_count: 11, failed_count: 1, total_cost_cents: 3.1 };
   return {
     credit_balance: 9_842.5,
+    credit_held: 14.0357,
     totals: { total_requests: 57, completed_requests: 53, failed_requests: 4, total_cost_cents: 15.7 },
     daily_usage: [{ date: '2026-11-23', ...day, total_duration_seconds: 88 }],
     daily_usage_by_route: [

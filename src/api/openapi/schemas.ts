@@ -65,7 +65,7 @@ const common = {
   engine: z.string().describe('Rendering engine id (see GET /v1/engines)'),
   provider: z.string().nullable().describe('Provider that served the LLM call; null until one answered'),
   completed_at: z.number().int().nullable().describe('When it reached a terminal status, Unix time in milliseconds; null before'),
-  latency_ms: z.number().int().nullable().describe('Milliseconds from creation to completion; null until completed'),
+  latency_ms: z.number().int().nullable().describe('Milliseconds from creation to the terminal status, set on every terminal status (completed, failed, cancelled); null while in flight'),
   artifact_url: signedUrl.nullable().describe('The engine’s own artifact (for example the Lottie JSON) when produced; else null'),
   artifact_type: z.string().nullable().describe('Media type of the artifact (`application/json`, `text/html`); null without one'),
   progress: progressField,
@@ -90,7 +90,7 @@ export const responsesView = z
             type: z.literal('message').describe('Always `message`'),
             id: z.string().describe('`<generation id>_msg`'),
             role: z.literal('assistant').describe('Always `assistant`'),
-            status: z.enum(['in_progress', 'completed', 'incomplete']).describe('`completed` once the video is there'),
+            status: z.enum(['in_progress', 'completed', 'incomplete']).describe('`in_progress` while running, `completed` once the video is there, `incomplete` when the generation failed or was cancelled'),
             content: z
               .array(z.strictObject({ type: z.literal('output_video').describe('Always `output_video`'), video_url: signedUrl }).describe('The video'))
               .describe('Empty until completed; then the video'),
@@ -202,7 +202,8 @@ export const enginesCatalog = z
   })
   .describe('The public catalog');
 
-const cents = (what: string) => z.number().describe(`${what}, in US cents`);
+// Fractional cents: the ledger is integer micro-dollars, and a cheap generation costs a fraction of a cent.
+const cents = (what: string) => z.number().describe(`${what}, in US cents with up to 4 decimals (exact micro-dollars, never rounded)`);
 const count = (what: string) => z.number().describe(what);
 const dayCounts = {
   request_count: count('Generations created'),
@@ -213,6 +214,9 @@ const dayCounts = {
 export const usageResource = z
   .strictObject({
     credit_balance: cents('Current credit balance'),
+    credit_held: cents(
+      'Extension: credit reserved by the generations in flight, each its worst-case cost (README, "Credits and holds"); a create is admitted while `credit_balance` − `credit_held` covers its own hold',
+    ),
     totals: z
       .strictObject({
         total_requests: count('Generations created'),

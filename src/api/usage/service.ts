@@ -27,6 +27,8 @@ export async function readUsage({ db }: AppDeps, organizationId: string) {
   const { totals } = snapshot;
   return {
     credit_balance: toCents(snapshot.balanceMicros),
+    // Extension: reserved by generations in flight; creates are admitted while balance − held covers their hold.
+    credit_held: toCents(snapshot.heldMicros),
     totals: {
       total_requests: totals.requests,
       completed_requests: totals.completed,

@@ -8,7 +8,8 @@ import type { DashboardContext, DashboardState } from '../context.js';
 import { clearCookie, readTokenCookie, setCookie } from '../cookies.js';
 import { CSRF_FIELD, newCsrfToken, sameToken } from '../csrf.js';
 import { readForm } from '../form.js';
-import { beginLoginAttempt, clientIp } from '../loginLimit.js';
+import { clientIp } from '../../http/clientIp.js';
+import { beginLoginAttempt } from '../loginLimit.js';
 import { decoyHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../password.js';
 import { sendPage, seeOther } from '../respond.js';
 import { endSession, requireMember, startSession } from '../session.js';
@@ -47,11 +48,13 @@ export function authRoutes(deps: AppDeps): Router<DashboardState> {
     if (!email || !password || password.length > PASSWORD_MAX_LENGTH) {
       return showLogin(ctx, 400, { email, next, error: 'Enter your email and password.' });
     }
-    const lockedFor = await beginLoginAttempt(deps.db, email, clientIp(ctx));
+    const address = clientIp(ctx);
+    const lockedFor = await beginLoginAttempt(deps.db, email, address);
     if (lockedFor > 0) {
       ctx.set('Retry-After', String(lockedFor));
-      const minutes = Math.ceil(lockedFor / 60);
-      return showLogin(ctx, 429, { email, next, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` });
+      const [n, unit] = lockedFor < 60 ? [lockedFor, 'second'] : [Math.ceil(lockedFor / 60), 'minute'];
+      const wait = `${n} ${unit}${n === 1 ? '' : 's'}`;
+      return showLogin(ctx, 429, { email, next, error: `Too many failed sign-ins. Try again in ${wait}.` });
     }
     const member = await findMemberByEmail(deps.db, email);
     const passwordOk = await verifyPassword(password, member?.password_hash ?? (await decoyHash()));
@@ -59,7 +62,7 @@ export function authRoutes(deps: AppDeps): Router<DashboardState> {
       ctx.state.log.info({ email_domain: email.split('@')[1] ?? null }, 'dashboard sign-in failed');
       return showLogin(ctx, 401, { email, next, error: 'Wrong email or password.' });
     }
-    await clearLoginFailures(deps.db, email);
+    await clearLoginFailures(deps.db, email, address);
     await startSession(ctx, deps, member.id);
     clearCookie(ctx, deps.config, LOGIN_CSRF_COOKIE, LOGIN_PATH);
     ctx.state.log.info({ member_id: member.id, organization_id: member.organization_id }, 'dashboard sign-in');

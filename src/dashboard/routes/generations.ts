@@ -3,14 +3,13 @@
 // the process's one watcher per generation (the API's streams share it). Another organization's id
 // is a 404, on both.
 import Router from '@koa/router';
-import { z } from 'zod';
 import { queryLiveState } from '../../api/generations/service.js';
 import { generationWatchers, type LiveUpdate } from '../../api/generations/watch.js';
 import { getGeneration } from '../../db/generations.js';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../http/context.js';
 import { openEventStream } from '../../http/sse.js';
-import { validate } from '../../http/validate.js';
+import { idParams, validate } from '../../http/validate.js';
 import { TERMINAL_STATUSES } from '../../shared.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';
@@ -22,8 +21,6 @@ import { member, requireMember } from '../session.js';
 import { workflowUrl } from '../temporal.js';
 import { generationPage } from '../views/generation.js';
 
-const idParams = { params: z.object({ id: z.string().min(1).max(100) }) };
-
 export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
   const { db, storage, config } = deps;
   const router = new Router<DashboardState>();
@@ -32,7 +29,7 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
   router.get(
     '/dashboard/generations/:id',
     requireMember(),
-    validate(idParams, async (ctx: DashboardContext, { params: { id } }) => {
+    validate({ params: idParams }, async (ctx: DashboardContext, { params: { id } }) => {
       const session = member(ctx);
       const generation = await getGeneration(db, session.organizationId, id);
       if (!generation) throw notFound('No such generation in your organization');
@@ -65,7 +62,7 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
   router.get(
     '/dashboard/generations/:id/events',
     requireMember({ page: false }),
-    validate(idParams, async (ctx: DashboardContext, { params: { id } }) => {
+    validate({ params: idParams }, async (ctx: DashboardContext, { params: { id } }) => {
       const session = member(ctx);
       // Subscribing checks ownership: an unknown or another organization's id is a 404 before any event.
       const early: LiveUpdate[] = [];

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createApiKey, deleteApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../db/apiKeys.js';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../http/context.js';
-import { validate } from '../../http/validate.js';
+import { idParams, validate } from '../../http/validate.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { sendPage, seeOther } from '../respond.js';
 import { form, member, requireMember } from '../session.js';
@@ -13,7 +13,6 @@ import { confirmPage } from '../views/layout.js';
 import { KEY_ACTION_LABELS, keyActionQuestion, keysPage, type KeyAction } from '../views/keys.js';
 
 const keyName = z.string().trim().min(1, 'Give the key a name').max(200, 'Names have at most 200 characters');
-const keyParams = z.object({ id: z.string().min(1).max(100) });
 
 const NOTICES: Record<string, string> = { revoked: 'The key was revoked.', deleted: 'The key was deleted.' };
 
@@ -54,7 +53,7 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
     router.post(
       `/dashboard/keys/:id/${action}`,
       requireMember(),
-      validate({ params: keyParams }, async (ctx: DashboardContext, { params }) => {
+      validate({ params: idParams }, async (ctx: DashboardContext, { params }) => {
         const key = await ownKey(ctx, params.id);
         if (form(ctx).get('confirm') !== 'yes') {
           const label = KEY_ACTION_LABELS[action];

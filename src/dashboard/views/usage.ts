@@ -64,6 +64,7 @@ export function usagePage({ session, usage, recent }: { session: DashboardSessio
     html`<h1>Usage</h1>
 <div class="stats">
 ${stat('Credit balance', money(usage.credit_balance), 'credit-balance')}
+${stat('Held in flight', money(usage.credit_held), 'credit-held')}
 ${stat(`Requests, last ${days.length} days`, count(sum((d) => d.request_count)), 'period-requests')}
 ${stat(`Cost, last ${days.length} days`, money(sum((d) => d.total_cost_cents)), 'period-cost')}
 ${stat('Requests, all time', `${count(usage.totals.total_requests)} (${count(usage.totals.failed_requests)} failed)`, 'total-requests')}

@@ -30,7 +30,15 @@ const localAdapter: ProviderAdapter = {
 };
 
 // The embedded offline composer serves every catalog model (it is the stand-in for all of them).
-const entry = z.object({ models: z.literal('*').default('*'), timeout_seconds: z.number().positive().max(900).default(30) }).strict();
+// Its compositions stay well below the default max_output_tokens whatever the prompt; the credit hold
+// counts each call at that size.
+const entry = z
+  .object({
+    models: z.literal('*').default('*'),
+    timeout_seconds: z.number().positive().max(900).default(30),
+    max_output_tokens: z.number().int().min(256).max(200_000).default(65_536),
+  })
+  .strict();
 
 export const localProtocol: ProviderProtocol<z.infer<typeof entry>> = {
   id: 'local',
