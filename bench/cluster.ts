@@ -92,9 +92,9 @@ async function view(run: Run, id: string, headers = run.headers) {
 
 async function waitDone(run: Run, id: string, headers = run.headers): Promise<number> {
   for (;;) {
-    const view_ = await view(run, id, headers);
-    if (view_.status === 'completed') return view_.completed_at!;
-    if (['failed', 'cancelled', 'incomplete'].includes(view_.status)) throw new Error(`${id} ${view_.status}`);
+    const current = await view(run, id, headers);
+    if (current.status === 'completed') return current.completed_at!;
+    if (['failed', 'cancelled', 'incomplete'].includes(current.status)) throw new Error(`${id} ${current.status}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

@@ -1,8 +1,8 @@
 // The one place that turns failures into the API's error body
 //   {"error": {"code": string, "message": string, "param"?: string}}
 // and the one mapping of domain failures to statuses. ApiError carries its own status (HTTP-only
-// answers: 413, 415, 416, 429, no route…); a DomainError gets the status of its kind; Koa/http-errors
-// (body parser: bad JSON, too large) keep their 4xx status; a backing service that is down is a 503;
+// answers: 413, 415, 416, 429, no route…; the JSON body reader's too), a DomainError gets the status of
+// its kind; Koa/http-errors keep their 4xx status; a backing service that is down is a 503;
 // anything else is a 500 with a generic message (details go to the log, never to the client).
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -95,11 +95,9 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof DomainError) return new ApiError(DOMAIN_STATUS[err.kind], err.code, err.message, err.param);
-  const e = err as { status?: number; statusCode?: number; message?: string; name?: string };
+  const e = err as { status?: number; statusCode?: number; message?: string };
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    // The JSON body parser reports malformed JSON as a SyntaxError with status 400.
-    if (e.name === 'SyntaxError') return new ApiError(400, 'invalid_json', `Request body is not valid JSON: ${e.message}`);
     return new ApiError(status, HTTP_ERROR_CODES[status] ?? 'invalid_request', e.message ?? 'Bad request');
   }
   if (isUnavailable(err)) return new ApiError(503, 'temporarily_unavailable', 'A backing service is unavailable; retry shortly');

@@ -44,9 +44,9 @@ describe('toApiError', () => {
   });
 
   it('keeps client errors client errors, whatever their message says', () => {
-    const badJson = Object.assign(new SyntaxError('Unexpected token U in "{"a": UNAVAILABLE}"'), { status: 400 });
-    expect(toApiError(badJson).status).toBe(400);
-    expect(toApiError(badJson).code).toBe('invalid_json');
+    const bad = Object.assign(new Error('Unexpected token U in "{"a": UNAVAILABLE}"'), { status: 400 });
+    expect(toApiError(bad).status).toBe(400);
+    expect(toApiError(bad).code).toBe('invalid_request');
     expect(toApiError(Object.assign(new Error('request entity too large'), { status: 413 })).code).toBe('request_too_large');
   });
 

@@ -96,7 +96,7 @@ const chatPart = z.discriminatedUnion('type', [
  * An optional field that also takes null for "not given": typed SDKs send unset optional fields as
  * null. The handler sees undefined (or the default) either way.
  */
-function nullable<T extends z.ZodType>(schema: T) {
+function nullAsAbsent<T extends z.ZodType>(schema: T) {
   const wrapped = schema.nullable().optional().transform((v): z.output<T> | undefined => v ?? undefined);
   // The OpenAPI document reads the outermost schema's description.
   return schema.description ? wrapped.describe(schema.description) : wrapped;
@@ -108,16 +108,16 @@ function nullable<T extends z.ZodType>(schema: T) {
  */
 export function requestSchemas() {
   const common = {
-    engine: nullable(z.enum([...engineIds(), 'auto']))
+    engine: nullAsAbsent(z.enum([...engineIds(), 'auto']))
       .transform((engine) => engine ?? defaultEngineId())
       .meta({ default: defaultEngineId() })
       .describe('Rendering engine (see GET /v1/engines); `auto` lets the prompt decide; null or absent: the default'),
     model: z.string().min(1).max(100).refine(storable, storableMessage).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
     expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
-    width: nullable(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
-    height: nullable(dimension).describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
+    width: nullAsAbsent(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
+    height: nullAsAbsent(dimension).describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
     provider: provider.optional(),
-    webhook_url: nullable(webhookUrl),
+    webhook_url: nullAsAbsent(webhookUrl),
     /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
     duration_seconds: z
       .number()
@@ -137,8 +137,8 @@ export function requestSchemas() {
       input: z
         .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
         .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts`),
-      instructions: nullable(instructions),
-      aspect_ratio: nullable(aspectRatio),
+      instructions: nullAsAbsent(instructions),
+      aspect_ratio: nullAsAbsent(aspectRatio),
     })
     .describe('Create a generation from a prompt (Responses shape)');
 
@@ -154,8 +154,8 @@ export function requestSchemas() {
         .min(1)
         .max(LIMITS.maxMessages)
         .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user`),
-      instructions: nullable(instructions),
-      aspectRatio: nullable(aspectRatio),
+      instructions: nullAsAbsent(instructions),
+      aspectRatio: nullAsAbsent(aspectRatio),
       // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
       stream_options: z
         .object({ include_usage: z.boolean().optional().describe('Accepted for OpenAI clients; the last chunk carries usage either way') })

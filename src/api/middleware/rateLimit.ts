@@ -48,9 +48,9 @@ export function rateLimitMiddleware({ db, config, logger }: AppDeps): Middleware
 }
 
 /**
- * Counts a request that carries no valid key against its client address (bucket `address:<ip>`);
- * true when the address is over RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW, then the caller answers 429
- * instead of 401. Keeps key guessing and junk traffic cheap: it runs before any body is read.
+ * Counts a request that carries no valid key against its client address (bucket `address:<ip>`):
+ * the 429 to answer instead of a 401 when the address is over RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW,
+ * else null. Keeps key guessing and junk traffic cheap: it runs before any body is read.
  */
 export async function takeUnauthenticatedSlot({ db, config }: AppDeps, address: string): Promise<ApiError | null> {
   const { enabled, unauthenticatedPerWindow, windowSeconds } = config.rateLimit;
