@@ -110,8 +110,8 @@ export function requestSchemas() {
   const common = {
     engine: nullAsAbsent(z.enum([...engineIds(), 'auto']))
       .transform((engine) => engine ?? defaultEngineId())
-      .meta({ default: defaultEngineId() })
-      .describe('Rendering engine (see GET /v1/engines); `auto` lets the prompt decide; null or absent: the default'),
+      // Named here: JSON Schema has no place for the default of a field that also takes null.
+      .describe(`Rendering engine (see GET /v1/engines); \`auto\` lets the prompt decide; default (also for null) \`${defaultEngineId()}\``),
     model: z.string().min(1).max(100).refine(storable, storableMessage).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
     expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
     width: nullAsAbsent(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
