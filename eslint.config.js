@@ -1,13 +1,13 @@
 // ESLint gate (`npm run lint`, part of `npm test`): type-aware typescript-eslint over the TypeScript of
 // src/, workflows/, activities/, test/ and bench/. Kept small on purpose: typescript-eslint's
-// `recommended` set, the promise rules that catch lost errors, no import cycles, and the import rules
-// that keep workflow code deterministic (Temporal replays it inside a sandbox).
+// `recommended` set, the promise rules that catch lost errors, no import cycles (type imports counted),
+// and the import rules that keep workflow code deterministic (Temporal replays it inside a sandbox)
+// and the workflows behind the Temporal contract.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { importCycles } from './src/dev/lintImportCycles.mjs';
 
 // Node built-ins under both spellings (`fs` and `node:fs`); `node:*` is also caught by a pattern below.
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
@@ -51,19 +51,12 @@ export default defineConfig(
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
-    plugins: { 'import-x': importX },
+    plugins: { project: { rules: { 'import-cycles': importCycles } } },
     languageOptions: {
       parserOptions: {
         projectService: true,
         tsconfigRootDir: import.meta.dirname,
       },
-    },
-    settings: {
-      // `./x.js` in an import names x.ts: the TypeScript resolver maps it, and import-x parses .ts files
-      // with typescript-eslint's parser (without these it silently skips them and finds no cycle).
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: import.meta.dirname })],
-      'import-x/extensions': ['.ts', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
     },
     rules: {
       // A promise nobody awaits loses its rejection (an unhandled rejection kills the process).
@@ -72,8 +65,8 @@ export default defineConfig(
       // An async function where a void callback is expected (event emitters, Koa/timer callbacks):
       // its rejection goes nowhere.
       '@typescript-eslint/no-misused-promises': 'error',
-      // Cycles through runtime imports (type-only imports are ignored: they vanish at build time).
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Cycles through any import, type-only ones included (src/dev/lintImportCycles.mjs).
+      'project/import-cycles': 'error',
       // tsc already reports unused locals and parameters (noUnusedLocals/noUnusedParameters), and
       // undefined names: the ESLint copies only repeat it.
       '@typescript-eslint/no-unused-vars': 'off',
@@ -104,10 +97,10 @@ export default defineConfig(
           patterns: [
             ...noIoImports.patterns,
             {
-              regex: String.raw`^(\.\./)+src/(?!(shared|providers/errors|webhooks/retryPolicy|webhooks/events|progress/percent)\.js$)`,
+              regex: String.raw`^(\.\./)+src/(?!(shared|temporal/contract|providers/errors|webhooks/retryPolicy|webhooks/events|progress/percent)\.js$)`,
               allowTypeImports: true,
               message:
-                'Workflow code may import at run time only the sandbox-safe modules of src/ (shared, providers/errors, webhooks/retryPolicy, webhooks/events, progress/percent); use `import type` for the rest.',
+                'Workflow code may import at run time only the sandbox-safe modules of src/ (shared, temporal/contract, providers/errors, webhooks/retryPolicy, webhooks/events, progress/percent); use `import type` for the rest.',
             },
             {
               regex: String.raw`^(\.\./)+activities/`,
@@ -120,9 +113,22 @@ export default defineConfig(
     },
   },
   {
+    // The API and the activities reach workflows through the Temporal contract (src/temporal/contract.ts):
+    // names, signals, queries, inputs. A workflow file imported there drags the workflow module graph
+    // (its activity proxies, the steps) into processes that never run it.
+    files: ['src/**/*.ts', 'activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: String.raw`^(\.\./)+workflows/`, message: 'Import the Temporal contract (src/temporal/contract.ts), not a workflow file.' }] },
+      ],
+    },
+  },
+  {
     // The sandbox-safe modules the workflows import at run time: the same ban on Node and I/O imports
-    // one level down, so the workflows' guarantee does not leak through them.
-    files: ['src/shared.ts', 'src/providers/errors.ts', 'src/webhooks/retryPolicy.ts', 'src/webhooks/events.ts'],
+    // one level down, so the workflows' guarantee does not leak through them (this replaces the rule
+    // above for them; they import no workflow either).
+    files: ['src/shared.ts', 'src/temporal/contract.ts', 'src/providers/errors.ts', 'src/webhooks/retryPolicy.ts', 'src/webhooks/events.ts', 'src/progress/percent.ts'],
     rules: { 'no-restricted-imports': ['error', noIoImports] },
   },
 );

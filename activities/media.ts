@@ -7,14 +7,15 @@ import tls from 'node:tls';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
 import { fetchMediaAssets, MediaUnavailableError } from '../src/media/fetch.js';
-import type { MediaAsset, MediaFetchCall } from '../src/shared.js';
+import type { MediaAsset } from '../src/shared.js';
+import type { MediaActivities, MediaFetchCall } from '../src/temporal/contract.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
 import type { ActivityDeps } from './deps.js';
 
 export const MEDIA_UNAVAILABLE = 'media_unavailable';
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
-export function createMediaActivities({ config, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver) {
+export function createMediaActivities({ config, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver): MediaActivities {
   const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
   const policy = urlPolicyFromConfig(config, resolve);
   // The webhook client's local-testing settings apply to media URLs too; extra trust is added to the system CAs.
@@ -39,5 +40,3 @@ export function createMediaActivities({ config, storage, logger }: ActivityDeps,
     },
   };
 }
-
-export type MediaActivities = ReturnType<typeof createMediaActivities>;

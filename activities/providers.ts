@@ -4,16 +4,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine } from '../src/engines/index.js';
 import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, writeComposition } from '../src/providers/index.js';
-import type {
-  CompositionCall,
-  CompositionDraft,
-  ExpansionCall,
-  ExpansionResult,
-  Finding,
-  GenerationRequest,
-  RoutePlan,
-  ValidationInput,
-} from '../src/shared.js';
+import type { Finding, GenerationRequest } from '../src/shared.js';
+import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, ValidationInput } from '../src/temporal/contract.js';
 import { metrics } from '../src/metrics.js';
 import type { ActivityDeps } from './deps.js';
 
@@ -27,7 +19,7 @@ const compositionKey = (generationId: string, engine: string, draftNumber: numbe
 /** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
 const HEARTBEAT_INTERVAL_MS = 5000;
 
-export function createProviderActivities({ config, logger, storage }: ActivityDeps) {
+export function createProviderActivities({ config, logger, storage }: ActivityDeps): ProviderActivities {
   const { secret, repairRounds } = config.providers;
   // Read now: a broken registry file stops the worker at start-up rather than failing generations.
   const registry = registryOf(config);
@@ -86,5 +78,3 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     },
   };
 }
-
-export type ProviderActivities = ReturnType<typeof createProviderActivities>;

@@ -26,18 +26,19 @@ import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import { progressReporter, type ProgressReporter } from '../src/progress/reporter.js';
+import { chunkKey, posterKey } from '../src/shared.js';
 import {
-  chunkKey,
-  posterKey,
+  renderProgressSignal,
   type ChunkJoinInput,
   type ChunkRenderInput,
+  type RenderActivities,
   type RenderedChunk,
   type RenderedVideo,
   type RenderInput,
   type RenderPlan,
-} from '../src/shared.js';
+  type RenderPlanActivities,
+} from '../src/temporal/contract.js';
 import { renderSlots } from '../src/temporal/renderSlots.js';
-import { renderProgressSignal } from '../workflows/generation.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Poster frames: at most this wide (the dashboard shows them at most this large), JPEG. */
@@ -57,7 +58,7 @@ async function extractPoster(ffmpegPath: string, videoPath: string, durationSeco
 }
 
 /** Chunks of a long video, decided on the I/O queue: reads the composition, asks Temporal for the render slots. */
-export function createRenderPlanActivities({ storage, config, logger }: ActivityDeps) {
+export function createRenderPlanActivities({ storage, config, logger }: ActivityDeps): RenderPlanActivities {
   return {
     async planRender(input: RenderInput): Promise<RenderPlan> {
       const timing = getEngine(input.engine).timing?.(await storage.getText(input.compositionKey)) ?? null;
@@ -74,7 +75,7 @@ export function createRenderPlanActivities({ storage, config, logger }: Activity
   };
 }
 
-export function createRenderActivities({ storage, config, logger }: ActivityDeps) {
+export function createRenderActivities({ storage, config, logger }: ActivityDeps): RenderActivities {
   /**
    * Runs `work` in a fresh work directory with heartbeats (so Temporal notices a dead worker quickly
    * and can deliver cancellation; they carry the render's fraction) and a progress reporter (a
@@ -204,6 +205,3 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
     },
   };
 }
-
-export type RenderActivities = ReturnType<typeof createRenderActivities>;
-export type RenderPlanActivities = ReturnType<typeof createRenderPlanActivities>;

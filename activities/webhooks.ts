@@ -3,25 +3,18 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { ApplicationFailure } from '@temporalio/activity';
-import {
-  activeSigningSecrets,
-  getWebhookEvent,
-  getWebhookSettings,
-  insertWebhookEvent,
-  recordWebhookAttempt,
-  type WebhookEventStatus,
-} from '../src/db/webhooks.js';
-import { buildWebhookEvent, type WebhookEventType } from '../src/webhooks/events.js';
+import { activeSigningSecrets, getWebhookEvent, getWebhookSettings, insertWebhookEvent, recordWebhookAttempt } from '../src/db/webhooks.js';
+import type { WebhookEventStatus, WebhookEventType } from '../src/shared.js';
+import { buildWebhookEvent } from '../src/webhooks/events.js';
 import { sendWebhook, type SendOptions } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/signing.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
 import { metrics } from '../src/metrics.js';
-import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/shared.js';
+import type { WebhookActivities, WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/temporal/contract.js';
 import type { ActivityDeps } from './deps.js';
 
-
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
-export function createWebhookActivities({ config, db, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver) {
+export function createWebhookActivities({ config, db, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver): WebhookActivities {
   const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
   if (unsafeAllowLoopback || unsafeCaFile) {
     logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE webhook settings are on: for local testing only');
@@ -95,8 +88,6 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
     },
   };
 }
-
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
 
 /** Metric label of one attempt: no_response (policy, DNS, TLS, timeout), delivered (2xx), gone (410), rejected. */
 function attemptOutcome(statusCode: number | null): string {

@@ -3,49 +3,14 @@
 // connection error, 429, 5xx) hands over to the next; a rejected request or refused content ends the
 // generation. On the provider that answers: optional prompt expansion, then composition, then up to
 // `repairRounds` repairs while the engine finds errors. Tokens of every call are summed.
-import { ActivityCancellationType, ActivityFailure, ApplicationFailure, isCancellation, proxyActivities, TimeoutFailure } from '@temporalio/workflow';
-import type { ProviderActivities } from '../activities/providers.js';
+import { ActivityFailure, ApplicationFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE } from '../src/providers/errors.js';
-import {
-  TASK_QUEUES,
-  type Composition,
-  type CompositionDraft,
-  type Finding,
-  type GenerationWorkflowInput,
-  type MediaAsset,
-  type PlannedAttempt,
-  type RepairOf,
-  type TokenUsage,
-} from '../src/shared.js';
+import type { Finding, MediaAsset, TokenUsage } from '../src/shared.js';
+import { PROVIDER_CALLS, type Composition, type CompositionDraft, type GenerationWorkflowInput, type RepairOf } from '../src/temporal/contract.js';
+import { planning, providerCalls } from './activities.js';
 
-/** Planning and validation: quick, local, safe to retry. */
-const planning = proxyActivities<ProviderActivities>({
-  taskQueue: TASK_QUEUES.io,
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
-
-/** Time beyond the provider's own HTTP timeout before Temporal gives a call up (queueing, extraction). */
-const CALL_GRACE_MS = 15_000;
-const PROVIDER_CALLS = ['expandPrompt', 'writeComposition'];
 /** Findings quoted in the error message of an invalid composition. */
 const MAX_LISTED_FINDINGS = 10;
-
-/**
- * Activities of one provider: the timeout follows the provider's HTTP timeout. Provider failures come
- * back classified and final (the fallback to the next provider is the retry); Temporal retries only
- * what the provider did not answer, a lost worker or a crash.
- */
-function callsTo(attempt: PlannedAttempt) {
-  return proxyActivities<ProviderActivities>({
-    taskQueue: TASK_QUEUES.io,
-    startToCloseTimeout: attempt.timeoutMs + CALL_GRACE_MS,
-    heartbeatTimeout: '30 seconds',
-    // A cancelled generation waits for the call to stop: no activity is left pending behind it.
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-    retry: { initialInterval: '1 second', maximumAttempts: 2 },
-  });
-}
 
 /**
  * Returns the composition and the provider that wrote it. Tokens of every call are added to `usage`
@@ -56,24 +21,6 @@ export async function composeComposition(
   input: GenerationWorkflowInput,
   assets: MediaAsset[],
   usage: TokenUsage,
-  onCall: (provider: string, repairRound: number) => Promise<void>,
-): Promise<Composition> {
-  const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
-  try {
-    return await route(input, assets, usage, fail, onCall);
-  } catch (err) {
-    if (isCancellation(err) || err instanceof ApplicationFailure) throw err;
-    // Anything else (a validation activity that kept failing) becomes a composition failure.
-    const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-    throw fail('composition_failed', cause instanceof Error ? cause.message : String(cause));
-  }
-}
-
-async function route(
-  input: GenerationWorkflowInput,
-  assets: MediaAsset[],
-  usage: TokenUsage,
-  fail: (type: string, message: string) => ApplicationFailure,
   onCall: (provider: string, repairRound: number) => Promise<void>,
 ): Promise<Composition> {
   const { generationId, request } = input;
@@ -88,7 +35,7 @@ async function route(
       reasons.push(`${provider}: skipped, ${attempt.skipped}`);
       continue;
     }
-    const calls = callsTo(attempt);
+    const calls = providerCalls(attempt);
     try {
       // One expansion per generation: a provider that takes over reuses it.
       if (request.expand_prompt && expandedPrompt === null) {
@@ -134,18 +81,23 @@ async function route(
   );
 }
 
+const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
+
+const PROVIDER_FAILURE_TYPES: readonly string[] = Object.values(PROVIDER_FAILURE);
+
 type CallFailure = { type: string; message: string; usage: TokenUsage | null };
 
 /** A failed provider call, classified; null for anything else (cancellation, validation, our own failures). */
 function providerFailure(err: unknown): CallFailure | null {
-  if (!(err instanceof ActivityFailure) || !PROVIDER_CALLS.includes(err.activityType) || isCancellation(err)) return null;
+  if (!(err instanceof ActivityFailure) || !(PROVIDER_CALLS as readonly string[]).includes(err.activityType) || isCancellation(err)) return null;
   const cause = err.cause;
-  if (cause instanceof ApplicationFailure) {
+  if (cause instanceof ApplicationFailure && PROVIDER_FAILURE_TYPES.includes(cause.type ?? '')) {
     const detail = cause.details?.[0] as { usage?: TokenUsage | null } | undefined;
-    return { type: cause.type ?? PROVIDER_FAILURE.unavailable, message: cause.message, usage: detail?.usage ?? null };
+    return { type: cause.type!, message: cause.message, usage: detail?.usage ?? null };
   }
   if (cause instanceof TimeoutFailure) return { type: PROVIDER_FAILURE.unavailable, message: 'the call did not finish in time', usage: null };
-  return { type: PROVIDER_FAILURE.unavailable, message: cause?.message ?? err.message, usage: null };
+  // A crash of our own (not the provider's answer): its words are for the operator's log, which has them.
+  return { type: PROVIDER_FAILURE.unavailable, message: 'the call failed unexpectedly', usage: null };
 }
 
 function add(total: TokenUsage, more: TokenUsage | null) {

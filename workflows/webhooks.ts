@@ -2,9 +2,8 @@
 // (id = event id), started as an abandoned child so it outlives the generation and the generation
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
 // resume the schedule where it was.
-import { ParentClosePolicy, proxyActivities, sleep, startChild, uuid4 } from '@temporalio/workflow';
-import type { WebhookActivities } from '../activities/webhooks.js';
-import type { WebhookEventStatus } from '../src/db/webhooks.js';
+import { ParentClosePolicy, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import type { WebhookEventStatus } from '../src/shared.js';
 import {
   TASK_QUEUES,
   type GenerationEventFacts,
@@ -12,23 +11,9 @@ import {
   type WebhookAttemptResult,
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,
-} from '../src/shared.js';
+} from '../src/temporal/contract.js';
 import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
-
-const records = proxyActivities<WebhookActivities>({
-  taskQueue: TASK_QUEUES.io,
-  startToCloseTimeout: '1 minute',
-  // Records must land: keep retrying through a database outage.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-
-const sender = proxyActivities<WebhookActivities>({
-  taskQueue: TASK_QUEUES.io,
-  // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
-  startToCloseTimeout: '30 seconds',
-  // The delivery schedule is the retry policy: one activity run per attempt.
-  retry: { maximumAttempts: 1 },
-});
+import { webhookRecords, webhookSender } from './activities.js';
 
 /** Emits one lifecycle event when the request carried a webhook_url; does not wait for delivery. */
 export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
@@ -53,7 +38,7 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
 }
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const plan = await records.prepareWebhookEvent(input);
+  const plan = await webhookRecords.prepareWebhookEvent(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
@@ -69,7 +54,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         : attempt === schedule.length
           ? 'failed'
           : 'pending';
-    await records.recordWebhookAttempt(result, status);
+    await webhookRecords.recordWebhookAttempt(result, status);
     if (status !== 'pending') return { status, attempts: attempt };
     previous = result;
   }
@@ -80,7 +65,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 async function attemptOnce(eventId: string, attempt: number): Promise<WebhookAttemptResult> {
   const startedAt = Date.now(); // workflow time: deterministic
   try {
-    return await sender.attemptWebhookDelivery({ eventId, attempt });
+    return await webhookSender.attemptWebhookDelivery({ eventId, attempt });
   } catch (err) {
     const cause = (err as { cause?: Error }).cause;
     return {

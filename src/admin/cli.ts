@@ -16,7 +16,7 @@ import { createPool, type Db } from '../db/pool.js';
 import { deleteMemberSessions } from '../db/sessions.js';
 import { getWebhookSettings, rotateWebhookSecret, setEnabledWebhookEvents, signingSecretsView } from '../db/webhooks.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../dashboard/password.js';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/events.js';
+import { WEBHOOK_EVENT_TYPES } from '../shared.js';
 
 const cents = z.coerce.number().int().min(0).max(1e12);
 const name = z.string().trim().min(1).max(200);

@@ -1,7 +1,8 @@
 // Generation records in PostgreSQL: created by the API, started and finished by workflow activities.
 // A terminal record is written once and never changed (the WHERE clauses keep transitions one-way).
 import type { Catalog } from '../catalog/index.js';
-import type { GenerationOutcome, GenerationRequest, GenerationStatus } from '../shared.js';
+import type { GenerationRequest, GenerationStatus } from '../shared.js';
+import type { GenerationOutcome } from '../temporal/contract.js';
 import { transaction, type Db } from './pool.js';
 
 export type AppInfo = { name: string | null; referer: string | null; title: string | null };

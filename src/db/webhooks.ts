@@ -1,6 +1,7 @@
 // Webhook data access: organization settings (event toggles, signing secrets), events and delivery
 // attempts. Used by the delivery activities, the admin CLI and (later) the dashboard.
-import { DEFAULT_ENABLED_EVENTS, type WebhookEventType } from '../webhooks/events.js';
+import type { WebhookEventStatus, WebhookEventType } from '../shared.js';
+import { DEFAULT_ENABLED_EVENTS } from '../webhooks/events.js';
 import { newWebhookSecret } from '../webhooks/signing.js';
 import type { Db } from './pool.js';
 
@@ -90,7 +91,6 @@ export function signingSecretsView(s: WebhookSettings, now = new Date()) {
 
 // ---- Events and attempts -----------------------------------------------------------------------
 
-export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'gone';
 
 export type WebhookEventRow = {
   id: string;

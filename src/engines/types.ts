@@ -1,8 +1,8 @@
 // The one contract between the workflow activities and the rendering engines.
-import type { Finding, RenderChunk } from '../shared.js';
+import type { Finding, MediaAsset, RenderChunk } from '../shared.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
-export type { Finding, RenderChunk };
+export type { Finding, MediaAsset, RenderChunk };
 
 export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow'] as const;
 export const HYPERFRAMES_QUALITIES = ['draft', 'standard', 'high'] as const;
@@ -61,20 +61,6 @@ export type RenderResult = {
 };
 
 export type Canvas = { width: number; height: number };
-
-/**
- * A user's image or video, fetched and stored with the generation. Compositions refer to it by `name`
- * under the `assets/` path (`<img src="assets/photo-1.jpg">`, Lottie `"u": "assets/", "p": "photo-1.jpg"`).
- */
-export type MediaAsset = {
-  name: string;
-  kind: 'image' | 'video';
-  mediaType: string;
-  bytes: number;
-  width: number | null;
-  height: number | null;
-  durationSeconds: number | null;
-};
 
 /** What a composition is checked against: the canvas, the length asked for, the assets it may use. */
 export type ValidationTarget = Canvas & { durationSeconds?: number | null; assets?: readonly MediaAsset[] };

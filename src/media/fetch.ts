@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaFetchCall, type MediaPart } from '../shared.js';
+import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
+import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
 import type { UrlPolicy } from '../webhooks/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';

@@ -1,7 +1,8 @@
 // The whole generation's percentage from its stage. Pure and deterministic: the workflow computes it.
 // Rendering dominates the time of a generation, so it gets most of the bar; an LLM call moves it a
 // little, each repair round a little more.
-import type { GenerationProgress, GenerationStage, RenderChunk, RenderProgressReport } from '../shared.js';
+import type { GenerationProgress, GenerationStage, RenderChunk } from '../shared.js';
+import type { RenderProgressReport } from '../temporal/contract.js';
 
 const COMPOSING_FROM = 2;
 const COMPOSING_TO = 14;

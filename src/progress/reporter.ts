@@ -2,7 +2,7 @@
 // workflow out (a signal each). A report goes at most once a second and only when the whole percent
 // or the stage changed, so a render of any length adds at most ~100 signals to its history.
 import type { RenderProgress } from '../engines/types.js';
-import type { RenderProgressReport } from '../shared.js';
+import type { RenderProgressReport } from '../temporal/contract.js';
 
 const MIN_INTERVAL_MS = 1000;
 /** How long the activity waits for a last report before it returns anyway (Temporal may be away). */

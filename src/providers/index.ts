@@ -1,6 +1,7 @@
 // Orchestration providers: one call of one provider, as the composition activities make it. Routing
 // between providers (order, fallback, repair rounds, usage sums) is the workflow's (workflows/compose.ts).
-import type { ExpansionCall, GenerationRequest, MediaAsset, TokenUsage } from '../shared.js';
+import type { GenerationRequest, MediaAsset, TokenUsage } from '../shared.js';
+import type { ExpansionCall } from '../temporal/contract.js';
 import { extractComposition } from './extract.js';
 import type { ProviderConnection } from './protocol.js';
 import { protocolOf } from './protocols.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
-import type { PlannedAttempt } from '../shared.js';
+import type { PlannedAttempt } from '../temporal/contract.js';
 import type { ProtocolEntry, ProviderConnection, ServedModel } from './protocol.js';
 import { PROTOCOLS, protocolOf } from './protocols.js';
 

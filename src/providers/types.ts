@@ -1,7 +1,5 @@
 // What flows between the composition activities and the provider adapters.
-import type { Finding, MediaAsset } from '../engines/types.js';
-import type { EngineId, TokenUsage } from '../shared.js';
-import type { MediaKind } from './protocol.js';
+import type { EngineId, Finding, MediaAsset, MediaKind, TokenUsage } from '../shared.js';
 
 export type MediaRef = { kind: MediaKind; url: string };
 

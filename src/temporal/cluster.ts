@@ -10,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { SEARCH_ATTRIBUTES } from '../shared.js';
+import { SEARCH_ATTRIBUTES } from './contract.js';
 import { stopChild, waitForFrontend } from './devServer.js';
 import { serviceDynamicConfig } from './dynamicConfig.js';
 

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { SEARCH_ATTRIBUTES } from '../shared.js';
+import { SEARCH_ATTRIBUTES } from './contract.js';
 import { devServerDynamicConfigArgs } from './dynamicConfig.js';
 
 const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', BOOL: 'Bool' };

@@ -3,7 +3,7 @@
 // a poller for a few minutes after its last poll, so a worker that just died still counts briefly).
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { TASK_QUEUES } from '../shared.js';
+import { TASK_QUEUES } from './contract.js';
 
 const SLOTS = / render-slots=(\d+)$/;
 /** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY (the proto package is not ours to import). */

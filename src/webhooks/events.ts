@@ -1,15 +1,7 @@
 // Lifecycle events (interface section 6): types, envelope and payload. Pure data, no I/O: the
 // workflows import this module inside Temporal's deterministic sandbox.
-import type { GenerationEventFacts, GenerationProgress, WebhookDeliveryInput } from '../shared.js';
-
-export const WEBHOOK_EVENT_TYPES = [
-  'video.generation.queued',
-  'video.generation.started',
-  'video.generation.completed',
-  // Extension: at most one per 10 percentage points of progress, for receivers that prefer push.
-  'video.generation.progress',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import { WEBHOOK_EVENT_TYPES, type GenerationProgress, type WebhookEventType } from '../shared.js';
+import type { GenerationEventFacts, WebhookDeliveryInput } from '../temporal/contract.js';
 
 /** Toggles of an organization that never changed them: only completions are delivered. */
 export const DEFAULT_ENABLED_EVENTS: readonly WebhookEventType[] = ['video.generation.completed'];

@@ -2,7 +2,7 @@
 // vetted address only (a `lookup` that answers with it), with SNI and Host still the URL's host, so
 // a DNS answer that changes after the check (rebinding) is never used. No redirects are followed;
 // the whole attempt is bounded in time, and only a small part of the response is read.
-import type { WebhookSendOutcome } from '../shared.js';
+import type { WebhookSendOutcome } from '../temporal/contract.js';
 import https from 'node:https';
 import { DomainError } from '../errors.js';
 import { parseRetryAfter } from './retryPolicy.js';

@@ -19,7 +19,7 @@ import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
 import { logger } from '../logger.js';
 import { boundPort, serveMetrics } from '../metrics.js';
-import { TASK_QUEUES } from '../shared.js';
+import { TASK_QUEUES } from '../temporal/contract.js';
 import { createStorage } from '../storage/index.js';
 import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 import { renderWorkerIdentity } from '../temporal/renderSlots.js';

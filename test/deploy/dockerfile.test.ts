@@ -16,7 +16,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONFIG_VARIABLES } from '../../src/config.js';
 import { createPool, type Db } from '../../src/db/pool.js';
-import { SEARCH_ATTRIBUTES } from '../../src/shared.js';
+import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract.js';
 import { ensureNodeLts, ensureTemporalCli, gofakes3, NODE_LTS_VERSION, TEMPORAL_SERVER_VERSION, temporalServer } from '../../src/dev/install.mjs';
 import { freeLowPorts, freePorts } from '../../src/dev/ports.js';
 import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';

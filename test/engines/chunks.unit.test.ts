@@ -5,7 +5,7 @@ import { planChunks, splitFrames } from '../../src/engines/chunks.js';
 import { frameCount, hyperframesTiming } from '../../src/engines/hyperframes/timing.js';
 import { lottieTiming } from '../../src/engines/lottie/timing.js';
 import { combineChunkProgress } from '../../src/progress/percent.js';
-import type { RenderProgressReport } from '../../src/shared.js';
+import type { RenderProgressReport } from '../../src/temporal/contract.js';
 
 const policy = { thresholdSeconds: 8, minChunkSeconds: 4, maxChunks: 16 };
 const at30 = (seconds: number) => ({ fps: 30, frames: seconds * 30 });

@@ -3,7 +3,7 @@
 // waits long for a server that does not answer.
 import { describe, expect, it } from 'vitest';
 import { progressReporter } from '../../src/progress/reporter.js';
-import type { RenderProgressReport } from '../../src/shared.js';
+import type { RenderProgressReport } from '../../src/temporal/contract.js';
 
 const frames = (n: number) => ({ stage: 'rendering' as const, fraction: n / 100, framesRendered: n, framesTotal: 100 });
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/pool.js';
 import { setEnabledWebhookEvents } from '../../src/db/webhooks.js';
-import { WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/shared.js';
 import { makeSelfSignedCert, startReceiver, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
 import { api, createOrgWithKey, waitForTerminal } from './stack.js';
 

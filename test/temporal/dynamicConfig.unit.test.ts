@@ -3,7 +3,7 @@
 // global settings.
 import { expect, it } from 'vitest';
 import { devServerDynamicConfigArgs, serviceDynamicConfig } from '../../src/temporal/dynamicConfig.js';
-import { TASK_QUEUES } from '../../src/shared.js';
+import { TASK_QUEUES } from '../../src/temporal/contract.js';
 
 it('turns task-queue fairness on and keeps the render queue in one partition', () => {
   const config = serviceDynamicConfig();

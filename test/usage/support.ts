@@ -10,7 +10,8 @@ import { finishGeneration, admitGeneration, markGenerationStarted } from '../../
 import { MICROS_PER_CENT } from '../../src/db/organizations.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids.js';
-import type { EngineId, GenerationOutcome, TokenUsage } from '../../src/shared.js';
+import type { EngineId, TokenUsage } from '../../src/shared.js';
+import type { GenerationOutcome } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { api } from '../support/stack.js';
 

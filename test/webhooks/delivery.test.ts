@@ -16,11 +16,12 @@ import {
   type WebhookEventRow,
 } from '../../src/db/webhooks.js';
 import { newId } from '../../src/ids.js';
-import { TASK_QUEUES } from '../../src/shared.js';
+import { TASK_QUEUES } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEvent } from '../../src/webhooks/events.js';
-import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/shared.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/shared.js';
+import type { WebhookEvent } from '../../src/webhooks/events.js';
+import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/temporal/contract.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, startReceiver, verifyDelivery, type Answer, type Receiver, type ReceivedRequest, type TlsFiles } from './support/receiver.js';
 

@@ -4,7 +4,7 @@
 // emitted (every request carries a webhook_url, so the events are visible in the history).
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { GenerationRequest, TokenUsage } from '../../src/shared.js';
-import { stateQuery } from '../../workflows/generation.js';
+import { stateQuery } from '../../src/temporal/contract.js';
 import { emittedEvents, hang, outcomeOf, startHarness, unconfirmedCancellations, usage, type GenerationRun, type Harness, type Name, type Script } from './harness.js';
 
 let h: Harness;

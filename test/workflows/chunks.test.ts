@@ -6,8 +6,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { splitFrames } from '../../src/engines/chunks.js';
-import type { ChunkRenderInput, RenderProgressReport } from '../../src/shared.js';
-import { renderProgressSignal } from '../../workflows/generation.js';
+import type { ChunkRenderInput, RenderProgressReport } from '../../src/temporal/contract.js';
+import { renderProgressSignal } from '../../src/temporal/contract.js';
 import { defaults, gate, hang, outcomeOf, startHarness, stateWhen, unconfirmedCancellations, type Harness } from './harness.js';
 
 let h: Harness;

@@ -4,7 +4,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { Finding } from '../../src/shared.js';
-import { stateQuery } from '../../workflows/generation.js';
+import { stateQuery } from '../../src/temporal/contract.js';
 import {
   attempt,
   defaults,
@@ -29,6 +29,9 @@ afterAll(async () => {
 });
 
 const finding = (n: number): Finding => ({ code: `bad_${n}`, message: `problem ${n}`, location: `/layers/${n}`, severity: 'error' });
+
+/** Clients get a fixed message naming the generation; the failure's own words go to the operator's log only. */
+const internalError = (id: string) => ({ code: 'internal_error', message: `The generation failed on an internal error; its cause is in the service's logs under ${id}` });
 
 describe.concurrent('generation workflow', () => {
   describe('render failure mapping', () => {
@@ -63,27 +66,40 @@ describe.concurrent('generation workflow', () => {
       expect(trace.outcome.error).toEqual({ code: 'timeout', message: 'A step of the generation timed out' });
     });
 
-    test('a failure without a type: internal_error with its message', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration({
+    test('a failure without a type: internal_error, its message kept for the log only', async ({ expect }) => {
+      const { handle, trace, id } = await h.startGeneration({
         renderComposition: async () => {
           throw ApplicationFailure.create({ message: 'something unexpected', nonRetryable: true });
         },
       });
       expect(await outcomeOf(handle)).toBe('failed');
-      expect(trace.outcome.error).toEqual({ code: 'internal_error', message: 'something unexpected' });
+      expect(trace.outcome.error).toEqual(internalError(id));
+      expect(trace.outcome.internalCause).toBe('ApplicationFailure: something unexpected');
     });
 
     // Any non-ApplicationFailure error an activity throws reaches the workflow as an ApplicationFailure
     // whose type is the error's class name (Temporal's ensureApplicationFailure): not one of our codes.
     test('a plain Error thrown by the render (after its 3 attempts) is internal_error', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration({
+      const { handle, trace, id } = await h.startGeneration({
         renderComposition: async () => {
-          throw new Error('ENOENT: no such file or directory');
+          throw new Error('ENOENT: no such file or directory, open /srv/secret/path');
         },
       });
       expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('renderComposition')).toHaveLength(3);
-      expect(trace.outcome.error).toEqual({ code: 'internal_error', message: 'ENOENT: no such file or directory' });
+      expect(trace.outcome.error).toEqual(internalError(id));
+      expect(trace.outcome.internalCause).toBe('Error: ENOENT: no such file or directory, open /srv/secret/path');
+    });
+
+    test('a provider call that crashes (not a classified provider failure) hands over without its words', async ({ expect }) => {
+      const { handle, trace } = await h.startGeneration({
+        planRoute: async () => ({ attempts: [attempt('p1')], repairRounds: 1 }),
+        writeComposition: async () => {
+          throw new Error('connect ECONNREFUSED /var/run/secret.sock');
+        },
+      });
+      expect(await outcomeOf(handle)).toBe('failed');
+      expect(trace.outcome.error).toEqual({ code: 'provider_unavailable', message: 'No provider could write the composition: p1: the call failed unexpectedly' });
     });
   });
 
@@ -299,15 +315,15 @@ describe.concurrent('generation workflow', () => {
       });
     });
 
-    test('a validation activity that keeps failing: composition_failed', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration({
+    test('a validation activity that keeps failing: internal_error, the tokens billed', async ({ expect }) => {
+      const { handle, trace, id } = await h.startGeneration({
         validateComposition: async () => {
           throw ApplicationFailure.create({ message: 'storage read failed', type: 'StorageError', nextRetryDelay: 10 });
         },
       });
       expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('validateComposition')).toHaveLength(3); // planning retry policy: 3 attempts
-      expect(trace.outcome).toMatchObject({ usage: usage(10, 20), error: { code: 'composition_failed', message: 'storage read failed' } });
+      expect(trace.outcome).toMatchObject({ usage: usage(10, 20), error: internalError(id), internalCause: 'StorageError: storage read failed' });
     });
   });
 

@@ -10,19 +10,29 @@ import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@t
 import { ApplicationFailure as FailureOf, CancelledFailure } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import type { MediaActivities } from '../../activities/media.js';
-import type { ProviderActivities } from '../../activities/providers.js';
-import type { RecordActivities } from '../../activities/records.js';
-import type { RenderActivities, RenderPlanActivities } from '../../activities/render.js';
-import type { WebhookActivities } from '../../activities/webhooks.js';
-import type { WebhookAttemptResult } from '../../src/shared.js';
-import type { GenerationLiveState, GenerationRequest, GenerationWorkflowInput, MediaAsset, MediaPart, PlannedAttempt, TokenUsage } from '../../src/shared.js';
-import { SEARCH_ATTRIBUTES, TASK_QUEUES } from '../../src/shared.js';
+import type { GenerationRequest, MediaAsset, MediaPart, TokenUsage } from '../../src/shared.js';
+import {
+  SEARCH_ATTRIBUTES,
+  stateQuery,
+  TASK_QUEUES,
+  WORKFLOW_TYPES,
+  type GenerationEventFacts,
+  type GenerationLiveState,
+  type GenerationWorkflow,
+  type GenerationWorkflowInput,
+  type MediaActivities,
+  type PlannedAttempt,
+  type ProviderActivities,
+  type RecordActivities,
+  type RenderActivities,
+  type RenderPlanActivities,
+  type WebhookActivities,
+  type WebhookAttemptResult,
+  type WebhookDeliveryInput,
+  type WebhookDeliveryWorkflow,
+} from '../../src/temporal/contract.js';
 import { createNamespace } from '../../src/temporal/devServer.js';
-import type { GenerationEventFacts, WebhookDeliveryInput } from '../../src/shared.js';
-import { generationWorkflow, stateQuery } from '../../workflows/generation.js';
 import { generationRequest } from '../support/fixtures.js';
-import { webhookDeliveryWorkflow } from '../../workflows/webhooks.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -271,8 +281,8 @@ export function request(overrides: Partial<GenerationRequest> = {}): GenerationR
   return generationRequest('hyperframes', 'test-model', { content: [{ type: 'text', text: 'A bold product launch teaser' }], width: 540, height: 960, ...overrides });
 }
 
-export type GenerationRun = { id: string; handle: WorkflowHandle<typeof generationWorkflow>; trace: Trace };
-export type WebhookRun = { eventId: string; handle: WorkflowHandle<typeof webhookDeliveryWorkflow>; trace: Trace };
+export type GenerationRun = { id: string; handle: WorkflowHandle<GenerationWorkflow>; trace: Trace };
+export type WebhookRun = { eventId: string; handle: WorkflowHandle<WebhookDeliveryWorkflow>; trace: Trace };
 
 export type Harness = {
   namespace: string;
@@ -338,7 +348,7 @@ export async function startHarness(address: string): Promise<Harness> {
         firstProvider: 'p1',
       };
       // Id, task queue and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
-      const handle = await client.workflow.start(generationWorkflow, {
+      const handle = await client.workflow.start<GenerationWorkflow>(WORKFLOW_TYPES.generation, {
         workflowId: generationId,
         taskQueue: TASK_QUEUES.io,
         args: [input],
@@ -364,7 +374,7 @@ export async function startHarness(address: string): Promise<Harness> {
         model: 'test-model',
         facts: { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: null, ...facts },
       };
-      const handle = await client.workflow.start(webhookDeliveryWorkflow, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
+      const handle = await client.workflow.start<WebhookDeliveryWorkflow>(WORKFLOW_TYPES.webhookDelivery, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
       return { eventId, handle, trace: traceOf(generationId) };
     },
     async close() {

@@ -6,8 +6,8 @@ import { Context } from '@temporalio/activity';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
-import type { RenderInput, RenderProgressReport } from '../../src/shared.js';
-import { renderProgressSignal, stateQuery } from '../../workflows/generation.js';
+import type { RenderInput, RenderProgressReport } from '../../src/temporal/contract.js';
+import { renderProgressSignal, stateQuery } from '../../src/temporal/contract.js';
 import { defaults, emittedEvents, gate, outcomeOf, startHarness, stateWhen, type Harness } from './harness.js';
 
 let h: Harness;

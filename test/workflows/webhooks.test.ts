@@ -3,7 +3,7 @@
 // the durable timers' lengths read from the history (Retry-After); and the lifecycle events a
 // generation starts as child workflows.
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
-import type { WebhookEventStatus } from '../../src/db/webhooks.js';
+import type { WebhookEventStatus } from '../../src/shared.js';
 import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
 
 let h: Harness;

@@ -1,7 +1,6 @@
 // Generations on Temporal: create = start a workflow (id = generation id), read = the PostgreSQL
 // record merged with the workflow's live state while in flight, cancel = workflow cancellation.
 import { WorkflowNotFoundError, type WorkflowStartOptions } from '@temporalio/client';
-import { generationWorkflow, stateQuery } from '../../../workflows/generation.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import {
   deleteGeneration,
@@ -17,14 +16,16 @@ import { registryOf } from '../../providers/index.js';
 import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
+import { TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
 import {
   SEARCH_ATTRIBUTES,
+  stateQuery,
   TASK_QUEUES,
-  TERMINAL_STATUSES,
+  WORKFLOW_TYPES,
   type GenerationLiveState,
-  type GenerationRequest,
+  type GenerationWorkflow,
   type GenerationWorkflowInput,
-} from '../../shared.js';
+} from '../../temporal/contract.js';
 import type { KeyPrincipal } from '../../db/apiKeys.js';
 import { prepareRequestMedia, storeUploads } from '../../media/requestMedia.js';
 import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
@@ -76,7 +77,7 @@ export async function createGeneration(
     try {
       await storeUploads(deps.storage, id, uploads);
       await deps.temporal.workflow.start(
-        generationWorkflow,
+        WORKFLOW_TYPES.generation,
         generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),
       );
     } catch (err) {
@@ -132,7 +133,7 @@ async function generationOfKey(deps: AppDeps, organizationId: string, idempotenc
 }
 
 /** How a generation's workflow is started: id = generation id, search attributes and memo for operators. */
-export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo): WorkflowStartOptions<typeof generationWorkflow> {
+export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo): WorkflowStartOptions<GenerationWorkflow> {
   const { generationId, organizationId, request } = input;
   return {
     workflowId: generationId,
@@ -167,7 +168,7 @@ export async function cancelGeneration(deps: AppDeps, organizationId: string, id
   const row = await findOwned(deps, organizationId, id);
   const finished = () => conflict(`Generation ${id} already finished with status ${row.status}`, 'generation_finished');
   if (TERMINAL_STATUSES.includes(row.status)) throw finished();
-  const handle = deps.temporal.workflow.getHandle<typeof generationWorkflow>(id);
+  const handle = deps.temporal.workflow.getHandle<GenerationWorkflow>(id);
   try {
     await handle.cancel();
   } catch (err) {
@@ -193,7 +194,7 @@ export async function findOwned(deps: AppDeps, organizationId: string, id: strin
 export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 'debug' = 'warn'): Promise<GenerationLiveState | null> {
   try {
     return await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
-      deps.temporal.workflow.getHandle<typeof generationWorkflow>(id).query(stateQuery),
+      deps.temporal.workflow.getHandle<GenerationWorkflow>(id).query(stateQuery),
     );
   } catch (err) {
     deps.logger[level]({ err: String(err), generation_id: id }, 'state query failed; answering from the record');

@@ -10,7 +10,8 @@ import {
 } from '../../db/webhooks.js';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../http/context.js';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES } from '../../webhooks/events.js';
+import { WEBHOOK_EVENT_TYPES } from '../../shared.js';
+import { isWebhookEventType } from '../../webhooks/events.js';
 import type { DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';
 import { sendPage, seeOther } from '../respond.js';

@@ -1,6 +1,6 @@
 import type { signingSecretsView, WebhookAttemptRow, WebhookEventRow } from '../../db/webhooks.js';
 import type { DashboardSession } from '../../db/sessions.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../webhooks/events.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../shared.js';
 import { WEBHOOK_HEADERS } from '../../webhooks/signing.js';
 import { csrfField } from '../csrf.js';
 import { html } from '../html.js';
