@@ -9,8 +9,8 @@
 //   of the result — against the bare library in a plain Node process on the same source and settings:
 //   @hyperframes/producer's executeRenderJob on the prepared project, or dotlottie-web frames piped
 //   into ffmpeg with the same encoder arguments. Its time covers the render call only.
-// - `--mode settings` (issue 18): our path under encoding settings (src/engines/types.ts
-//   EncodingSettings): `before` (the settings before issue 18), `after` (this checkout's defaults)
+// - `--mode settings` (issue 18): our path under encoding settings (RENDER_CRF and each engine's own
+//   settings): `before` (the settings before issue 18), `after` (this checkout's defaults)
 //   and any `--candidates "name:VAR=value,VAR=value;…"` (config variables), each scored by SSIM
 //   (ffmpeg's ssim filter, mean over frames, and its worst frame) against a near-lossless reference
 //   render of the same composition (CRF 0, the best capture), with the file size.
@@ -39,7 +39,9 @@ import { fontsFor } from '../src/engines/lottie/fonts.js';
 import { outputFrames } from '../src/engines/lottie/timing.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
 import { frameSsim, probeVideo } from '../src/engines/probe.js';
-import type { EncodingSettings, RenderChunk, RenderTools } from '../src/engines/types.js';
+import type { HyperframesSettings } from '../src/engines/hyperframes/settings.js';
+import type { LottieSettings } from '../src/engines/lottie/settings.js';
+import type { RenderChunk, RenderTools } from '../src/engines/types.js';
 import type { EngineId } from '../src/shared.js';
 
 const FPS = 30;
@@ -62,8 +64,12 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const config = loadConfig();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
 
-/** Encoding settings from config variables on top of this checkout's defaults. */
-const settings = (vars: Record<string, string>): EncodingSettings => loadConfig({ ...process.env, ...vars }).render.encoding;
+/** Render settings from config variables on top of this checkout's defaults. */
+const settings = (vars: Record<string, string>): RenderTools => loadConfig({ ...process.env, ...vars }).render;
+const hyperframesSettings = (tools: RenderTools) => tools.engineSettings(getEngine('hyperframes')) as HyperframesSettings;
+const lottieSettings = (tools: RenderTools) => tools.engineSettings(getEngine('lottie')) as LottieSettings;
+/** What a settings candidate sets, for the log. */
+const describeSettings = (tools: RenderTools) => JSON.stringify({ crf: tools.crf, hyperframes: hyperframesSettings(tools), lottie: lottieSettings(tools) });
 /** The settings every render used before issue 18 (its "before" figures). */
 const BEFORE = settings({ RENDER_CRF: '18', LOTTIE_X264_PRESET: 'veryfast', HYPERFRAMES_QUALITY: 'standard', HYPERFRAMES_WORKERS: '0' });
 /** Near-lossless: the best capture, CRF 0 (lossless after the conversion to yuv420p). */
@@ -268,23 +274,24 @@ function runBare(code: string, args: string[]): Promise<{ ms: number; frames: nu
 type Job = { engine: EngineId; seconds: number; width: number; height: number };
 const sourceOf = (j: Job) => (j.engine === 'hyperframes' ? hyperframesSource : lottieSource)(j.seconds, j.width, j.height);
 
-function bareHyperframes(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
+function bareHyperframes(j: Job, source: string, outputPath: string, tools: RenderTools) {
   const projectDir = fs.mkdtempSync(path.join(work, 'hf-project-'));
   const prepared = prepareComposition(source, { width: j.width, height: j.height });
   fs.mkdirSync(path.join(projectDir, VENDOR_DIR));
   fs.writeFileSync(path.join(projectDir, 'index.html'), prepared.html);
   for (const f of prepared.vendorFiles) fs.copyFileSync(f.from, path.join(projectDir, VENDOR_DIR, f.file));
   // Our path's producer options, as data (undefined ones, left out, are the producer's defaults either way).
-  const options = producerRenderConfig({ fps: FPS, chromePath: config.render.chromePath, encoding });
+  const hf = hyperframesSettings(tools);
+  const options = producerRenderConfig({ fps: FPS, chromePath: hf.chromePath, crf: tools.crf, settings: hf });
   return runBare(BARE_HYPERFRAMES, [projectDir, outputPath, JSON.stringify(options)]);
 }
 
-function bareLottie(j: Job, source: string, outputPath: string, encoding: EncodingSettings) {
+function bareLottie(j: Job, source: string, outputPath: string, tools: RenderTools) {
   const anim = JSON.parse(source) as LottieAnimation;
   const frames = outputFrames(anim, FPS);
   const sourceFile = path.join(work, `lottie-${Date.now()}.json`);
   fs.writeFileSync(sourceFile, source);
-  const args = encoderArgs({ width: j.width, height: j.height, fps: FPS, frames, outputPath, crf: encoding.crf, preset: encoding.lottiePreset });
+  const args = encoderArgs({ width: j.width, height: j.height, fps: FPS, frames, outputPath, crf: tools.crf, preset: lottieSettings(tools).x264Preset });
   const wasm = path.join(root, 'node_modules/@lottiefiles/dotlottie-web/dist/dotlottie-player.wasm');
   const fonts = JSON.stringify([...fontsFor(anim)]);
   return runBare(BARE_LOTTIE, [sourceFile, String(j.width), String(j.height), String(FPS), String(frames), config.render.ffmpegPath, JSON.stringify(args), fonts, wasm]);
@@ -292,15 +299,14 @@ function bareLottie(j: Job, source: string, outputPath: string, encoding: Encodi
 
 type Row = Job & { path: string; wallS: number; frames: number; cpuS: number; cpuByRole: Record<string, number>; peakRssMb: number; outputPath: string };
 
-async function measure(j: Job, which: 'ours' | 'bare', encoding: EncodingSettings, label: string = which): Promise<Row> {
+async function measure(j: Job, which: 'ours' | 'bare', tools: RenderTools, label: string = which): Promise<Row> {
   // Let the previous run's leftovers settle (its spare render process starts 200 ms after it ends).
   await new Promise((r) => setTimeout(r, 1500));
   const source = sourceOf(j);
   const outputPath = path.join(work, `${j.engine}-${j.seconds}-${j.width}x${j.height}-${label}-${Date.now()}.mp4`);
-  const tools: RenderTools = { ...config.render, encoding };
   const started = performance.now();
   const { value, peakRssMb, cpuSeconds, cpuByRole } = await withTreeUsage(async () => {
-    if (which === 'bare') return j.engine === 'hyperframes' ? bareHyperframes(j, source, outputPath, encoding) : bareLottie(j, source, outputPath, encoding);
+    if (which === 'bare') return j.engine === 'hyperframes' ? bareHyperframes(j, source, outputPath, tools) : bareLottie(j, source, outputPath, tools);
     const result = await getEngine(j.engine).render(source, { width: j.width, height: j.height, fps: FPS, outputPath, tools });
     return { ms: performance.now() - started, frames: result.frames };
   });
@@ -329,7 +335,7 @@ async function compareWithBare() {
     for (let i = 0; i < reps; i++) {
       // Alternate the order so neither path always runs on a warmer machine.
       const order = i % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
-      for (const which of order) rows.push(await measure(j, which, config.render.encoding));
+      for (const which of order) rows.push(await measure(j, which, config.render));
     }
   }
   console.log(`\nload average (1 min) at the end: ${load()}`);
@@ -352,12 +358,12 @@ async function compareWithBare() {
 
 /** Encoding settings side by side on our path, each scored against a near-lossless reference (issue 18). */
 async function compareSettings() {
-  const candidates: Array<[string, EncodingSettings]> = [['before', BEFORE], ['after', config.render.encoding]];
+  const candidates: Array<[string, RenderTools]> = [['before', BEFORE], ['after', config.render]];
   for (const spec of args.candidates.split(';').filter(Boolean)) {
     const [name, vars = ''] = spec.split(':');
     candidates.push([name!, settings(Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string])))]);
   }
-  for (const [name, s] of candidates) console.log(`${name}: ${JSON.stringify(s)}`);
+  for (const [name, s] of candidates) console.log(`${name}: ${describeSettings(s)}`);
   for (const j of jobs()) {
     const reference = await measure(j, 'ours', REFERENCE, 'reference');
     const rows: Row[] = [];
@@ -403,7 +409,7 @@ async function compareChunks() {
       engine.render(source, { width: j.width, height: j.height, fps: FPS, outputPath: path.join(work, `${label}-${chunk.index}-${Date.now()}.mp4`), tools, chunk });
     console.log(`\n${describe(j)} (${timing.frames} frames), ${reps} run(s) each, load average ${load()}`);
     for (let i = 0; i < reps; i++) {
-      const whole = await measure(j, 'ours', config.render.encoding, 'one piece');
+      const whole = await measure(j, 'ours', config.render, 'one piece');
       await new Promise((r) => setTimeout(r, 1500));
       const chunks = splitFrames(timing.frames, Number(args.chunks));
       const joined = path.join(work, `joined-${Date.now()}.mp4`);
@@ -463,7 +469,7 @@ async function compareChunks() {
 async function main() {
   console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
-  for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render.encoding, 'warm-up');
+  for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render, 'warm-up');
   if (args.mode === 'settings') await compareSettings();
   else if (args.mode === 'chunks') await compareChunks();
   else await compareWithBare();

@@ -3,7 +3,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { HYPERFRAMES_QUALITIES, X264_PRESETS } from './engines/types.js';
+import type { EngineModule } from './engines/types.js';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retryPolicy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -61,19 +61,11 @@ const envSchema = loggerEnvSchema.extend({
   TEMPORAL_METRICS_BIND: z.string().regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port').optional(),
   /** How long a stopping API or worker waits for in-flight requests and activities. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
-  /** Chrome used by the HyperFrames engine (Debian chromium-headless-shell's real binary). */
-  CHROME_PATH: z.string().min(1).default('/usr/lib/chromium/chromium-headless-shell'),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   /** Wall-clock limit of one render; the render's child process is killed past it. */
   RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
   /** x264 constant rate factor of every video (0–51; lower: better quality, larger files). README "Render cost". */
   RENDER_CRF: z.coerce.number().int().min(0).max(51).default(22),
-  /** x264 preset of Lottie encodes: slower presets cost more CPU for smaller files at the same CRF. */
-  LOTTIE_X264_PRESET: z.enum(X264_PRESETS).default('veryfast'),
-  /** HyperFrames producer quality level: `draft` captures JPEG 80 and encodes ultrafast, `standard` JPEG 95 and medium, `high` JPEG 95 and slow. */
-  HYPERFRAMES_QUALITY: z.enum(HYPERFRAMES_QUALITIES).default('draft'),
-  /** Browser capture workers per HyperFrames render; 0 lets the producer size them (it calibrates first). */
-  HYPERFRAMES_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
   /** Videos longer than this (seconds) render as chunks spread over the render workers (README "Chunked rendering"). */
   RENDER_CHUNK_THRESHOLD_SECONDS: z.coerce.number().positive().max(3600).default(8),
   /** The shortest chunk (seconds): every chunk pays a fixed cost (render process, browser, page load, join). */
@@ -96,8 +88,6 @@ const envSchema = loggerEnvSchema.extend({
   RENDER_MAX_FILE_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(4096),
   /** CPU time of one render, all its processes together, in seconds. */
   RENDER_CPU_SECONDS: z.coerce.number().int().min(1).max(1_000_000).default(1800),
-  /** Page requests of HyperFrames compositions go through a refusing proxy; `off` only to test the network namespace alone. */
-  RENDER_PAGE_NETWORK_GUARD: z.enum(['on', 'off']).default('on'),
   /** Where videos and artifacts are stored: `local` (under DATA_DIR/media, served by the API) or `s3`. */
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
   /** HMAC key of signed media URLs (local storage). Unset: generated once into DATA_DIR/media-url-secret. */
@@ -163,8 +153,10 @@ const envSchema = loggerEnvSchema.extend({
 
 export type Config = ReturnType<typeof loadConfig>;
 
-/** Every environment variable the service reads (deployment files are checked against it). */
-export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+/** Every environment variable the service reads, the engines' own included (deployment files are checked against it). */
+export function configVariables(engines: readonly Pick<EngineModule, 'settings'>[]): string[] {
+  return [...Object.keys(envSchema.shape), ...engines.flatMap((e) => Object.keys(e.settings?.variables.shape ?? {}))];
+}
 
 export const EMBEDDED_DB_NAME = 'video';
 
@@ -206,7 +198,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     temporalMetricsBind: e.TEMPORAL_METRICS_BIND,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     render: {
-      chromePath: e.CHROME_PATH,
       ffmpegPath: e.FFMPEG_PATH,
       timeoutMs: e.RENDER_TIMEOUT_SECONDS * 1000,
       sandbox: {
@@ -217,14 +208,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         maxFileBytes: e.RENDER_MAX_FILE_MB * 2 ** 20,
         cpuSeconds: e.RENDER_CPU_SECONDS,
         hiddenDirs: [path.resolve(e.DATA_DIR)],
-        pageNetworkGuard: e.RENDER_PAGE_NETWORK_GUARD === 'on',
       },
-      encoding: {
-        crf: e.RENDER_CRF,
-        lottiePreset: e.LOTTIE_X264_PRESET,
-        hyperframesQuality: e.HYPERFRAMES_QUALITY,
-        hyperframesWorkers: e.HYPERFRAMES_WORKERS,
-      },
+      crf: e.RENDER_CRF,
+      engineSettings: engineSettingsOf(env),
     },
     renderChunks: { thresholdSeconds: e.RENDER_CHUNK_THRESHOLD_SECONDS, minChunkSeconds: e.RENDER_CHUNK_MIN_SECONDS, maxChunks: e.RENDER_CHUNKS_MAX },
     storage: {
@@ -272,6 +258,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** True when TEMPORAL_ADDRESS was not given: `npm start` runs its own dev server there. */
     embeddedTemporal: env.TEMPORAL_ADDRESS === undefined,
   };
+}
+
+/**
+ * Each engine's own settings (EngineModule.settings) from this environment, read once per engine on
+ * first use; the registry holds the engines, so start-up checks them with checkEngineSettings.
+ */
+function engineSettingsOf(env: NodeJS.ProcessEnv): (engine: Pick<EngineModule, 'id' | 'settings'>) => unknown {
+  const read = new Map<string, unknown>();
+  return (engine) => {
+    if (!read.has(engine.id)) read.set(engine.id, engine.settings ? engine.settings.read(parseEnv(engine.settings.variables, env)) : {});
+    return read.get(engine.id);
+  };
+}
+
+/** For process entry points, once the engines are registered: every engine's settings read now, or exit naming the bad variable. */
+export function checkEngineSettingsOrExit(config: Config, engines: readonly Pick<EngineModule, 'id' | 'settings'>[]): void {
+  orExit(() => engines.forEach((engine) => config.render.engineSettings(engine)));
 }
 
 /** For process entry points: load the config or exit with the message naming the bad variable. */

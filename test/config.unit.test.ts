@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, configVariables, loadConfig } from '../src/config.js';
+import { allEngines, getEngine } from '../src/engines/index.js';
 
 describe('config', () => {
   it('has working defaults', () => {
@@ -20,9 +21,6 @@ describe('config', () => {
     ['WORKER_QUEUES', 'io,gpu'],
     ['RENDER_TIMEOUT_SECONDS', '-1'],
     ['RENDER_CRF', '52'],
-    ['LOTTIE_X264_PRESET', 'placebo'],
-    ['HYPERFRAMES_QUALITY', 'best'],
-    ['HYPERFRAMES_WORKERS', '1.5'],
     ['RENDER_CHUNK_THRESHOLD_SECONDS', '0'],
     ['RENDER_CHUNK_MIN_SECONDS', 'four'],
     ['RENDER_CHUNKS_MAX', '0'],
@@ -31,9 +29,32 @@ describe('config', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));
   });
 
-  it('reads the encoding settings renders run with', () => {
-    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2' };
-    expect(loadConfig(set).render.encoding).toEqual({ crf: 30, lottiePreset: 'fast', hyperframesQuality: 'high', hyperframesWorkers: 2 });
+  it('reads the settings renders run with: the CRF of every engine, and each engine\'s own (declared in its module)', () => {
+    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2', CHROME_PATH: '/opt/chrome/chrome', RENDER_PAGE_NETWORK_GUARD: 'off' };
+    const { render } = loadConfig(set);
+    expect(render.crf).toBe(30);
+    expect(render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'fast' });
+    expect(render.engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/opt/chrome/chrome', quality: 'high', workers: 2, pageNetworkGuard: false });
+    // Defaults, as README "Configuration" lists them.
+    expect(loadConfig({}).render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'veryfast' });
+    expect(loadConfig({}).render.engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/usr/lib/chromium/chromium-headless-shell', quality: 'draft', workers: 1, pageNetworkGuard: true });
+  });
+
+  it.each([
+    ['lottie', 'LOTTIE_X264_PRESET', 'placebo'],
+    ['hyperframes', 'HYPERFRAMES_QUALITY', 'best'],
+    ['hyperframes', 'HYPERFRAMES_WORKERS', '1.5'],
+    ['hyperframes', 'RENDER_PAGE_NETWORK_GUARD', 'maybe'],
+  ])('the %s engine refuses %s=%s naming the variable', (engine, name, value) => {
+    const { render } = loadConfig({ [name]: value });
+    expect(() => render.engineSettings(getEngine(engine))).toThrow(ConfigError);
+    expect(() => render.engineSettings(getEngine(engine))).toThrow(new RegExp(name));
+  });
+
+  it('lists every variable the service reads, the engines\' own included', () => {
+    const names = configVariables(allEngines());
+    expect(names).toEqual(expect.arrayContaining(['DATABASE_URL', 'RENDER_CRF', 'LOTTIE_X264_PRESET', 'HYPERFRAMES_QUALITY', 'HYPERFRAMES_WORKERS', 'CHROME_PATH', 'RENDER_PAGE_NETWORK_GUARD']));
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('reads when videos render as chunks: longer than 8 s, chunks of at least 4 s, at most 16', () => {

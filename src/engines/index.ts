@@ -2,11 +2,13 @@
 export { allEngines, chooseEngine, defaultEngineId, engineIds, getEngine, registerEngine, registerEnginePlugins } from './registry.js';
 export * from './limits.js';
 export {
+  engineSettings,
   RenderError,
   type Canvas,
   type Engine,
   type EngineLlmKit,
   type EngineModule,
+  type EngineSettings,
   type Finding,
   type MediaAsset,
   type OfflineCompositionSpec,

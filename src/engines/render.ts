@@ -21,10 +21,11 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
     const summary = errors.slice(0, 3).map((f) => `${f.code}: ${f.message}`).join('; ');
     throw new RenderError('invalid_composition', `The composition is invalid (${summary})`, errors);
   }
-  const { chromePath, ffmpegPath, timeoutMs } = opts.tools;
+  const { ffmpegPath, timeoutMs, crf } = opts.tools;
+  const settings = opts.tools.engineSettings(engine);
   await runIsolated(
-    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, chromePath, ffmpegPath, assetsDir: opts.assetsDir, assets: opts.assets, chunk: opts.chunk },
-    { entry: engine.renderEntry, preload: engine.preload ?? [] },
+    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, ffmpegPath, crf, settings, assetsDir: opts.assetsDir, assets: opts.assets, chunk: opts.chunk },
+    { entry: engine.renderEntry, preload: engine.preload ?? [], readOnly: engine.settings?.sandboxPaths?.(settings) ?? [] },
     opts.outputPath,
     opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },

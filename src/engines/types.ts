@@ -1,26 +1,41 @@
 // The one contract between the workflow activities and the rendering engines.
+import type { z } from 'zod';
 import type { Finding, MediaAsset, RenderChunk } from '../shared.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding, MediaAsset, RenderChunk };
 
-export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow'] as const;
-export const HYPERFRAMES_QUALITIES = ['draft', 'standard', 'high'] as const;
+/**
+ * An engine's own settings: the environment variables it reads (zod checks with defaults, by variable
+ * name; src/config.ts reads them, and a bad value stops the process naming the variable) and the
+ * settings object its render receives, made from the checked values.
+ */
+export interface EngineSettings<S = unknown> {
+  readonly variables: z.ZodObject;
+  read(values: Record<string, unknown>): S;
+  /** Paths the settings name outside the system directories (a browser…): the render process sees them, read-only. */
+  sandboxPaths?(settings: S): string[];
+}
 
-/** How frames are captured and encoded (config RENDER_CRF, LOTTIE_X264_PRESET, HYPERFRAMES_*; README "Render cost"). */
-export type EncodingSettings = {
-  /** x264 constant rate factor of every video: lower is better and larger. */
+/** An engine's settings, typed by its own module (`read` sees its variables' checked values). */
+export function engineSettings<V extends z.ZodObject, S>(
+  variables: V,
+  read: (values: z.output<V>) => S,
+  sandboxPaths?: (settings: S) => string[],
+): EngineSettings<S> {
+  return { variables, read: (values) => read(values as z.output<V>), ...(sandboxPaths && { sandboxPaths }) };
+}
+
+/** Binaries, limits and settings a render runs with (config RENDER_*, FFMPEG_PATH, each engine's own), passed in by the caller. */
+export type RenderTools = {
+  ffmpegPath: string;
+  timeoutMs: number;
+  sandbox: RenderSandboxConfig;
+  /** x264 constant rate factor of every video (RENDER_CRF): lower is better and larger. */
   crf: number;
-  /** x264 preset of Lottie encodes. */
-  lottiePreset: (typeof X264_PRESETS)[number];
-  /** The HyperFrames producer's quality level: its capture JPEG quality and x264 preset. */
-  hyperframesQuality: (typeof HYPERFRAMES_QUALITIES)[number];
-  /** Browser capture workers of one HyperFrames render; 0: the producer sizes them. */
-  hyperframesWorkers: number;
+  /** An engine's own settings object (its `settings`, read from the environment once). */
+  engineSettings(engine: Pick<EngineModule, 'id' | 'settings'>): unknown;
 };
-
-/** Binaries, limits and encoding a render runs with (config RENDER_* / CHROME_PATH / FFMPEG_PATH…), passed in by the caller. */
-export type RenderTools = { chromePath: string; ffmpegPath: string; timeoutMs: number; sandbox: RenderSandboxConfig; encoding: EncodingSettings };
 
 export type RenderOptions = {
   width: number;
@@ -120,6 +135,8 @@ export interface EngineModule {
    */
   readonly renderEntry: URL;
   readonly preload?: readonly string[];
+  /** Its own settings (environment variables → the settings object its render receives as `job.settings`). */
+  readonly settings?: EngineSettings;
   readonly llm: EngineLlmKit;
   /** A valid composition from the prompt alone, for the embedded offline `local` provider. */
   composeOffline(spec: OfflineCompositionSpec): string;

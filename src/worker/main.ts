@@ -11,8 +11,8 @@ import { createRecordActivities } from '../../activities/records.js';
 import { createRenderActivities, createRenderPlanActivities } from '../../activities/render.js';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
-import { loadConfigOrExit } from '../config.js';
-import { registerEnginePlugins } from '../engines/index.js';
+import { checkEngineSettingsOrExit, loadConfigOrExit } from '../config.js';
+import { allEngines, registerEnginePlugins } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
 import { checkSandbox } from '../engines/isolation/sandbox.js';
 import { migrate } from '../db/migrate.js';
@@ -27,6 +27,8 @@ import { renderWorkerIdentity } from '../temporal/renderSlots.js';
 const config = loadConfigOrExit();
 await registerEnginePlugins(config.enginePlugins);
 if (config.workerQueues.includes('render')) {
+  // Each engine's own settings, read now: a bad value stops the worker naming the variable.
+  checkEngineSettingsOrExit(config, allEngines());
   // Renders run compositions written from user prompts: a sandbox that cannot be had stops the worker.
   try {
     for (const warning of checkSandbox(config.render.sandbox)) logger.warn(warning);

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../../src/config.js';
+import { configVariables } from '../../src/config.js';
+import { allEngines } from '../../src/engines/index.js';
 import { createPool, type Db } from '../../src/db/pool.js';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract.js';
 import { ensureNodeLts, ensureTemporalCli, gofakes3, NODE_LTS_VERSION, TEMPORAL_SERVER_VERSION, temporalServer } from '../../src/dev/install.mjs';
@@ -22,8 +23,9 @@ import { freeLowPorts, freePorts } from '../../src/dev/ports.js';
 import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
 import { CLUSTER_SERVICES, dropClusterDatabases, NUM_HISTORY_SHARDS, postgresServerUrl, startTemporalCluster, TEMPORAL_SCHEMAS, type TemporalCluster } from '../../src/temporal/cluster.js';
 import { stopChild } from '../../src/temporal/devServer.js';
-import { PRODUCTION_TOPOLOGY, topologyUnavailable } from '../../src/dev/topology.js';
+import { PRODUCTION_TOPOLOGY } from '../../src/dev/topology.js';
 import { api, createOrgWithKey, waitForTerminal } from '../support/stack.js';
+import { skipWithout } from '../support/tools.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -44,10 +46,7 @@ function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
-const unavailable = topologyUnavailable(false);
-if (unavailable) console.warn(`[dockerfile.test] SKIPPED: ${unavailable}`);
-
-describe.skipIf(unavailable)('the Dockerfile, replayed on the host', () => {
+describe.skipIf(skipWithout('the Dockerfile replay (test/deploy)', 'the Temporal server (Go-built)', 'gofakes3 (Go-built S3 server)'))('the Dockerfile, replayed on the host', () => {
   const stages = parseDockerfile(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docker-replay-'));
   fs.chmodSync(dir, 0o755); // the render user reads the image's code and node_modules
@@ -154,7 +153,7 @@ describe.skipIf(unavailable)('the Dockerfile, replayed on the host', () => {
     expect(ours).toHaveLength(PRODUCTION_TOPOLOGY.apis + PRODUCTION_TOPOLOGY.ioWorkers + PRODUCTION_TOPOLOGY.renderWorkers);
     for (const [name, s] of ours) {
       const env = s.environment!;
-      for (const variable of Object.keys(env)) expect(CONFIG_VARIABLES, `${name}: ${variable}`).toContain(variable);
+      for (const variable of Object.keys(env)) expect(configVariables(allEngines()), `${name}: ${variable}`).toContain(variable);
       const [command, entry] = s.command as string[];
       expect(command).toBe('node');
       expect(fs.existsSync(path.join(stageDir(image.name), entry!)), `${name}: ${entry}`).toBe(true);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
+import { loadConfig } from '../../src/config.js';
 import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
 const engine = getEngine('hyperframes');
@@ -37,15 +38,16 @@ describe('hyperframes engine', () => {
   });
 
   it('captures and encodes with the configured settings (quality level, CRF, workers)', async () => {
-    const render = async (name: string, encoding: Partial<typeof tools.encoding>) => {
+    // As a worker reads them: RENDER_CRF and the engine's own variables.
+    const render = async (name: string, env: Record<string, string>) => {
       const outputPath = path.join(sandbox.out, `${name}.mp4`);
-      const result = await engine.render(fixture('gsap-box.html'), { tools: { ...tools, encoding: { ...tools.encoding, ...encoding } }, ...canvas, fps: 30, outputPath });
+      const result = await engine.render(fixture('gsap-box.html'), { tools: loadConfig({ ...process.env, ...env }).render, ...canvas, fps: 30, outputPath });
       expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30 });
       return fs.statSync(outputPath).size;
     };
     // The CRF reaches the producer's encoder: near-lossless is several times the size of coarse.
-    const fine = await render('hf-crf-4', { hyperframesQuality: 'high', crf: 4, hyperframesWorkers: 1 });
-    const coarse = await render('hf-crf-40', { hyperframesQuality: 'draft', crf: 40, hyperframesWorkers: 2 });
+    const fine = await render('hf-crf-4', { HYPERFRAMES_QUALITY: 'high', RENDER_CRF: '4', HYPERFRAMES_WORKERS: '1' });
+    const coarse = await render('hf-crf-40', { HYPERFRAMES_QUALITY: 'draft', RENDER_CRF: '40', HYPERFRAMES_WORKERS: '2' });
     expect(fine).toBeGreaterThan(coarse * 3);
   });
 

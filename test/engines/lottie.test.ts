@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
+import { loadConfig } from '../../src/config.js';
 import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
 const engine = getEngine('lottie');
@@ -76,7 +77,9 @@ describe('lottie engine', () => {
   it('encodes with the configured CRF and preset', async () => {
     const render = async (crf: number, preset: 'ultrafast' | 'medium') => {
       const outputPath = path.join(sandbox.out, `crf-${crf}-${preset}.mp4`);
-      await engine.render(fixture('text-and-box.lottie.json'), { tools: { ...tools, encoding: { ...tools.encoding, crf, lottiePreset: preset } }, ...canvas, outputPath });
+      // As a worker reads them: RENDER_CRF and the engine's own variable.
+      const settings = loadConfig({ ...process.env, RENDER_CRF: String(crf), LOTTIE_X264_PRESET: preset }).render;
+      await engine.render(fixture('text-and-box.lottie.json'), { tools: settings, ...canvas, outputPath });
       return fs.statSync(outputPath).size;
     };
     // A lower CRF keeps more detail in more bytes; the same CRF with a slower preset, fewer bytes.

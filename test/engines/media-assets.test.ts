@@ -60,8 +60,8 @@ img{position:absolute;left:80px;top:0;width:160px;height:180px}</style></head><b
     const lottie = getEngine('lottie');
     // The render process directly: the Lottie validator's acceptance of assets/ references is its own change.
     await runIsolated(
-      { engine: 'lottie', source: JSON.stringify(animation), width: 320, height: 180, chromePath: tools.chromePath, ffmpegPath: tools.ffmpegPath, assetsDir, assets: [asset] },
-      { entry: lottie.renderEntry, preload: lottie.preload ?? [] },
+      { engine: 'lottie', source: JSON.stringify(animation), width: 320, height: 180, ffmpegPath: tools.ffmpegPath, crf: tools.crf, settings: tools.engineSettings(lottie), assetsDir, assets: [asset] },
+      { entry: lottie.renderEntry, preload: lottie.preload ?? [], readOnly: [] },
       outputPath,
       tools,
       { timeoutMs: 60_000 },

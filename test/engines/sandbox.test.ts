@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { getEngine, RenderError, type RenderTools } from '../../src/engines/index.js';
 import { closeRenderProcesses, spareWorkDirs } from '../../src/engines/isolation/renderProcess.js';
 import { checkSandbox, createWorkDir, sandboxedSpawn } from '../../src/engines/isolation/sandbox.js';
@@ -16,7 +17,8 @@ const sandbox = useRenderSandbox('sandbox', (e) => e.startsWith('video-render-')
 const hyperframes = getEngine('hyperframes');
 const canvas = { width: 320, height: 180 };
 const renderUid = Number(spawnSync('id', ['-u', tools.sandbox.user], { encoding: 'utf8' }).stdout.trim());
-const unguarded: RenderTools = { ...tools, sandbox: { ...tools.sandbox, pageNetworkGuard: false } };
+// The page network proxy off (RENDER_PAGE_NETWORK_GUARD, the HyperFrames engine's own setting): the namespace alone.
+const unguarded: RenderTools = loadConfig({ ...process.env, RENDER_PAGE_NETWORK_GUARD: 'off' }).render;
 
 /** The fixture composition with `script` run by the page before its timeline. */
 const hostile = (script: string) => fixture('gsap-box.html').replace('<script>\n    const tl', `<script>\n${script}\n</script>\n<script>\n    const tl`);

@@ -5,13 +5,14 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/engines/probe.js';
 import { planStoryboard } from '../../src/engines/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
+import { launchTestBrowser } from '../support/browser.js';
 import { decodeFrame, tools, useRenderSandbox } from './support.js';
 
 const run = promisify(execFile);
@@ -212,7 +213,7 @@ const LAYOUT_SIZES = [[1080, 1920], [1920, 1080], [720, 720], [256, 456]] as con
 describe('storyboard composer: layout at every size', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: tools.chromePath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchTestBrowser();
   });
   afterAll(async () => {
     await browser?.close();

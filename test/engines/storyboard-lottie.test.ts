@@ -7,10 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { faceForName } from '../../src/engines/lottie/faces.js';
 import { fontRegistrations, textDocuments } from '../../src/engines/lottie/fonts.js';
-import { textWidth, verticalMetrics } from '../../src/engines/lottie/glyphs.js';
-import { joinArabic } from '../../src/engines/lottie/scripts.js';
+import { loadPlayer } from '../../src/engines/lottie/player.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/engines/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
@@ -31,6 +29,14 @@ function shownText(source: string): string {
     .join(' ')
     .replace(/\s+/g, ' ');
 }
+
+/** The words of a text as a reader counts them: lower case, without the punctuation around them, figures aside. */
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, ''))
+    .filter((w) => /\p{L}/u.test(w) && !/\d/.test(w));
 
 const seconds = (source: string) => {
   const a = JSON.parse(source) as LottieAnimation;
@@ -93,8 +99,11 @@ describe('offline Lottie composition: every scene kind', () => {
         for (const text of expected.filter(Boolean)) expect(shown, `${scene.kind}: ${text}`).toContain(text.toLowerCase());
         // Each scene is a precomposition with text layers (ty 5) and shapes (ty 4) or images (ty 2).
       }
-      // No word is broken across lines: every word of the prompt's scenes is whole in some line.
-      for (const doc of textDocuments(animation)) expect(String(doc.t), 'a line ending mid-word').not.toMatch(/^[a-z]$|^\p{L} /iu);
+      // No word is broken across lines: every word on every line (`\r` separates them) is a whole word of the prompt.
+      const promptWords = new Set(wordsOf(prompt));
+      for (const doc of textDocuments(animation)) {
+        for (const line of String(doc.t).split('\r')) for (const word of wordsOf(line)) expect(promptWords, `"${word}" in the line "${line}"`).toContain(word);
+      }
       const scenes = parts.assets.filter((a) => a.layers);
       expect(scenes).toHaveLength(board.scenes.length);
       for (const s of scenes) expect(s.layers!.some((l) => l.ty === 5)).toBe(true);
@@ -132,29 +141,87 @@ describe('offline Lottie composition: every scene kind', () => {
     expect(image).toMatchObject({ p: 'photo-1.png', e: 0, w: 640, h: 480 });
     const layer = animation.assets.flatMap((a) => a.layers ?? []).find((l) => l.ty === 2 && l.refId === image!.id);
     expect(layer?.ks.s.a).toBe(1); // the scale moves
-    expect(await engine.validate(source, { ...canvas, assets: [photo] })).toEqual([]);
-    const errors = async (target: object) => (await engine.validate(source, { ...canvas, ...target })).map((f) => f.code);
-    expect(await errors({ assets: [] })).toContain('unknown_asset');
+    const codes = async (composition: string, assets: MediaAsset[]) => (await engine.validate(composition, { ...canvas, assets })).map((f) => f.code);
+    expect(await codes(source, [photo])).toEqual([]);
+    expect(await codes(source, [])).toContain('unknown_asset');
+    // The same image as a remote URL is refused, whatever the request's assets.
     const remote = source.replace('"u":"assets/","p":"photo-1.png"', '"u":"","p":"https://example.com/photo-1.png"');
-    expect(await errors({ assets: [photo] })).toEqual([]);
-    expect((await engine.validate(remote, { ...canvas, assets: [photo] })).map((f) => f.code)).toContain('external_asset');
+    expect(remote).not.toBe(source);
+    expect(await codes(remote, [photo])).toContain('external_asset');
+    expect(await codes(remote, [])).toContain('external_asset');
   });
 });
 
-describe('offline Lottie composition: layout', () => {
-  type Doc = { s: number; f: string; t: string; j: number; lh: number; sz: number[]; ps: number[] };
-  type Layer = { ty: number; nm: string; t?: { d: { k: { s: Doc }[] } } };
+describe('offline Lottie composition: layout, measured on rendered frames', () => {
+  type Keyed = { a: number; k: unknown };
+  type Layer = { ty: number; nm: string; ip: number; op: number; ks: Record<string, Keyed | undefined>; t?: { d: { k: { s: { fc: number[]; t: string }; t: number }[] } } };
+  type Animation = Omit<LottieAnimation, 'assets' | 'layers'> & { assets: { id: string; layers?: Layer[] }[]; layers: Layer[]; markers: { tm: number; dr: number }[] };
 
-  /** Ink boxes (cap height above each baseline to descenders below) of every line of a text document. */
-  function lineBoxes(doc: Doc) {
-    const face = faceForName(doc.f, undefined, doc.t);
-    const { ascent } = verticalMetrics(face);
-    return doc.t.split('\r').map((line, i) => {
-      const width = textWidth(joinArabic(line), face, doc.s); // drawn joined (fonts.ts)
-      const baseline = doc.ps[1]! + ascent * doc.s + i * doc.lh;
-      const left = doc.j === 0 ? doc.ps[0]! : doc.j === 1 ? doc.ps[0]! + doc.sz[0]! - width : doc.ps[0]! + (doc.sz[0]! - width) / 2;
-      return { left, right: left + width, top: baseline - 0.75 * doc.s, bottom: baseline + 0.22 * doc.s, width };
+  /** Settled value of an animated property: its last keyframe (the scenes' own motion is entrances). */
+  const settle = (prop: Keyed | undefined): Keyed | undefined => {
+    if (!prop || prop.a !== 1 || !Array.isArray(prop.k)) return prop;
+    const last = (prop.k as { s?: unknown }[]).findLast((key) => key.s !== undefined);
+    return { a: 0, k: last?.s };
+  };
+
+  /**
+   * The animation as the reader sees each scene once it has come in: every text layer of a scene
+   * settled and in a colour of its own (its final text: a counter's last value), shapes, images and
+   * the background removed, the scenes' own transitions at rest. Returns the colour of each text layer.
+   */
+  function colourCoded(source: string): { animation: Animation; layersByColour: Map<string, { scene: number; nm: string; text: string }> } {
+    const animation = JSON.parse(source) as Animation;
+    const layersByColour = new Map<string, { scene: number; nm: string; text: string }>();
+    let n = 0;
+    animation.assets.forEach((asset) => {
+      if (!asset.layers) return;
+      const scene = Number(asset.id.replace(/\D+/g, ''));
+      asset.layers = asset.layers.filter((l) => l.ty === 5);
+      for (const layer of asset.layers) {
+        for (const key of Object.keys(layer.ks)) layer.ks[key] = settle(layer.ks[key]);
+        const final = layer.t!.d.k.at(-1)!.s;
+        const rgb = PALETTE[n++ % PALETTE.length]!;
+        layer.t!.d.k = [{ s: { ...final, fc: rgb.map((c) => c / 255) }, t: 0 }];
+        layersByColour.set(rgb.join(','), { scene, nm: layer.nm, text: final.t });
+      }
     });
+    animation.layers = animation.layers.filter((l) => l.ty === 0);
+    for (const layer of animation.layers) layer.ks = { a: layer.ks.a, p: layer.ks.a, s: { a: 0, k: [100, 100, 100] }, o: { a: 0, k: 100 } };
+    return { animation, layersByColour };
+  }
+
+  /** Colours 64 levels apart in every channel: an edge pixel's colour, off by a rounding, still names its layer. */
+  const LEVELS = [0, 64, 128, 192, 255];
+  const PALETTE = LEVELS.flatMap((r) => LEVELS.flatMap((g) => LEVELS.map((b) => [r, g, b])))
+    .filter(([r, g, b]) => r! + g! + b! > 0)
+    .map((_, i, all) => all[(i * 47) % all.length]!); // neighbours in the list far apart in colour
+
+  type Box = { left: number; top: number; right: number; bottom: number };
+
+  /**
+   * The ink box of every text layer in a rendered RGBA frame, by colour (straight alpha: an edge pixel
+   * keeps its layer's colour, give or take the rounding of un-premultiplying; the faintest are left
+   * out). Pixels of no layer's colour are counted: drawn ink that is not one layer's.
+   */
+  function inkBoxes(rgba: Uint8Array, canvas: Canvas, colours: Set<string>): { boxes: Map<string, Box>; blended: number } {
+    const boxes = new Map<string, Box>();
+    const palette = [...colours].map((c) => [c, c.split(',').map(Number)] as const);
+    let blended = 0;
+    for (let y = 0; y < canvas.height; y++) {
+      for (let x = 0; x < canvas.width; x++) {
+        const i = (y * canvas.width + x) * 4;
+        if (rgba[i + 3]! < 128) continue;
+        const colour = palette.find(([, c]) => Math.abs(c[0]! - rgba[i]!) <= 12 && Math.abs(c[1]! - rgba[i + 1]!) <= 12 && Math.abs(c[2]! - rgba[i + 2]!) <= 12)?.[0];
+        if (!colour) {
+          blended++;
+          continue;
+        }
+        const b = boxes.get(colour);
+        if (!b) boxes.set(colour, { left: x, top: y, right: x, bottom: y });
+        else Object.assign(b, { left: Math.min(b.left, x), top: Math.min(b.top, y), right: Math.max(b.right, x), bottom: Math.max(b.bottom, y) });
+      }
+    }
+    return { boxes, blended };
   }
 
   const sizes = [
@@ -173,31 +240,38 @@ describe('offline Lottie composition: layout', () => {
   ];
 
   for (const canvas of sizes) {
-    it(`keeps every line inside the canvas and apart from the others at ${canvas.width}x${canvas.height}`, () => {
+    it(`draws every text inside the canvas and apart from the others at ${canvas.width}x${canvas.height}`, async () => {
       for (const prompt of prompts) {
-        const animation = JSON.parse(compose(prompt, canvas)) as { assets: { layers?: Layer[] }[] };
-        for (const scene of animation.assets.filter((a) => a.layers)) {
-          const boxes: { nm: string; left: number; right: number; top: number; bottom: number }[] = [];
-          for (const layer of scene.layers!.filter((l) => l.ty === 5)) {
-            for (const { s: doc } of layer.t!.d.k) {
-              for (const b of lineBoxes(doc)) {
-                const where = `${prompt.slice(0, 30)} / ${layer.nm}: "${doc.t}"`;
-                expect(b.width, `${where} wider than its box`).toBeLessThanOrEqual(doc.sz[0]! + 0.5);
-                expect(b.left, where).toBeGreaterThanOrEqual(0);
-                expect(b.right, where).toBeLessThanOrEqual(canvas.width);
-                expect(b.top, where).toBeGreaterThanOrEqual(0);
-                expect(b.bottom, where).toBeLessThanOrEqual(canvas.height);
+        const { animation, layersByColour } = colourCoded(compose(prompt, canvas));
+        const json = JSON.stringify(animation);
+        const player = await loadPlayer(JSON.parse(json) as LottieAnimation, json, canvas);
+        try {
+          for (const [index, marker] of animation.markers.entries()) {
+            const scene = index + 1;
+            const ours = new Set([...layersByColour].filter(([, l]) => l.scene === scene && l.text.trim()).map(([c]) => c));
+            const { boxes, blended } = inkBoxes(player.render(marker.tm + Math.floor(marker.dr / 2)), canvas, new Set(layersByColour.keys()));
+            const where = (colour: string) => `${prompt.slice(0, 30)} / scene ${scene} / ${layersByColour.get(colour)!.nm}: "${layersByColour.get(colour)!.text}"`;
+            for (const colour of ours) {
+              const b = boxes.get(colour);
+              expect(b, `${where(colour)} is not drawn`).toBeDefined();
+              // Ink touching the canvas edge has been cut off there.
+              expect(b!.left, where(colour)).toBeGreaterThan(0);
+              expect(b!.top, where(colour)).toBeGreaterThan(0);
+              expect(b!.right, where(colour)).toBeLessThan(canvas.width - 1);
+              expect(b!.bottom, where(colour)).toBeLessThan(canvas.height - 1);
+            }
+            // Texts apart: no two ink boxes meet (the big quote mark stands behind its quote by design).
+            const apart = [...boxes].filter(([c]) => ours.has(c) && layersByColour.get(c)!.nm !== 'quote mark');
+            for (const [i, [ca, a]] of apart.entries()) {
+              for (const [cb, b] of apart.slice(i + 1)) {
+                const overlap = a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
+                expect(overlap, `${where(ca)} overlaps ${where(cb)}`).toBe(false);
               }
             }
-            // Overlap: the final text of each layer (a counter's last value), quote marks aside.
-            if (layer.nm !== 'quote mark') boxes.push(...lineBoxes(layer.t!.d.k.at(-1)!.s).map((b) => ({ ...b, nm: layer.nm })));
+            expect(blended, `${prompt.slice(0, 30)} / scene ${scene}: ink of no one text layer (texts drawn over each other)`).toBe(0);
           }
-          for (const [i, a] of boxes.entries()) {
-            for (const b of boxes.slice(i + 1)) {
-              const overlap = a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-              expect(overlap, `${prompt.slice(0, 30)}: "${a.nm}" overlaps "${b.nm}"`).toBe(false);
-            }
-          }
+        } finally {
+          player.destroy();
         }
       }
     });

@@ -44,7 +44,10 @@ let worst = 0;
 
 type RawAnswer = { status: number; type: string; allow?: string; body: string };
 
-/** One request exactly as given (path bytes unnormalized, any method); a reset connection counts and fails the run. */
+/**
+ * One request exactly as given (path bytes unnormalized, any method). A reset connection is counted
+ * (the summary line) and rejects: the property fails with the request that caused it.
+ */
 function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<RawAnswer> {
   sent++;
   const { port } = new URL(stack.url);
@@ -173,7 +176,6 @@ describe('fuzzing', () => {
       ),
       { numRuns: RUNS },
     );
-    expect(resets).toBe(0);
   });
 
   it('POST bodies (random and mutated) to both create endpoints', async () => {
@@ -284,7 +286,6 @@ describe('hostile input, case by case', () => {
         expect([400, 404], `${method} ${path} ${id.slice(0, 10)}: ${res.body.slice(0, 200)}`).toContain(res.status);
       }
     }
-    expect(resets).toBe(0);
   });
 
   it('dashboard form fields with NUL are 400s naming the field; compressed forms are 415', async () => {
@@ -379,6 +380,5 @@ describe('hostile input, case by case', () => {
     const after = await unauthenticated();
     expect(after.count - before.count).toBe(5);
     expect((after.sum - before.sum) / 5).toBeLessThan(0.005);
-    expect(resets).toBe(0);
   });
 });

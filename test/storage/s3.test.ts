@@ -16,13 +16,13 @@ import { gofakes3 } from '../../src/dev/install.mjs';
 import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
 import { createStorage, S3Storage, type Storage } from '../../src/storage/index.js';
 import { freePort } from '../../src/dev/ports.js';
+import { skipWithout } from '../support/tools.js';
 
 const BUCKET = 'videos';
 
-const server = gofakes3();
-if ('reason' in server) console.warn(`[s3.test] SKIPPED: ${server.reason}`);
+const server = gofakes3({ build: false });
 
-describe.skipIf('reason' in server)('S3 storage (gofakes3)', () => {
+describe.skipIf(skipWithout('the S3 storage tests (test/storage/s3)', 'gofakes3 (Go-built S3 server)'))('S3 storage (gofakes3)', () => {
   let s3: S3Server;
   let storage: Storage;
   let dir: string;

@@ -2,10 +2,13 @@
 // to a documented operation (any client: fetch, the openai package, raw sockets) and every webhook
 // delivery the test receivers get is checked against /openapi.json: the status must be documented
 // for the operation, the content type too, and JSON bodies must validate against the response's
-// schema (Ajv's JSON Schema 2020-12 dialect, the one OpenAPI 3.1 uses). test/support/contractSetup.ts
-// fails the test that saw a mismatch; globalSetup reports the totals.
+// schema (Ajv's JSON Schema 2020-12 dialect, the one OpenAPI 3.1 uses). Error messages clients read
+// (`error.message`, a webhook's `error_message`) must not show the machine's insides: its paths, the
+// render work directories, installed modules, stack frames. test/support/contractSetup.ts fails the
+// test that saw a mismatch; globalSetup reports the totals.
 import fs from 'node:fs';
 import type http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { openApiDocument } from '../../src/api/openapi/document.js';
@@ -66,8 +69,28 @@ export function checkResponse(method: string, url: string, status: number, conte
     return `${where}: body is not JSON: ${body.slice(0, 200)}`;
   }
   const validate = validatorFor(`${op.id} ${status}`, media.schema);
-  if (validate(value)) return null;
-  return `${where}: ${describeErrors(validate)}\n  body: ${body.slice(0, 500)}`;
+  if (!validate(value)) return `${where}: ${describeErrors(validate)}\n  body: ${body.slice(0, 500)}`;
+  return internalDetail(where, value);
+}
+
+const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
+/** What only the machine knows: the checkout, our temp directories (renders, tests), installed modules, stack frames. */
+const MACHINE_DETAIL = [PROJECT_ROOT, `${os.tmpdir()}/video-`, `${os.tmpdir()}/render-`, 'node_modules/', /\bat (?:async )?[\w.$<>]+ \(/];
+
+/** The first error message in a body that shows machine detail, as a mismatch; null when there is none. */
+function internalDetail(where: string, value: unknown): string | null {
+  const messages: string[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (typeof v === 'string' && (k === 'error_message' || (k === 'message' && 'code' in node) || (k === 'message' && 'type' in node))) messages.push(v);
+      else collect(v);
+    }
+  };
+  collect(value);
+  const leak = messages.find((m) => MACHINE_DETAIL.some((d) => (typeof d === 'string' ? m.includes(d) : d.test(m))));
+  return leak ? `${where}: an error message shows machine detail: ${leak.slice(0, 300)}` : null;
 }
 
 /** Checks a webhook delivery (headers and body) against the document's `webhooks`. */
@@ -86,8 +109,8 @@ export function checkWebhook(headers: Record<string, string>, body: string): str
     if (p.required && headers[p.name] === undefined) return `webhook ${type}: header ${p.name} missing`;
   }
   const validate = validatorFor(`${op.operationId} body`, op.requestBody.content['application/json'].schema);
-  if (validate(event)) return null;
-  return `webhook ${type}: ${describeErrors(validate)}\n  body: ${body.slice(0, 500)}`;
+  if (!validate(event)) return `webhook ${type}: ${describeErrors(validate)}\n  body: ${body.slice(0, 500)}`;
+  return internalDetail(`webhook ${type}`, event);
 }
 
 /** Ajv's errors, each with its location and the offending property or value. */

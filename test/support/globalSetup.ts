@@ -15,6 +15,7 @@ import { findTemporalCli } from '../../src/dev/install.mjs';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 import { contractReportDir } from './contract.js';
 import { freePort } from '../../src/dev/ports.js';
+import { missingTools, underCi } from './tools.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,6 +34,9 @@ let dbName: string | undefined;
 let dataDir: string | undefined;
 
 export async function setup(project: TestProject) {
+  // CI runs every test: a tool that is missing fails the run here, named, instead of skipping tests.
+  const missing = underCi() ? missingTools() : null;
+  if (missing) throw new Error(`CI=true: ${missing}`);
   const cliPath = findTemporalCli();
   if (!cliPath) throw new Error('Temporal CLI not installed: run `npm test` (its pretest step installs it)');
   const [temporalPort, pgPort] = await Promise.all([freePort(), freePort()]);

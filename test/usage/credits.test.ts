@@ -120,11 +120,14 @@ describe('credit policy', () => {
     expect((await getGeneration(stack.db, probe.org.id, first.body.id))!.hold_micros).toBe(holdMicros);
     expect(probeUsage.credit_balance).toBe(10_000); // held, not charged
 
-    // 1 cent: at most one of 30 (none: the hold is larger than the balance).
-    const poor = await createOrgWithKey(stack.db, 1);
-    const poorBurst = await Promise.all(Array.from({ length: 30 }, () => create(poor.key)));
-    expect(poorBurst.filter((r) => r.status === 200)).toHaveLength(Math.floor(MICROS_PER_CENT / holdMicros));
-    expect(poorBurst.every((r) => r.status === 200 || (r.status === 402 && r.body.error.code === 'insufficient_credits'))).toBe(true);
+    // Just under one hold: none of 30; just over one hold (but under two): exactly one of 30.
+    for (const [cents, admitted] of [[Math.floor(holdMicros / MICROS_PER_CENT), 0], [Math.ceil(holdMicros / MICROS_PER_CENT), 1]] as const) {
+      expect(cents * MICROS_PER_CENT < 2 * holdMicros && (cents * MICROS_PER_CENT < holdMicros) === (admitted === 0)).toBe(true);
+      const org = await createOrgWithKey(stack.db, cents);
+      const burst = await Promise.all(Array.from({ length: 30 }, () => create(org.key)));
+      expect(burst.filter((r) => r.status === 200), `${cents} cents`).toHaveLength(admitted);
+      expect(burst.every((r) => r.status === 200 || (r.status === 402 && r.body.error.code === 'insufficient_credits'))).toBe(true);
+    }
 
     // Three and a half holds: exactly three of 30.
     const cents = Math.ceil((3.5 * holdMicros) / MICROS_PER_CENT);

@@ -3,6 +3,7 @@ import { siblingModule } from '../modulePath.js';
 import type { EngineModule } from '../types.js';
 import { hyperframesLlm } from './llm.js';
 import { composeHyperframes } from './offline.js';
+import { hyperframesSettings } from './settings.js';
 import { hyperframesTiming } from './timing.js';
 import { validateHyperframes } from './validate.js';
 
@@ -17,6 +18,7 @@ export const hyperframesEngine: EngineModule = {
   timing: hyperframesTiming,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
   preload: ['@hyperframes/producer'],
+  settings: hyperframesSettings,
   llm: hyperframesLlm,
   composeOffline: composeHyperframes,
 };

@@ -11,19 +11,20 @@ import { createRenderJob, executeRenderJob, resolveConfig, type ProducerLogger }
 import type { Logger } from '../../logger.js';
 import type { ChildRenderer, IsolatedJob } from '../isolation/protocol.js';
 import { DEFAULT_FPS, durationFinding } from '../limits.js';
-import { RenderError, type EncodingSettings, type RenderChunk, type RenderProgress } from '../types.js';
+import { RenderError, type RenderChunk, type RenderProgress } from '../types.js';
 import { guardPageNetwork } from './pageNetwork.js';
 import { prepareComposition } from './prepare.js';
+import type { HyperframesSettings } from './settings.js';
 import { VENDOR_DIR } from './vendor.js';
 
 /** The producer's options for one render; also used by the benchmark's bare-producer run. */
-export function producerRenderConfig(opts: { fps: number; chromePath: string; encoding: EncodingSettings; logger?: ProducerLogger }) {
+export function producerRenderConfig(opts: { fps: number; chromePath: string; crf: number; settings: HyperframesSettings; logger?: ProducerLogger }) {
   return {
     fps: opts.fps,
-    quality: opts.encoding.hyperframesQuality,
-    crf: opts.encoding.crf,
+    quality: opts.settings.quality,
+    crf: opts.crf,
     // Unset: the producer calibrates on sample frames, then picks a worker count.
-    ...(opts.encoding.hyperframesWorkers ? { workers: opts.encoding.hyperframesWorkers } : {}),
+    ...(opts.settings.workers ? { workers: opts.settings.workers } : {}),
     format: 'mp4' as const,
     hdrMode: 'force-sdr' as const,
     // BeginFrame capture: 30–45% faster; the default software-GPU mode would silently force screenshots.
@@ -32,7 +33,7 @@ export function producerRenderConfig(opts: { fps: number; chromePath: string; en
   };
 }
 
-export const render: ChildRenderer = async (job, { onProgress, log }) => {
+export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgress, log }) => {
   const projectDir = path.join(job.workDir, 'project');
   await fs.mkdir(path.join(projectDir, VENDOR_DIR), { recursive: true });
   const prepared = prepareComposition(job.source, job);
@@ -41,7 +42,7 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   if (job.assetsDir) await placeAssets(job.assetsDir, path.join(projectDir, ASSETS_DIR));
 
   const fps = job.fps ?? DEFAULT_FPS;
-  const network = await guardPageNetwork(job.chromePath, job.workDir, log, { sandbox: job.chromeSandbox, guard: job.pageNetworkGuard });
+  const network = await guardPageNetwork(job.settings.chromePath, job.workDir, log, { sandbox: job.unprivileged, guard: job.settings.pageNetworkGuard });
   if (job.chunk) {
     try {
       await renderChunkOf(job, job.chunk, projectDir, { fps, chromePath: network.chromePath, onProgress, log });
@@ -52,7 +53,7 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
   }
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
-  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, encoding: job.encoding, logger: producerLogger(log) }));
+  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, crf: job.crf, settings: job.settings, logger: producerLogger(log) }));
   try {
     await executeRenderJob(
       renderJob,
@@ -88,21 +89,21 @@ export const render: ChildRenderer = async (job, { onProgress, log }) => {
  * Progress: the producer reports none for a chunk, so its captured frame files are counted.
  */
 async function renderChunkOf(
-  job: IsolatedJob,
+  job: IsolatedJob<HyperframesSettings>,
   chunk: RenderChunk,
   projectDir: string,
   opts: { fps: number; chromePath: string; onProgress: (p: RenderProgress) => void; log: Logger },
 ): Promise<void> {
   const { plan, renderChunk } = await import('@hyperframes/producer/distributed');
   const planDir = path.join(job.workDir, 'plan');
-  const config = producerRenderConfig({ fps: opts.fps, chromePath: opts.chromePath, encoding: job.encoding, logger: producerLogger(opts.log) });
+  const config = producerRenderConfig({ fps: opts.fps, chromePath: opts.chromePath, crf: job.crf, settings: job.settings, logger: producerLogger(opts.log) });
   // A chunk's browser and capture workers are configured by these variables only. HYPERFRAMES_WORKERS
   // capture workers per chunk (one by default: with several, one falling back to screenshots under
   // load fails the chunk, "inconsistent modes"); without the minimum the producer takes two for
   // longer chunks whatever the maximum.
   process.env.PRODUCER_HEADLESS_SHELL_PATH = opts.chromePath;
-  if (job.encoding.hyperframesWorkers) {
-    process.env.PRODUCER_MAX_WORKERS = String(job.encoding.hyperframesWorkers);
+  if (job.settings.workers) {
+    process.env.PRODUCER_MAX_WORKERS = String(job.settings.workers);
     process.env.PRODUCER_MIN_PARALLEL_FRAMES = String(Number.MAX_SAFE_INTEGER);
   }
   const frames = chunk.end - chunk.start;

@@ -1,9 +1,9 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { EncodingSettings, Finding, MediaAsset, RenderChunk, RenderErrorCode, RenderProgress } from '../types.js';
+import type { Finding, MediaAsset, RenderChunk, RenderErrorCode, RenderProgress } from '../types.js';
 
-/** Everything a render process needs; it reads no config or environment of its own. */
-export type IsolatedJob = {
+/** Everything a render process needs; it reads no config or environment of its own. `S`: the engine's settings. */
+export type IsolatedJob<S = unknown> = {
   renderId: string;
   engine: string;
   source: string;
@@ -13,7 +13,6 @@ export type IsolatedJob = {
   /** Inside the render's work directory; the parent moves it to the caller's path on success. */
   outputPath: string;
   workDir: string;
-  chromePath: string;
   ffmpegPath: string;
   /**
    * The requester's media: a directory holding each asset as a file named after it, which the
@@ -21,11 +20,12 @@ export type IsolatedJob = {
    */
   assetsDir?: string;
   assets?: readonly MediaAsset[];
-  /** Chrome keeps its own sandbox (the render does not run as root). */
-  chromeSandbox: boolean;
-  /** Page requests go through the refusing proxy (hyperframes/pageNetwork.ts). */
-  pageNetworkGuard: boolean;
-  encoding: EncodingSettings;
+  /** The render runs as an unprivileged user, so a browser can keep its own sandbox. */
+  unprivileged: boolean;
+  /** x264 constant rate factor of the video. */
+  crf: number;
+  /** The engine's own settings (EngineModule.settings), as read from the worker's environment. */
+  settings: S;
   /** Render only this chunk of the video's frames; absent: the whole video. */
   chunk?: RenderChunk;
 };
@@ -37,11 +37,14 @@ export type ChildMessage =
   | { type: 'done' }
   | { type: 'failed'; code: RenderErrorCode; message: string; findings?: Finding[] };
 
-/** The program a render process runs: the engine's render entry module and the packages it preloads. */
-export type ChildProgram = { entry: URL; preload: readonly string[] };
+/**
+ * The program a render process runs: the engine's render entry module, the packages it preloads, and
+ * paths outside the system directories it must see (read-only).
+ */
+export type ChildProgram = { entry: URL; preload: readonly string[]; readOnly: readonly string[] };
 
-/** What each engine's render entry module exports as `render`. */
-export type ChildRenderer = (
-  job: IsolatedJob,
+/** What each engine's render entry module exports as `render` (`S`: the engine's settings). */
+export type ChildRenderer<S = unknown> = (
+  job: IsolatedJob<S>,
   ctx: { onProgress: (progress: RenderProgress) => void; log: Logger },
 ) => Promise<void>;

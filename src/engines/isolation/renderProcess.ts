@@ -28,8 +28,8 @@ export type RenderProcess = {
   workDir: string;
   /** Its control group (memory, tasks, CPU time), when the platform has cgroups. */
   cgroup: RenderCgroup | null;
-  /** Whether Chrome may keep its own sandbox (the process does not run as root). */
-  chromeSandbox: boolean;
+  /** The process does not run as root (a browser may keep its own sandbox). */
+  unprivileged: boolean;
 };
 
 /** Prefix of every render's work directory under the OS temp directory. */
@@ -49,7 +49,7 @@ function start(program: ChildProgram, tools: RenderTools): RenderProcess {
   const entry = fileURLToPath(program.entry);
   // Only what the render needs: never the worker's credentials (DATABASE_URL, S3 keys, secrets).
   const env: Record<string, string> = { [RENDER_MARKER_ENV]: renderId, ...producerFfmpegEnv(tools.ffmpegPath), ...loggerEnv() };
-  const readOnly = [path.dirname(entry), path.dirname(tools.chromePath), ...(path.isAbsolute(tools.ffmpegPath) ? [path.dirname(tools.ffmpegPath)] : [])];
+  const readOnly = [path.dirname(entry), ...program.readOnly, ...(path.isAbsolute(tools.ffmpegPath) ? [path.dirname(tools.ffmpegPath)] : [])];
   const sandboxed = sandboxedSpawn(tools.sandbox, renderId, [process.execPath, childEntry, entry, ...program.preload], workDir, readOnly, env);
   const child = spawn(sandboxed.command, sandboxed.args, {
     detached: true, // own process group, so the whole group can be killed
@@ -59,7 +59,7 @@ function start(program: ChildProgram, tools: RenderTools): RenderProcess {
   const spawned = new Promise<void>((resolve) => child.once('spawn', () => resolve()));
   spawned.catch(() => {});
   child.once('error', () => {}); // reported by whoever supervises the render
-  return { child, renderId, spawned, outputTail: collectOutput(child, renderId), workDir, cgroup: sandboxed.cgroup, chromeSandbox: sandboxed.chromeSandbox };
+  return { child, renderId, spawned, outputTail: collectOutput(child, renderId), workDir, cgroup: sandboxed.cgroup, unprivileged: sandboxed.unprivileged };
 }
 
 /** The logger's variables (the child logs like the worker); nothing else of the worker's environment. */

@@ -11,7 +11,7 @@ import { RenderError, type RenderProgress, type RenderTools } from '../types.js'
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildProgram, IsolatedJob, ParentMessage } from './protocol.js';
 import { acquireRenderProcess, keepSpare, releaseRenderProcess, type RenderProcess } from './renderProcess.js';
-import { giveToRenderUser } from './sandbox.js';
+import { giveToRenderUser, PROJECT_ROOT } from './sandbox.js';
 /**
  * How often the render's process tree is scanned (peak memory; process groups to kill later). A scan
  * reads /proc for every process (~4 ms of CPU), taken from the render itself on a busy machine, and
@@ -31,7 +31,7 @@ export type IsolatedRenderOptions = {
 
 /** Renders `job` in a render process and moves its output to `outputPath`. Throws RenderError. */
 export async function runIsolated(
-  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath' | 'chromeSandbox' | 'pageNetworkGuard' | 'encoding'>,
+  job: Omit<IsolatedJob, 'renderId' | 'workDir' | 'outputPath' | 'unprivileged'>,
   program: ChildProgram,
   outputPath: string,
   tools: RenderTools,
@@ -48,9 +48,7 @@ export async function runIsolated(
     workDir,
     outputPath: path.join(workDir, 'output.mp4'),
     assetsDir: job.assetsDir && copyAssets(tools, job.assetsDir, path.join(workDir, 'input')),
-    chromeSandbox: proc.chromeSandbox,
-    pageNetworkGuard: tools.sandbox.pageNetworkGuard,
-    encoding: tools.encoding,
+    unprivileged: proc.unprivileged,
   };
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
 
@@ -65,7 +63,7 @@ export async function runIsolated(
     // which), not a render that failed.
     if ((err as RenderError).code === 'render_aborted') log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
     else log.warn({ wallMs, code: (err as RenderError).code, message: (err as Error).message }, 'render failed');
-    throw err;
+    throw err instanceof RenderError ? withoutMachinePaths(err, workDir) : err;
   } finally {
     await killAndWait(tree);
     void releaseRenderProcess(proc); // its control group goes once the kernel has reaped the last process
@@ -95,6 +93,17 @@ function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, e
   if (message.includes('SIGXCPU')) return cpuLimitError(tools.sandbox.cpuSeconds);
   if (message.includes('SIGXFSZ')) return fileLimitError(tools.sandbox.maxFileBytes);
   return breachError(proc, job, tools) ?? err;
+}
+
+/**
+ * A render's failure as clients read it (its message reaches the API and webhooks): the machine's own
+ * paths — the render's work directory, the temp directory, the installation — and stack frames left
+ * out. The worker's log above keeps the message as it was.
+ */
+function withoutMachinePaths(err: RenderError, workDir: string): RenderError {
+  let message = err.message.replace(/\n\s*at .*/g, '');
+  for (const [dir, name] of [[workDir, '<render>'], [PROJECT_ROOT, '<app>'], [os.tmpdir(), '<tmp>']] as const) message = message.replaceAll(dir, name);
+  return message === err.message ? err : new RenderError(err.code, message, err.findings);
 }
 
 const cpuLimitError = (seconds: number) => new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${seconds} s and was stopped`);

@@ -29,11 +29,6 @@ export type RenderSandboxConfig = {
   cpuSeconds: number;
   /** Directories a render must never see (DATA_DIR: media, secrets, the embedded database). */
   hiddenDirs: string[];
-  /**
-   * The proxy that refuses a page's requests (hyperframes/pageNetwork.ts), on by default. Off only to
-   * show that the network namespace holds on its own (tests).
-   */
-  pageNetworkGuard: boolean;
 };
 
 /** What the platform offers, checked once per process. */
@@ -46,7 +41,7 @@ const supportCache = new Map<string, Support>();
  * Project root, the nearest directory above this module with a package.json (the checkout, or the
  * image's /app whose dist/ holds the compiled code): the code and node_modules a render loads.
  */
-const PROJECT_ROOT = (() => {
+export const PROJECT_ROOT = (() => {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;
@@ -117,8 +112,8 @@ export type SandboxedSpawn = {
   args: string[];
   env: Record<string, string>;
   cgroup: RenderCgroup | null;
-  /** Chrome may keep its own sandbox: the render does not run as root. */
-  chromeSandbox: boolean;
+  /** The render does not run as root: a browser may keep its own sandbox. */
+  unprivileged: boolean;
 };
 
 /**
@@ -145,7 +140,7 @@ export function sandboxedSpawn(
   if (config.mode === 'on' && s.bwrap) inner = [s.bwrap, ...bwrapArgs(config, workDir, readOnly), '--', ...inner];
   const joined = wrap(s.runAs, workDir, inner);
   const runsAsRoot = !s.runAs && process.getuid?.() === 0;
-  return { command: joined[0]!, args: joined.slice(1), env: fullEnv, cgroup, chromeSandbox: config.mode === 'on' && !runsAsRoot };
+  return { command: joined[0]!, args: joined.slice(1), env: fullEnv, cgroup, unprivileged: config.mode === 'on' && !runsAsRoot };
 }
 
 function bwrapArgs(config: RenderSandboxConfig, workDir: string, readOnly: string[]): string[] {

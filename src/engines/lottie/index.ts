@@ -4,6 +4,7 @@ import type { EngineModule } from '../types.js';
 import { lottieLlm } from './llm.js';
 import { lottieTiming } from './timing.js';
 import { composeLottie } from './offline.js';
+import { lottieSettings } from './settings.js';
 import { validateLottie } from './validate.js';
 
 export const lottieEngine: EngineModule = {
@@ -17,6 +18,7 @@ export const lottieEngine: EngineModule = {
   timing: lottieTiming,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
   preload: ['@lottiefiles/dotlottie-web', 'fontkit'],
+  settings: lottieSettings,
   llm: lottieLlm,
   composeOffline: composeLottie,
 };

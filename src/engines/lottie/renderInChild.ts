@@ -4,6 +4,7 @@ import { RenderError } from '../types.js';
 import { inlineLottieAssets } from './assets.js';
 import { startEncoder } from './encoder.js';
 import { loadPlayer, preloadPlayer } from './player.js';
+import type { LottieSettings } from './settings.js';
 import { lottieFrameAt, outputFps, outputFrames } from './timing.js';
 import type { LottieAnimation } from './validate.js';
 
@@ -11,7 +12,7 @@ import type { LottieAnimation } from './validate.js';
 const preloaded = preloadPlayer();
 preloaded.catch(() => {}); // loadPlayer reports a broken WASM
 
-export const render: ChildRenderer = async (job, { onProgress }) => {
+export const render: ChildRenderer<LottieSettings> = async (job, { onProgress }) => {
   job.source = await inlineLottieAssets(job.source, job.assetsDir, job.ffmpegPath); // the requester's images, embedded
   const animation = JSON.parse(job.source) as LottieAnimation; // validated by the parent before it sent the job
   const fps = outputFps(animation, job.fps);
@@ -21,7 +22,7 @@ export const render: ChildRenderer = async (job, { onProgress }) => {
 
   await preloaded.catch(() => {});
   const player = await loadPlayer(animation, job.source, job);
-  const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.encoding.crf, preset: job.encoding.lottiePreset });
+  const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset });
   try {
     for (let k = start; k < end; k++) {
       await encoder.write(player.render(lottieFrameAt(k, animation, fps, player.totalFrames)));

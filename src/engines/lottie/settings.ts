@@ -1,0 +1,16 @@
+// The Lottie engine's own settings (README "Configuration" and "Render cost"), read from the worker's
+// environment by src/config.ts and handed to every render process as `job.settings`.
+import { z } from 'zod';
+import { engineSettings } from '../types.js';
+
+export const X264_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow'] as const;
+
+export const lottieSettings = engineSettings(
+  z.object({
+    /** x264 preset of the encode: slower presets cost more CPU for smaller files at the same CRF. */
+    LOTTIE_X264_PRESET: z.enum(X264_PRESETS).default('veryfast'),
+  }),
+  (v) => ({ x264Preset: v.LOTTIE_X264_PRESET }),
+);
+
+export type LottieSettings = ReturnType<typeof lottieSettings.read>;
