@@ -7,10 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { faceForName } from '../../src/engines/lottie/faces.js';
-import { fontRegistrations, textDocuments } from '../../src/engines/lottie/fonts.js';
-import { textWidth, verticalMetrics } from '../../src/engines/lottie/glyphs.js';
-import { joinArabic } from '../../src/engines/lottie/scripts.js';
+import { layOutDocument, outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/engines/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
@@ -145,15 +142,11 @@ describe('offline Lottie composition: layout', () => {
   type Doc = { s: number; f: string; t: string; j: number; lh: number; sz: number[]; ps: number[] };
   type Layer = { ty: number; nm: string; t?: { d: { k: { s: Doc }[] } } };
 
-  /** Ink boxes (cap height above each baseline to descenders below) of every line of a text document. */
+  /** Ink boxes (cap height above each baseline to descenders below) of every line of a text document, as the render lays it out. */
   function lineBoxes(doc: Doc) {
-    const face = faceForName(doc.f, undefined, doc.t);
-    const { ascent } = verticalMetrics(face);
-    return doc.t.split('\r').map((line, i) => {
-      const width = textWidth(joinArabic(line), face, doc.s); // drawn joined (fonts.ts)
-      const baseline = doc.ps[1]! + ascent * doc.s + i * doc.lh;
-      const left = doc.j === 0 ? doc.ps[0]! : doc.j === 1 ? doc.ps[0]! + doc.sz[0]! - width : doc.ps[0]! + (doc.sz[0]! - width) / 2;
-      return { left, right: left + width, top: baseline - 0.75 * doc.s, bottom: baseline + 0.22 * doc.s, width };
+    return layOutDocument(doc, []).lines.map(({ shaped, x, baseline }) => {
+      const width = shaped.width * doc.s;
+      return { left: x, right: x + width, top: baseline - 0.75 * doc.s, bottom: baseline + 0.22 * doc.s, width };
     });
   }
 
@@ -254,12 +247,10 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
     const source = compose(`${title} 🎉`, canvas, { durationSeconds: 2 });
     const animation = JSON.parse(source) as LottieAnimation;
     const parts = JSON.parse(source) as { assets: { id: string; p?: string; layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[] }[] };
-    // The text is set in a CJK face registered as a TrueType font (ThorVG reads no CFF collections).
-    const fonts = fontRegistrations(animation);
-    const cjk = [...fonts.keys()].find((n) => n.startsWith('NotoSerifCJKjp') || n.startsWith('NotoSansCJKjp'));
-    expect(cjk).toBeDefined();
-    expect(Buffer.from(fonts.get(cjk!)!).readUInt32BE(0)).toBe(0x00010000);
-    expect(shownText(source)).not.toContain('🎉'); // emoji are never in text layers
+    // The render draws the text as outlines of the Japanese CJK face's glyphs (ThorVG reads no CFF collections).
+    outlineText(animation);
+    expect(JSON.stringify(animation)).toMatch(/"nm":"Noto(Sans|Serif)CJKjp-(Regular|Bold)"/);
+    expect(shownText(source)).not.toContain('🎉'); // the composer shows emoji as pictures, not in text
 
     const { outputPath } = await render(source, canvas, 'ocr-japanese', 5);
     const png = await framePng(outputPath, 5);
