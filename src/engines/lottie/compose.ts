@@ -130,7 +130,8 @@ export class Composer {
     const { ascent, descent } = openFace(face) ?? { ascent: 1.07, descent: 0.29 };
     const direction = directionOf(text);
     const cjk = isCjk(script);
-    const leading = spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3;
+    // Scripts whose marks reach far above and below (Arabic, Myanmar) need more room between lines.
+    const leading = Math.max(spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3, 0.7 * (ascent + descent));
     const fitted = fitText(text, (s, size) => measure(s, face, size, caps, direction), {
       maxWidth: spec.maxWidth,
       maxHeight: spec.maxHeight,
