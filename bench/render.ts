@@ -35,7 +35,7 @@ import { listProcesses } from '../src/engines/isolation/processTree.js';
 import { closeRenderProcesses, ffprobeFor } from '../src/engines/isolation/renderProcess.js';
 import { joinChunkFiles } from '../src/engines/join.js';
 import { encoderArgs } from '../src/engines/lottie/encoder.js';
-import { fontsFor } from '../src/engines/lottie/fonts.js';
+import { outlineText } from '../src/engines/lottie/text.js';
 import { outputFrames } from '../src/engines/lottie/timing.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
 import { frameSsim, probeVideo } from '../src/engines/probe.js';
@@ -154,13 +154,12 @@ const BARE_LOTTIE = `
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { DotLottie } from '@lottiefiles/dotlottie-web';
-const [sourceFile, width, height, fps, frames, ffmpeg, argsJson, fontsJson, wasmPath] = process.argv.slice(1);
+const [sourceFile, width, height, fps, frames, ffmpeg, argsJson, wasmPath] = process.argv.slice(1);
 const wasm = fs.readFileSync(wasmPath);
 globalThis.fetch = async () => new Response(wasm, { headers: { 'content-type': 'application/wasm' } });
 DotLottie.setWasmUrl('http://local.invalid/dotlottie-player.wasm');
 const json = fs.readFileSync(sourceFile, 'utf8');
 const started = performance.now();
-for (const [name, file] of JSON.parse(fontsJson)) await DotLottie.registerFont(name, fs.readFileSync(file));
 const player = new DotLottie({ canvas: { width: Number(width), height: Number(height) }, data: json, autoplay: false, loop: false, useFrameInterpolation: true, layout: { fit: 'contain', align: [0.5, 0.5] } });
 await new Promise((resolve) => player.addEventListener('load', resolve));
 const enc = spawn(ffmpeg, JSON.parse(argsJson), { stdio: ['pipe', 'ignore', 'inherit'] });
@@ -290,11 +289,12 @@ function bareLottie(j: Job, source: string, outputPath: string, tools: RenderToo
   const anim = JSON.parse(source) as LottieAnimation;
   const frames = outputFrames(anim, FPS);
   const sourceFile = path.join(work, `lottie-${Date.now()}.json`);
-  fs.writeFileSync(sourceFile, source);
+  // Text as our render draws it (outlines of the shaped text), so ThorVG alone draws the same picture.
+  outlineText(anim);
+  fs.writeFileSync(sourceFile, JSON.stringify(anim));
   const args = encoderArgs({ width: j.width, height: j.height, fps: FPS, frames, outputPath, crf: tools.crf, preset: lottieSettings(tools).x264Preset });
   const wasm = path.join(root, 'node_modules/@lottiefiles/dotlottie-web/dist/dotlottie-player.wasm');
-  const fonts = JSON.stringify([...fontsFor(anim)]);
-  return runBare(BARE_LOTTIE, [sourceFile, String(j.width), String(j.height), String(FPS), String(frames), config.render.ffmpegPath, JSON.stringify(args), fonts, wasm]);
+  return runBare(BARE_LOTTIE, [sourceFile, String(j.width), String(j.height), String(FPS), String(frames), config.render.ffmpegPath, JSON.stringify(args), wasm]);
 }
 
 type Row = Job & { path: string; wallS: number; frames: number; cpuS: number; cpuByRole: Record<string, number>; peakRssMb: number; outputPath: string };

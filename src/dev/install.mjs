@@ -2,10 +2,11 @@
 // Installs what `npm start` and `npm test` need and is missing, then exits. Plain JavaScript with
 // no dependencies, because it runs before `npm install` (as the prestart/pretest script).
 //   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock)
-//   2. Debian chromium-headless-shell, ffmpeg and the fonts Lottie text is drawn with (DejaVu; Noto for
+//   2. Debian chromium-headless-shell, ffmpeg and the fonts both engines draw text with (DejaVu; Noto for
 //      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
-//      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese)
-//      and bubblewrap (the render sandbox), and, as root, the unprivileged user renders run as
+//      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese,
+//      Hindi, Bengali, Thai, Hebrew, Arabic) and bubblewrap (the render sandbox), and, as root, the
+//      unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
@@ -65,8 +66,8 @@ function ensureDebianPackages() {
   if (!fs.existsSync(CHROME_HEADLESS_SHELL)) missing.push('chromium-headless-shell');
   if (!which('ffmpeg') || !which('ffprobe')) missing.push('ffmpeg');
   if (!which('bwrap')) missing.push('bubblewrap');
-  // Lottie text layers are drawn with these faces (src/engines/lottie/faces.ts): DejaVu Sans Mono,
-  // Noto for Latin/Cyrillic/Greek, Arabic, Hebrew, Devanagari and more, Noto CJK, and the emoji pictures.
+  // Text of both engines is set in these faces (src/text/families.ts): DejaVu Sans Mono, Noto for
+  // Latin/Cyrillic/Greek, Arabic, Hebrew, Devanagari and more, Noto CJK, and the emoji pictures.
   const fonts = {
     'fonts-dejavu-core': '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
     'fonts-noto-core': '/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf',
@@ -74,11 +75,10 @@ function ensureDebianPackages() {
     'fonts-noto-color-emoji': '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf',
   };
   for (const [pkg, file] of Object.entries(fonts)) if (!fs.existsSync(file)) missing.push(pkg);
-  // The test suite reads rendered text back with OCR.
+  // The test suite reads rendered text back with OCR, in every script it draws.
   if (process.env.npm_lifecycle_event === 'pretest') {
     if (!which('tesseract')) missing.push('tesseract-ocr');
-    if (!hasTessdata('eng.traineddata')) missing.push('tesseract-ocr-eng');
-    if (!hasTessdata('jpn.traineddata')) missing.push('tesseract-ocr-jpn');
+    for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara']) if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
   }
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;

@@ -7,8 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { fontRegistrations, textDocuments } from '../../src/engines/lottie/fonts.js';
 import { loadPlayer } from '../../src/engines/lottie/player.js';
+import { outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/engines/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
@@ -328,12 +328,10 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
     const source = compose(`${title} 🎉`, canvas, { durationSeconds: 2 });
     const animation = JSON.parse(source) as LottieAnimation;
     const parts = JSON.parse(source) as { assets: { id: string; p?: string; layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[] }[] };
-    // The text is set in a CJK face registered as a TrueType font (ThorVG reads no CFF collections).
-    const fonts = fontRegistrations(animation);
-    const cjk = [...fonts.keys()].find((n) => n.startsWith('NotoSerifCJKjp') || n.startsWith('NotoSansCJKjp'));
-    expect(cjk).toBeDefined();
-    expect(Buffer.from(fonts.get(cjk!)!).readUInt32BE(0)).toBe(0x00010000);
-    expect(shownText(source)).not.toContain('🎉'); // emoji are never in text layers
+    // The render draws the text as outlines of the Japanese CJK face's glyphs (ThorVG reads no CFF collections).
+    outlineText(animation);
+    expect(JSON.stringify(animation)).toMatch(/"nm":"Noto(Sans|Serif)CJKjp-(Regular|Bold)"/);
+    expect(shownText(source)).not.toContain('🎉'); // the composer shows emoji as pictures, not in text
 
     const { outputPath } = await render(source, canvas, 'ocr-japanese', 5);
     const png = await framePng(outputPath, 5);

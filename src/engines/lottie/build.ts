@@ -105,6 +105,10 @@ export const nullLayer = (b: LayerBase) => layer(3, b, {});
 export type TextDoc = {
   text: string;
   font: string;
+  /** Drawn in capitals: the document keeps the text as written. */
+  caps?: boolean;
+  /** Paragraph direction of the block the line belongs to (an extension: see text.ts). */
+  direction?: 'ltr' | 'rtl';
   size: number;
   lineHeight: number;
   colour: string;
@@ -120,6 +124,8 @@ function textDocument(d: TextDoc): Json {
     s: r(d.size),
     f: d.font,
     t: d.text,
+    ...(d.caps ? { ca: 1 } : {}),
+    ...(d.direction === 'rtl' ? { dir: 'rtl' } : {}),
     j: d.justify,
     tr: d.tracking ?? 0,
     lh: r(d.lineHeight),

@@ -1,13 +1,15 @@
 // What the offline composer's scenes share: the canvas and its safe area, the look's colours, faces
-// and motion, text blocks fitted to a box (real font advances), emoji as images, and entrances.
+// and motion, text blocks fitted to a box (HarfBuzz's advances, as the render draws them: text.ts),
+// emoji as images, and entrances.
 import { luminance } from '../storyboard/look.js';
 import type { Look } from '../storyboard/types.js';
 import { EASE, imageLayer, textLayer, type Ease, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
-import { emojiImage } from './emoji.js';
-import { faceFor, type Face, type FaceStyle } from './faces.js';
-import { textWidth, verticalMetrics } from './glyphs.js';
-import { emojiIn, isCjk, joinArabic, scriptOf, withoutEmoji } from './scripts.js';
-import { fitText, type FittedText } from './textLayout.js';
+import { faceFor, type Face, type FaceStyle } from '../../text/families.js';
+import { openFace } from '../../text/fonts.js';
+import { fitText, type FittedText } from '../../text/lines.js';
+import { directionOf, emojiIn, isCjk, scriptOf, withoutEmoji, type Direction } from '../../text/scripts.js';
+import { emojiPicture } from '../../text/shape.js';
+import { measureLine } from './text.js';
 
 export const FPS = 30;
 /** Most emoji images one animation embeds. */
@@ -54,6 +56,10 @@ export type TextBlock = {
   colour: string;
   ascent: number;
   descent: number;
+  /** Drawn in capitals (the document keeps the text as written, with `ca`). */
+  caps: boolean;
+  /** The whole block's direction: each of its lines is laid out in it. */
+  direction: Direction;
 };
 
 export class Composer {
@@ -115,16 +121,18 @@ export class Composer {
 
   /** A block of text fitted to its box: the face for its script, the largest size that fits, its lines. */
   textBlock(spec: TextBlockSpec): TextBlock | null {
-    let text = spec.text.replace(/\s+/g, ' ').trim();
+    const text = spec.text.replace(/\s+/g, ' ').trim();
     if (!text) return null;
     const script = scriptOf(text);
-    if (spec.upper && this.look.uppercase && script === 'latin') text = text.toUpperCase();
+    const caps = Boolean(spec.upper && this.look.uppercase && script === 'latin');
     const face = faceFor(script, spec.style ?? this.style, spec.role === 'headline');
     this.faces.set(face.name, face);
-    const { ascent, descent } = verticalMetrics(face);
+    const { ascent, descent } = openFace(face) ?? { ascent: 1.07, descent: 0.29 };
+    const direction = directionOf(text);
     const cjk = isCjk(script);
-    const leading = spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3;
-    const fitted = fitText(text, (s, size) => textWidth(joinArabic(s), face, size), {
+    // Scripts whose marks reach far above and below (Arabic, Myanmar) need more room between lines.
+    const leading = Math.max(spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3, 0.7 * (ascent + descent));
+    const fitted = fitText(text, (s, size) => measure(s, face, size, caps, direction), {
       maxWidth: spec.maxWidth,
       maxHeight: spec.maxHeight,
       maxSize: spec.maxSize,
@@ -144,12 +152,14 @@ export class Composer {
       colour: spec.colour,
       ascent,
       descent,
+      caps,
+      direction,
     };
   }
 
   /** Width of a fitted line. */
   lineWidth(b: TextBlock, line: string): number {
-    return textWidth(joinArabic(line), b.face, b.fitted.size);
+    return measure(line, b.face, b.fitted.size, b.caps, b.direction);
   }
 
   /** Widest line of a block. */
@@ -165,6 +175,8 @@ export class Composer {
     return {
       text,
       font: b.face.name,
+      caps: b.caps,
+      direction: b.direction,
       size: b.fitted.size,
       lineHeight: b.fitted.lineHeight,
       colour,
@@ -194,14 +206,14 @@ export class Composer {
     return { text: withoutEmoji(text), emoji: emojiIn(text) };
   }
 
-  /** The image asset of an emoji (embedded PNG from the system's colour emoji font), or null. */
+  /** The image asset of an emoji (embedded PNG of the colour emoji font's picture), or null. */
   emojiAsset(emoji: string): { id: string; w: number; h: number } | null {
     if (!this.emojiAssets.has(emoji)) {
-      const image = this.emojiAssets.size < MAX_EMOJI ? emojiImage(emoji) : null;
+      const image = this.emojiAssets.size < MAX_EMOJI ? emojiPicture(emoji) : null;
       let ref: { id: string; w: number; h: number } | null = null;
       if (image) {
         ref = { id: `emoji_${this.emojiAssets.size + 1}`, w: image.width, h: image.height };
-        this.assets.push({ id: ref.id, w: image.width, h: image.height, u: '', p: `data:image/png;base64,${image.png.toString('base64')}`, e: 1 });
+        this.assets.push({ id: ref.id, w: image.width, h: image.height, u: '', p: `data:image/png;base64,${Buffer.from(image.png).toString('base64')}`, e: 1 });
       }
       this.emojiAssets.set(emoji, ref);
     }
@@ -254,6 +266,9 @@ export class Composer {
     return Math.max(4, Math.min(this.motion.enter, Math.round(frames * 0.3)));
   }
 }
+
+/** Width of a line as the render draws it (in capitals when `caps`). */
+const measure = (line: string, face: Face, size: number, caps: boolean, direction: Direction) => measureLine(caps ? line.toUpperCase() : line, face, size, direction);
 
 /** Tops of items stacked in a region with gaps, the whole stack centred (or put at the region's bottom). */
 export function stack(heights: number[], gaps: number[], region: Box, anchor: 'center' | 'bottom' = 'center'): number[] {

@@ -17,7 +17,7 @@ export const lottieEngine: EngineModule = {
   validate: validateLottie,
   timing: lottieTiming,
   renderEntry: siblingModule(import.meta.url, 'renderInChild'),
-  preload: ['@lottiefiles/dotlottie-web', 'fontkit'],
+  preload: ['@lottiefiles/dotlottie-web', 'harfbuzzjs', 'bidi-js'],
   settings: lottieSettings,
   llm: lottieLlm,
   composeOffline: composeLottie,

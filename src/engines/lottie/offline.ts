@@ -4,20 +4,20 @@
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
 // over a background and ornament that last the whole video. The first frame already shows the
 // title. Same prompt, same JSON.
+import { directionOf } from '../../text/scripts.js';
 import { planStoryboard } from '../storyboard/plan.js';
 import type { Look, TimedScene } from '../storyboard/types.js';
 import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
 import { EASE, ellipse, fill, group, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
 import { drawBars, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawTitle } from './scenes.js';
-import { isRtl } from './scripts.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
   const image = spec.assets.find((a) => a.kind === 'image') ?? null;
   const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || isRtl(texts));
+  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl');
 
   const imageRef = image ? imageAsset(image) : null;
   if (imageRef) c.assets.push(imageRef.asset);

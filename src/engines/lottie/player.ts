@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DotLottie } from '@lottiefiles/dotlottie-web';
-import { fontRegistrations, shapeText } from './fonts.js';
+import { outlineText } from './text.js';
 import type { LottieAnimation } from './validate.js';
 
 const LOCAL_WASM_URL = 'http://dotlottie.local.invalid/dotlottie-player.wasm';
@@ -41,11 +41,8 @@ export type LottiePlayer = {
 
 export async function loadPlayer(animation: LottieAnimation, json: string, size: { width: number; height: number }): Promise<LottiePlayer> {
   installLocalWasm();
-  // Arabic is joined and ordered here (ThorVG does not shape it); then every font gets its bytes.
-  const data = shapeText(animation) ? JSON.stringify(animation) : json;
-  for (const [name, bytes] of fontRegistrations(animation)) {
-    if (!(await DotLottie.registerFont(name, bytes))) throw new Error(`could not register font ${name}`);
-  }
+  // Text is shaped by HarfBuzz and drawn as outlines (ThorVG does not shape text).
+  const data = outlineText(animation) ? JSON.stringify(animation) : json;
   const player = new DotLottie({
     canvas: { width: size.width, height: size.height },
     data,

@@ -4,6 +4,7 @@
 // are ranked (numbers, lists, quotes and the call to action first) and only what the length allows is
 // shown, each scene a whole sentence or clause, never cut mid-clause. Deterministic.
 import crypto from 'node:crypto';
+import { CJK_LETTERS, directionOf } from '../../text/scripts.js';
 import { MAX_DURATION_SECONDS } from '../limits.js';
 import { statedDurationSeconds, withoutDurationPhrase } from './duration.js';
 import { lookFor } from './look.js';
@@ -125,8 +126,8 @@ const isAbbreviation = (s: string) => /\b(?:e\.g|i\.e|vs|etc|Mr|Mrs|Ms|Dr|St|Inc
 
 /** Words for length budgets: CJK counts two characters as one word. */
 export function wordCount(text: string): number {
-  const cjk = (text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu) ?? []).length;
-  const words = text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu, ' ').split(/\s+/).filter(Boolean).length;
+  const cjk = (text.match(CJK_LETTERS) ?? []).length;
+  const words = text.replace(CJK_LETTERS, ' ').split(/\s+/).filter(Boolean).length;
   return words + Math.ceil(cjk / 2);
 }
 
@@ -387,12 +388,4 @@ function labelBefore(sentence: string, n: NumberToken, i: number): string {
   if (before.length) return before.slice(-2).join(' ');
   const after = content(sentence.slice(n.index + n.raw.length).split(/[,;:.]|\band\b|\bor\b/)[0] ?? '');
   return after.slice(0, 3).join(' ') || `#${i + 1}`;
-}
-
-// ---- Direction ---------------------------------------------------------------------------------
-
-function directionOf(text: string): 'ltr' | 'rtl' {
-  const rtl = (text.match(/[\p{Script=Arabic}\p{Script=Hebrew}]/gu) ?? []).length;
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
-  return rtl > letters / 2 ? 'rtl' : 'ltr';
 }

@@ -1,23 +1,27 @@
-// Line breaking and type sizing for text laid out before ThorVG draws it: lines break at spaces, and
-// between CJK characters (never before closing punctuation); the size is the largest at which the
-// wrapped lines fit a box. Widths come from a measure function (real font advances, see glyphs.ts).
+// Line breaking and type sizing: lines break where Intl.Segmenter's word boundaries allow (between
+// words; in Chinese, Japanese, Thai, Lao, Khmer and Myanmar, which put no spaces between words, at the
+// words ICU's dictionaries find), never before closing punctuation or after opening punctuation; the
+// size is the largest at which the wrapped lines fit a box. Widths come from a measure function (the
+// advances HarfBuzz gives, shape.ts).
+import { CJK, graphemesOf } from './scripts.js';
 
-/** Characters a line must not start with (closing punctuation, small kana), in CJK text. */
-const NO_LINE_START = /^[、。，．・：；？！）」』】〉》〕］｝ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?;:)\]}%’”]/u;
-const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
-
-const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** Characters a line must not start with (closing punctuation, small kana). */
+const NO_LINE_START = /^[、。，．・：；？！）」』】〉》〕］｝ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?;:)\]}%’”।॥]/u;
 const NO_LINE_END = /[（「『【〈《〔［｛([{‘“]$/u;
-let segmenter: Intl.Segmenter | undefined;
+/** Scripts written without spaces between words: a line may break between any two of their words. */
+const NO_SPACES = new RegExp(`${CJK.source.slice(0, -1)}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]`, 'u');
+const LOCALES: [RegExp, string][] = [[/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'], [/\p{Script=Han}/u, 'zh'], [/\p{Script=Thai}/u, 'th'], [/\p{Script=Lao}/u, 'lo'], [/\p{Script=Khmer}/u, 'km'], [/\p{Script=Myanmar}/u, 'my']];
+const segmenters = new Map<string, Intl.Segmenter>();
 
 /**
- * Unbreakable pieces of a text, each with its trailing space: words between spaces; in Chinese and
- * Japanese, which put no spaces between words, the words ICU's dictionary finds ("東京/の/新しい/カフェ"),
- * with closing punctuation kept on the word before and opening brackets on the word after.
+ * Unbreakable pieces of a text, each with its trailing space: its words with the punctuation that
+ * clings to them ("cafe.jp", "3.5", "(now)!" stay whole; closing punctuation stays on the word before,
+ * opening brackets on the word after).
  */
 function pieces(text: string): string[] {
-  if (!HAS_CJK.test(text)) return text.split(/(?<= )/u).filter(Boolean);
-  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  const locale = LOCALES.find(([re]) => re.test(text))?.[1] ?? 'en';
+  let segmenter = segmenters.get(locale);
+  if (!segmenter) segmenters.set(locale, (segmenter = new Intl.Segmenter(locale, { granularity: 'word' })));
   const out: string[] = [];
   for (const { segment } of segmenter.segment(text)) {
     const prev = out[out.length - 1];
@@ -26,8 +30,8 @@ function pieces(text: string): string[] {
       (segment.trim() === '' || // spaces end the piece before them
         NO_LINE_START.test(segment) ||
         NO_LINE_END.test(prev) ||
-        // Latin words, numbers, URLs: no break inside a run without spaces ("cafe.jp", "3.5")
-        (!CJK_CHAR.test(segment[0]!) && !CJK_CHAR.test(prev.at(-1)!) && !prev.endsWith(' ')));
+        // Words with no space between them stay together, unless written in a script without spaces
+        (!prev.endsWith(' ') && !NO_SPACES.test(segment[0]!) && !NO_SPACES.test(prev.at(-1)!)));
     if (joinsPrev && !(prev.endsWith(' ') && segment.trim() !== '')) out[out.length - 1] = prev + segment;
     else out.push(segment);
   }
@@ -48,7 +52,7 @@ export function wrapText(text: string, maxWidth: number, measure: (s: string) =>
         // One word wider than the line: split it where it must.
         if (info) info.split = true;
         let part = '';
-        for (const ch of piece) {
+        for (const ch of graphemesOf(piece)) {
           if (part && measure(part + ch) > maxWidth) {
             lines.push(part);
             part = '';
