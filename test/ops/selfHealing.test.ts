@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePorts } from '../../src/dev/ports.js';
 import { createPool, type Db } from '../../src/db/pool.js';
+import { checkResponse } from '../support/contract.js';
 import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
 import { api } from '../support/stack.js';
 
@@ -91,6 +92,7 @@ type Outcome = { request: string; status: number | 'no answer'; code?: string };
 function poll(base: string, key: string, ids: string[]) {
   const outcomes: Outcome[] = [];
   const readiness: Array<{ status: number; body: any }> = [];
+  const contract: string[] = [];
   let polling = true;
   const attempt = async (request: string, path: string, withKey = true) => {
     try {
@@ -106,13 +108,19 @@ function poll(base: string, key: string, ids: string[]) {
     while (polling) {
       for (const id of ids) await attempt(`GET ${id}`, `/v1/responses/${id}`);
       const ready = await attempt('GET /readyz', '/readyz', false);
-      if (ready) readiness.push({ status: ready.status, body: ready.body });
+      if (ready) {
+        readiness.push({ status: ready.status, body: ready.body });
+        // The answers of this API process are not seen by the in-process contract check: checked here.
+        const mismatch = checkResponse('GET', '/readyz', ready.status, ready.headers.get('content-type') ?? undefined, JSON.stringify(ready.body));
+        if (mismatch) contract.push(mismatch);
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   })();
   return {
     outcomes,
     readiness,
+    contract,
     async stop() {
       polling = false;
       await loop;
@@ -122,11 +130,12 @@ function poll(base: string, key: string, ids: string[]) {
 
 const processes = async (base: string) => (await api(base, '/readyz')).body.processes as Record<string, { state: string; pid: number; restarts: number; last_exit: string | null }>;
 
-/** Until /readyz reports `name` in a state `accept` takes. */
+/** Until /readyz reports `name` in a state `accept` takes: that answer, and the process's entry. */
 async function readiness(base: string, name: string, accept: (p: { state: string; pid: number; restarts: number }) => boolean) {
   for (;;) {
-    const p = (await processes(base).catch(() => null))?.[name];
-    if (p && accept(p)) return p;
+    const answer = await api(base, '/readyz').catch(() => null);
+    const p = answer?.body.processes?.[name];
+    if (p && accept(p)) return { answer: answer!, process: p };
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -213,13 +222,13 @@ describe('npm start restarts what crashes', () => {
     const crash = await start.line(from, (l) => l.process === name && l.level === 50, `the ${name} crash line`);
     expect(crash).toMatchObject({ service: 'video-supervisor', pid: before.pid, signal: 'SIGKILL', restart_in_s: 1, msg: `${name} exited unexpectedly (signal SIGKILL); restarting in 1 s` });
     const down = await readiness(base, name, (p) => p.state === 'restarting');
-    expect(down).toMatchObject({ restarts: before.restarts + 1, last_exit: 'signal SIGKILL' });
+    expect(down.process).toMatchObject({ restarts: before.restarts + 1, last_exit: 'signal SIGKILL' });
     if (duringOutage) ids.push(await duringOutage());
 
     const restarted = await start.line(from, (l) => l.process === name && l.msg === `${name} restarted`, `the ${name} restart line`);
     expect(restarted).toMatchObject({ level: 40, restarts: before.restarts + 1 });
     const back = await readiness(base, name, (p) => p.state === 'up');
-    expect(back.pid).not.toBe(before.pid);
+    expect(back.process.pid).not.toBe(before.pid);
     lastPids = Object.fromEntries(Object.entries(await processes(base)).map(([n, p]) => [n, p.pid]));
 
     for (const id of ids) await expectSettled(db, base, key, drill.receiver, id);
@@ -229,27 +238,32 @@ describe('npm start restarts what crashes', () => {
     const unexpected = client.outcomes.filter((o) => o.request !== 'GET /readyz' && !allowed.includes(o.status as number));
     expect(unexpected).toEqual([]);
     for (const o of client.outcomes.filter((o) => o.status === 503 && o.request !== 'GET /readyz')) expect(o.code).toBe('temporarily_unavailable');
-    return { client, ids };
+    expect(client.contract, 'every /readyz answer matches the OpenAPI document').toEqual([]);
+    return { client, down: down.answer };
   }
 
   it('the worker, SIGKILLed with generations in flight: the API keeps answering and accepting, the worker is back, all complete, charged once', async () => {
-    const { client } = await drillKill('worker', [200], async () => {
+    const { client, down } = await drillKill('worker', [200], async () => {
       // Created while no worker runs: accepted, queued in Temporal.
       const created = await createDrillGeneration(base, key, drill.receiver);
       expect((await api(base, `/v1/responses/${created.id}`, { key })).body.status).toBe('queued');
       return created.id;
     });
     // A load balancer keeps sending traffic: /readyz stays 200, `degraded` while the worker restarts.
+    expect(down).toMatchObject({ status: 200, body: { status: 'degraded', checks: { database: 'ok', temporal: 'ok' } } });
     expect(client.readiness.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
   }, 300_000);
 
   it('the Temporal dev server, SIGKILLed with generations in flight: restarted, the API answers from the records meanwhile, all complete, charged once', async () => {
-    await drillKill('temporal', [200]);
+    const { down } = await drillKill('temporal', [200]);
+    expect(down.status).toBe(503);
+    expect(down.body.checks.temporal).toMatch(/^unavailable/);
   }, 300_000);
 
   it('PostgreSQL, SIGKILLed with generations in flight: restarted, requests needing it get 503 meanwhile, API and worker reconnect, all complete, charged once', async () => {
-    const { client } = await drillKill('postgres', [200, 503]);
-    expect(client.readiness.some((r) => r.status === 503 && /^unavailable/.test(r.body.checks.database))).toBe(true);
+    const { down } = await drillKill('postgres', [200, 503]);
+    expect(down.status).toBe(503);
+    expect(down.body.checks.database).toMatch(/^unavailable/);
   }, 300_000);
 
   it('Ctrl-C stops everything once, with exit code 0, restarting nothing', async () => {
