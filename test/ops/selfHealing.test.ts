@@ -226,7 +226,9 @@ describe('npm start restarts what crashes', () => {
     if (duringOutage) ids.push(await duringOutage());
 
     const restarted = await start.line(from, (l) => l.process === name && l.msg === `${name} restarted`, `the ${name} restart line`);
-    expect(restarted).toMatchObject({ level: 40, restarts: before.restarts + 1 });
+    // A restart that fails (PostgreSQL finding its old shared memory still held) is retried: at least one.
+    expect(restarted.level).toBe(40);
+    expect(restarted.restarts).toBeGreaterThanOrEqual(before.restarts + 1);
     const back = await readiness(base, name, (p) => p.state === 'up');
     expect(back.process.pid).not.toBe(before.pid);
     lastPids = Object.fromEntries(Object.entries(await processes(base)).map(([n, p]) => [n, p.pid]));
