@@ -38,8 +38,10 @@ const envSchema = loggerEnvSchema.extend({
   /** Port of the embedded PostgreSQL started by `npm start` when DATABASE_URL is unset. */
   EMBEDDED_PG_PORT: port.default(5488),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** Temporal frontend (host:port). `npm start` runs a dev server here. */
-  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  /** Temporal frontend (host:port). Unset: 127.0.0.1:EMBEDDED_TEMPORAL_PORT, where `npm start` runs a dev server. */
+  TEMPORAL_ADDRESS: z.string().min(1).optional(),
+  /** Port of the Temporal dev server `npm start` runs when TEMPORAL_ADDRESS is unset. */
+  EMBEDDED_TEMPORAL_PORT: port.default(7233),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   /** Web UI port of the dev server started by `npm start`. */
   TEMPORAL_UI_PORT: port.default(8233),
@@ -187,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     temporal: {
-      address: e.TEMPORAL_ADDRESS,
+      address: e.TEMPORAL_ADDRESS ?? `127.0.0.1:${e.EMBEDDED_TEMPORAL_PORT}`,
       namespace: e.TEMPORAL_NAMESPACE,
       uiPort: e.TEMPORAL_UI_PORT,
       cliPath: e.TEMPORAL_CLI_PATH,

@@ -12,8 +12,14 @@ describe('config', () => {
     expect(c.embeddedTemporal).toBe(true);
   });
 
+  it('runs the embedded Temporal dev server on EMBEDDED_TEMPORAL_PORT unless TEMPORAL_ADDRESS is set', () => {
+    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233' })).toMatchObject({ temporal: { address: '127.0.0.1:48233' }, embeddedTemporal: true });
+    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233', TEMPORAL_ADDRESS: 'temporal:7233' })).toMatchObject({ temporal: { address: 'temporal:7233' }, embeddedTemporal: false });
+  });
+
   it.each([
     ['PORT', 'eighty'],
+    ['EMBEDDED_TEMPORAL_PORT', '70000'],
     ['PORT', '70000'],
     ['DATABASE_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],

@@ -2,6 +2,7 @@
 import http from 'node:http';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
+import { listenForProcessStates, tellSupervisorReady } from '../dev/supervision.js';
 import { createPool } from '../db/pool.js';
 import { registerEnginePlugins } from '../engines/index.js';
 import { migrate } from '../db/migrate.js';
@@ -24,7 +25,12 @@ const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: 
 const handle = app.callback();
 const server = http.createServer((req, res) => void handle(req, res));
 server.on('clientError', answerClientError);
-server.listen(config.port, config.host, () => logger.info({ port: config.port }, 'API listening'));
+// Under `npm start`: GET /readyz reports the state of every process it runs.
+listenForProcessStates();
+server.listen(config.port, config.host, () => {
+  logger.info({ port: config.port }, 'API listening');
+  tellSupervisorReady();
+});
 
 // SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (at most
 // SHUTDOWN_GRACE_SECONDS), then close the pools. Once: Ctrl-C on `npm start` sends two signals.

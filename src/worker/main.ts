@@ -12,6 +12,7 @@ import { createRenderActivities, createRenderPlanActivities } from '../../activi
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
 import { checkEngineSettingsOrExit, loadConfigOrExit } from '../config.js';
+import { tellSupervisorReady } from '../dev/supervision.js';
 import { allEngines, registerEnginePlugins } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
 import { checkSandbox } from '../engines/isolation/sandbox.js';
@@ -110,6 +111,7 @@ logger.info(
   { queues: config.workerQueues, namespace: config.temporal.namespace, metrics_port: boundPort(metricsServer) },
   'worker running',
 );
+tellSupervisorReady();
 await Promise.all(workers.map((w) => w.run()));
 await closeRenderProcesses(); // the idle spare render processes kept warm between renders
 await connection.close();

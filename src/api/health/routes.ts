@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { supervisedProcesses } from '../../dev/supervision.js';
 import { registry } from '../../metrics.js';
 import type { AppDeps, AppState } from '../../http/context.js';
 
@@ -12,7 +13,9 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * GET /healthz: the process is up. GET /readyz: PostgreSQL and Temporal answer, else 503.
+ * GET /healthz: the process is up. GET /readyz: PostgreSQL and Temporal answer, else 503; under
+ * `npm start` also the state of every process it runs, `degraded` (still 200: this API serves, work
+ * queues in Temporal) while one of them is not up, e.g. a worker restarting.
  * GET /metrics: Prometheus metrics of this API process.
  */
 export function healthRoutes({ db, temporal }: AppDeps) {
@@ -37,14 +40,18 @@ export function healthRoutes({ db, temporal }: AppDeps) {
       }),
     );
     const failing = Object.entries(report).filter(([, v]) => v !== 'ok');
+    const processes = supervisedProcesses();
+    const supervised = processes ? { processes } : {};
     if (failing.length === 0) {
-      ctx.body = { status: 'ready', checks: report };
+      const degraded = Object.values(processes ?? {}).some((p) => p.state !== 'up');
+      ctx.body = { status: degraded ? 'degraded' : 'ready', checks: report, ...supervised };
       return;
     }
     ctx.status = 503;
     ctx.body = {
       error: { code: 'not_ready', message: failing.map(([k, v]) => `${k} ${v}`).join('; ') },
       checks: report,
+      ...supervised,
     };
   });
   return router;

@@ -283,6 +283,22 @@ export function openApiDocument(serverUrl: string) {
   });
   const healthBody = (properties: object, example: object) => ({ 'application/json': { schema: { type: 'object', properties, required: Object.keys(properties) }, example } });
   const checks = { type: 'object', description: 'Each backing service: `ok` or `unavailable: <reason>`', additionalProperties: { type: 'string' } };
+  const processes = {
+    type: 'object',
+    description: 'Only under `npm start`: each process it runs (`postgres` and `temporal` when embedded, `worker`, `api`) and its state',
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        state: { type: 'string', enum: ['starting', 'up', 'restarting', 'stopping'], description: '`restarting`: it exited unexpectedly and is waiting out its backoff or starting again' },
+        pid: { type: ['integer', 'null'] },
+        restarts: { type: 'integer', description: 'Restarts since `npm start` began, the one under way included' },
+        last_exit: { type: ['string', 'null'], description: 'How it last ended unexpectedly (`signal SIGKILL`, `exit code 1`, `failed to start: …`)' },
+        since: { type: 'string', format: 'date-time', description: 'When it entered this state' },
+      },
+      required: ['state', 'pid', 'restarts', 'last_exit', 'since'],
+    },
+  };
+  const upProcess = { state: 'up', pid: 4242, restarts: 0, last_exit: null, since: '2026-01-01T00:00:00.000Z' };
 
   return withGuardAnswers(withCurlSamples(
     {
@@ -341,8 +357,29 @@ export function openApiDocument(serverUrl: string) {
         '/healthz': health('getHealth', 'Liveness (extension)', 'The process answers.', {
           '200': { description: 'Up', content: healthBody({ status: { type: 'string', const: 'ok', description: 'Always `ok`' } }, { status: 'ok' }) },
         }),
-        '/readyz': health('getReadiness', 'Readiness (extension)', 'PostgreSQL and Temporal answer within 2 s.', {
-          '200': { description: 'Ready', content: healthBody({ status: { type: 'string', const: 'ready', description: 'Always `ready`' }, checks }, { status: 'ready', checks: { database: 'ok', temporal: 'ok' } }) },
+        '/readyz': health('getReadiness', 'Readiness (extension)', 'PostgreSQL and Temporal answer within 2 s. Under `npm start`, also the state of every process it runs: `degraded` while one is not up (a worker restarting), still 200 since this API serves and work queues in Temporal.', {
+          '200': {
+            description: 'Ready',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { status: { type: 'string', enum: ['ready', 'degraded'], description: '`degraded`: a process `npm start` runs is not up (see `processes`)' }, checks, processes },
+                  required: ['status', 'checks'],
+                },
+                example: {
+                  status: 'degraded',
+                  checks: { database: 'ok', temporal: 'ok' },
+                  processes: {
+                    postgres: upProcess,
+                    temporal: { ...upProcess, pid: 4243 },
+                    worker: { state: 'restarting', pid: null, restarts: 1, last_exit: 'signal SIGKILL', since: '2026-01-01T00:10:00.000Z' },
+                    api: { ...upProcess, pid: 4245 },
+                  },
+                },
+              },
+            },
+          },
           '503': {
             description: 'A backing service does not answer (`not_ready`)',
             content: {
