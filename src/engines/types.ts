@@ -162,6 +162,8 @@ export class RenderError extends Error {
     readonly code: RenderErrorCode,
     message: string,
     readonly findings: Finding[] = [],
+    /** For the operator's log only (what a crashed process printed last): never shown to clients. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'RenderError';

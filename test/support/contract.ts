@@ -75,7 +75,7 @@ export function checkResponse(method: string, url: string, status: number, conte
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
 /** What only the machine knows: the checkout, our temp directories (renders, tests), installed modules, stack frames. */
-const MACHINE_DETAIL = [PROJECT_ROOT, `${os.tmpdir()}/video-`, `${os.tmpdir()}/render-`, 'node_modules/', /\bat (?:async )?[\w.$<>]+ \(/];
+const MACHINE_DETAIL = [PROJECT_ROOT, `${os.tmpdir()}/video-`, `${os.tmpdir()}/render-`, 'node_modules/', 'node:internal', /\bat (?:async )?[\w.$<>]+ \(/, /\bat \S+:\d+:\d+/];
 
 /** The first error message in a body that shows machine detail, as a mismatch; null when there is none. */
 function internalDetail(where: string, value: unknown): string | null {

@@ -62,7 +62,7 @@ export async function runIsolated(
     // An abort is the caller's (a cancelled generation, a stopping worker: the signal's reason says
     // which), not a render that failed.
     if ((err as RenderError).code === 'render_aborted') log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
-    else log.warn({ wallMs, code: (err as RenderError).code, message: (err as Error).message }, 'render failed');
+    else log.warn({ wallMs, code: (err as RenderError).code, message: (err as Error).message, output: (err as RenderError).detail }, 'render failed');
     throw err instanceof RenderError ? withoutMachinePaths(err, workDir) : err;
   } finally {
     await killAndWait(tree);
@@ -89,7 +89,7 @@ function copyAssets(tools: RenderTools, from: string, to: string): string {
 function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, err: unknown): unknown {
   if ((err as RenderError).code === 'render_aborted' || (err as RenderError).code === 'render_resource_limit') return err;
   // A process killed by its rlimit: SIGXCPU (CPU time) or SIGXFSZ (file size), the render process or one it started.
-  const message = (err as Error).message ?? '';
+  const message = `${(err as Error).message ?? ''} ${(err as RenderError).detail ?? ''}`;
   if (message.includes('SIGXCPU')) return cpuLimitError(tools.sandbox.cpuSeconds);
   if (message.includes('SIGXFSZ')) return fileLimitError(tools.sandbox.maxFileBytes);
   return breachError(proc, job, tools) ?? err;
@@ -103,7 +103,7 @@ function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, e
 function withoutMachinePaths(err: RenderError, workDir: string): RenderError {
   let message = err.message.replace(/\n\s*at .*/g, '');
   for (const [dir, name] of [[workDir, '<render>'], [PROJECT_ROOT, '<app>'], [os.tmpdir(), '<tmp>']] as const) message = message.replaceAll(dir, name);
-  return message === err.message ? err : new RenderError(err.code, message, err.findings);
+  return message === err.message ? err : new RenderError(err.code, message, err.findings, err.detail);
 }
 
 const cpuLimitError = (seconds: number) => new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${seconds} s and was stopped`);
@@ -197,7 +197,7 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
       // Through the sandbox's shell a signal shows as status 128+n.
       const killedBy = signal ?? (code !== null && code > 128 ? signalName(code - 128) : null);
       const how = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;
-      settle(new RenderError('render_crashed', `Render process ${how}${tail.length ? `: ${tail.slice(-5).join(' | ')}` : ''}`));
+      settle(new RenderError('render_crashed', `Render process ${how}`, [], tail.slice(-5).join(' | ') || undefined));
     });
   });
 }
