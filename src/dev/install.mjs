@@ -197,7 +197,7 @@ export function goTools({ name, version, packages, build = true }) {
   const dir = path.join(toolsCacheDir(), `${name}-${version}`);
   const bins = Object.fromEntries(packages.map((pkg) => [path.basename(pkg), path.join(dir, path.basename(pkg))]));
   if (Object.values(bins).every((bin) => fs.existsSync(bin))) return { bin: bins };
-  if (!build) return { reason: `${name} ${version} is not built yet (npm test builds it into ${dir})` };
+  if (!build) return { reason: `${name} ${version} is not built in ${dir}${which('go') ? ' (npm test builds it)' : ', and Go is not installed to build it'}` };
   if (!which('go')) return { reason: `Go is not installed, so ${name} cannot be built` };
   fs.mkdirSync(dir, { recursive: true });
   try {

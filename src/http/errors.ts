@@ -51,7 +51,10 @@ export function errorMiddleware(): Middleware<AppState> {
       }
     } catch (err) {
       const apiError = toApiError(err);
-      if (apiError.status >= 500) ctx.state.log?.error({ err }, 'request failed');
+      // A backing service that is away (503) is an outage the operator sees once per request, without
+      // a stack; anything else of ours is a bug, with everything known about it.
+      if (apiError.status === 503) ctx.state.log?.warn({ cause: (err as Error)?.message ?? String(err) }, 'request answered 503: a backing service is unavailable');
+      else if (apiError.status >= 500) ctx.state.log?.error({ err }, 'request failed');
       ctx.status = apiError.status;
       ctx.body = apiError.body();
       for (const [k, v] of Object.entries(apiError.headers ?? {})) ctx.set(k, v);

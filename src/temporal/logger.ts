@@ -28,10 +28,26 @@ const CHATTER = [
 const generationWorkflowId = (workflowId: unknown) =>
   typeof workflowId === 'string' && workflowId.startsWith('gen_') ? workflowId : undefined;
 
+/**
+ * The SDK core repeats itself while Temporal is away: every poller logs every retry ("gRPC call
+ * poll_activity_task_queue retried 6 times"). One line of a kind (its words, numbers aside) per this
+ * long at its own level; the repeats are debug.
+ */
+const CORE_REPEAT_QUIET_MS = 60_000;
+
 export function temporalLogger(logger: Logger): TemporalLogger {
   const sdk = logger.child({ component: 'temporal-sdk' });
+  const coreLastLogged = new Map<string, number>();
+  const repeated = (message: string, meta?: LogMetadata) => {
+    if (meta?.sdkComponent !== 'core') return false;
+    const kind = message.replace(/\d+/g, '#');
+    const now = Date.now();
+    if (now - (coreLastLogged.get(kind) ?? -Infinity) < CORE_REPEAT_QUIET_MS) return true;
+    coreLastLogged.set(kind, now);
+    return false;
+  };
   const log = (level: LogLevel, message: string, meta?: LogMetadata) => {
-    const quiet = CHATTER.some((re) => re.test(message));
+    const quiet = CHATTER.some((re) => re.test(message)) || repeated(message, meta);
     // Activity and workflow lines ("Activity failed") carry the workflow id: name the generation too.
     const generationId = generationWorkflowId(meta?.workflowId);
     sdk[quiet ? 'debug' : LEVELS[level]](generationId ? { generation_id: generationId, ...meta } : (meta ?? {}), message);

@@ -43,10 +43,13 @@ Runtime.install({
   // One signal handler, below: beside the SDK's own, the second signal of a Ctrl-C on `npm start`
   // (SIGINT, then SIGTERM from start.ts) asked stopped workers to shut down again and crashed.
   shutdownSignals: [],
-  // The Temporal SDK's own metrics (task slots, poll latency, activity/workflow outcomes).
-  ...(config.temporalMetricsBind && {
-    telemetryOptions: { metrics: { prometheus: { bindAddress: config.temporalMetricsBind } } },
-  }),
+  telemetryOptions: {
+    // The SDK core's own lines (a lost connection to Temporal…) through our JSON logger too, not as
+    // coloured text on stderr.
+    logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} },
+    // The Temporal SDK's own metrics (task slots, poll latency, activity/workflow outcomes).
+    ...(config.temporalMetricsBind && { metrics: { prometheus: { bindAddress: config.temporalMetricsBind } } }),
+  },
 });
 
 // SIGTERM/SIGINT: stop polling, let in-flight activities finish within SHUTDOWN_GRACE_SECONDS

@@ -91,6 +91,20 @@ describe('Temporal SDK lines', () => {
       [WARN, 'Activity failed', undefined],
     ]);
   });
+
+  it('the core\'s retries while Temporal is away: the first of a kind at its level, its repeats debug; other kinds still show', () => {
+    const { log, lines } = capturingLogger();
+    const sdk = temporalLogger(log);
+    const core = { sdkComponent: 'core', target: 'temporalio_client::retry' };
+    sdk.warn('gRPC call poll_activity_task_queue retried 6 times', core);
+    sdk.warn('gRPC call poll_activity_task_queue retried 7 times', core);
+    sdk.warn('gRPC call poll_workflow_task_queue retried 6 times', core);
+    sdk.warn('gRPC call poll_workflow_task_queue retried 7 times', core);
+    // Lines of the TypeScript side are never folded.
+    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+    expect(lines.map((l) => l.level)).toEqual([WARN, DEBUG, WARN, DEBUG, WARN, WARN]);
+  });
 });
 
 describe('log context of activity calls', () => {

@@ -190,14 +190,25 @@ export async function findOwned(deps: AppDeps, organizationId: string, id: strin
   return row;
 }
 
-/** The workflow's live state, or null when it cannot be asked (`level`: how a failure is logged). */
+/**
+ * State queries failing in a row in this process. While the worker restarts or Temporal is away every
+ * poll of an in-flight generation fails the same way: the first failure is a warning, the rest debug
+ * lines, and the recovery one info line.
+ */
+let failingQueries = 0;
+
+/** The workflow's live state, or null when it cannot be asked (`level`: how a first failure is logged). */
 export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 'debug' = 'warn'): Promise<GenerationLiveState | null> {
   try {
-    return await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
+    const state = await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
       deps.temporal.workflow.getHandle<GenerationWorkflow>(id).query(stateQuery),
     );
+    if (failingQueries > 0) deps.logger.info({ failed: failingQueries }, 'state queries answer again');
+    failingQueries = 0;
+    return state;
   } catch (err) {
-    deps.logger[level]({ err: String(err), generation_id: id }, 'state query failed; answering from the record');
+    const first = failingQueries++ === 0;
+    deps.logger[first ? level : 'debug']({ err: String(err), generation_id: id }, 'state query failed; answering from the record until queries answer again');
     return null;
   }
 }
