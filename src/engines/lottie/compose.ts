@@ -1,7 +1,7 @@
 // What the offline composer's scenes share: the canvas and its safe area, the look's colours, faces
 // and motion, text blocks fitted to a box (real font advances), emoji as images, and entrances.
-import { luminance } from '../storyboard/look.js';
-import type { Look } from '../storyboard/types.js';
+import { luminance } from '../../storyboard/look.js';
+import type { Look } from '../../storyboard/types.js';
 import { EASE, imageLayer, textLayer, type Ease, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
 import { emojiImage } from './emoji.js';
 import { faceFor, type Face, type FaceStyle } from './faces.js';

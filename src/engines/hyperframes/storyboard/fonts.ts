@@ -2,7 +2,7 @@
 // storyboard font. Every family is declared with @font-face from local() files, so Chrome uses exactly
 // these files and the producer neither substitutes its bundled web fonts (it maps "Noto Sans" to Inter)
 // nor tries to download or embed system fonts.
-import type { FontFamily } from '../../storyboard/types.js';
+import type { FontFamily } from '../../../storyboard/types.js';
 
 type Face = { family: string; regular: string[]; bold?: string[] };
 
