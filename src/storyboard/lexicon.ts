@@ -55,8 +55,8 @@ const lexiconSchema = z
     callsToAction: words,
     /** Words between an action and its address, dropped with it: "at", "en", "auf", "पर". */
     addressLinks: words,
-    /** Verbs that attribute a quote: "says", "dice", "sagt", "说". */
-    quoteVerbs: words,
+    /** Particles that join a quote to its attribution, dropped with the quote marks: "と", "라고". */
+    quoteParticles: words,
     // ---- Figures ----
     /** Before a figure: "over", "más de", "plus de" (shown with the figure). */
     atLeast: words,

@@ -162,7 +162,9 @@ function isQuantity(kind: FigureKind, f: Figure, before: string, after: string, 
   if (kind === 'measure') return true;
   // A count of a named thing: a word that is not a time, a date or a function word follows; small counts
   // ("3 new venues") read better in their sentence.
-  const word = nextWord(after);
+  // After a qualifier that follows the figure ("50,000 से ज़्यादा किसान", "1,200 plus members").
+  const qualified = pattern(lex, `^\\s*(?:{atLeastAfter})`).exec(after);
+  const word = nextWord(qualified ? after.slice(qualified[0].length) : after);
   if (!word || f.value < 10) return false;
   return !timeOrDate.test(word) && !pattern(lex, `^(?:{functionWords})$`).test(word);
 }

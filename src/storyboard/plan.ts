@@ -40,7 +40,7 @@ const MIN_SCENE_SECONDS = 1.6;
 const MAX_SCENES = 12;
 /** Words one scene shows at most (a longer sentence is split at its clauses). */
 const MAX_SCENE_WORDS = 18;
-const MAX_TITLE_WORDS = 10;
+const MAX_TITLE_WORDS = 12;
 const MAX_SUBTITLE_WORDS = 14;
 /** A beat: how long one step or one countdown number holds the screen at the natural pace. */
 const STEP_BEAT = 1.8;
@@ -419,14 +419,14 @@ function quoteOf(s: Span, lex: Lexicon): Scene[] | null {
     if (a < 0 || b < 0) continue;
     const inner = trimEdges(sub(s, a + 1, b));
     if (wordCount(inner.text, lex.language) < 2) continue;
-    // The rest, without the verb that attributes it, is the attribution when it is a name.
-    const verbs = pattern(lex, `^[\\s,，、.:：—–-]*(?:{quoteVerbs})?[\\s,，:：]*|[\\s,，]*(?:{quoteVerbs})?[\\s,，.:：—–-]*$`, 'gu');
+    // The rest is the attribution when it is short (a name and the verb: "says Ana Ribeiro").
+    const verbs = pattern(lex, `^[\\s,，、.:：—–-]*(?:{quoteParticles})?[\\s,，:：]*|[\\s,，.:：—–-]*$`, 'gu');
     const around = [trimEdges(sub(s, 0, a)), trimEdges(sub(s, b + 1))].filter((r) => /[\p{L}\p{N}]/u.test(r.text));
     const scenes: Scene[] = [];
     let attribution: string | null = null;
     for (const r of around) {
       const stripped = strip(r, verbs);
-      if (!attribution && stripped && wordCount(stripped.text, lex.language) <= 5 && stripped.text.length <= 40) attribution = stripped.text;
+      if (!attribution && stripped && wordCount(stripped.text, lex.language) <= 6 && stripped.text.length <= 48) attribution = stripped.text;
       else if (stripped) scenes.push(...fitted(stripped, MAX_SCENE_WORDS, lex.language).map((p) => ({ kind: 'statement' as const, text: p.text })));
     }
     return [{ kind: 'quote', quote: inner.text, attribution }, ...scenes];

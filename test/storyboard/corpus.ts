@@ -4,7 +4,7 @@
 // issue names is checked on it:
 //   fidelity   every on-screen text is the user's own words: a contiguous run of the prompt or the
 //              instructions (case, whitespace and punctuation aside), every word a word of the input;
-//   coverage   at least 90 % of the prompt's words are on screen, unless the plan says it summarised
+//   coverage   at least 90 % of the prompt's content words are on screen, unless the plan says it summarised
 //              (the words of the directions the plan lists — length, "a video about", style — aside);
 //   structure  the prompt's expectations: steps, lists, countdowns, counters, whole sentences, title;
 //   twice      no figure and no phrase of three words or more is shown in two scenes;
@@ -119,36 +119,62 @@ export function lottieTexts(json: string): Composition {
 
 // ---- Text comparison ---------------------------------------------------------------------------
 
-/** Case-folded letters, marks and digits only: what two texts must share to be "the same words". */
-export const fold = (s: string) => s.normalize('NFC').toUpperCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+/**
+ * Case-folded letters, marks and digits only: what two texts must share to be "the same words" (the
+ * Turkish dotted capital İ, which a look's capitals may or may not use, folds with I).
+ */
+export const fold = (s: string) => s.normalize('NFC').toUpperCase().replace(/İ/g, 'I').replace(/[^\p{L}\p{M}\p{N}]/gu, '');
 
 const segmenters = new Map<string, Intl.Segmenter>();
 /** Word tokens (Intl.Segmenter, word-like segments), case-folded. */
 export function words(text: string, lang: string): string[] {
   let seg = segmenters.get(lang);
   if (!seg) segmenters.set(lang, (seg = new Intl.Segmenter(lang, { granularity: 'word' })));
-  return [...seg.segment(text.normalize('NFC'))].filter((s) => s.isWordLike).map((s) => s.segment.toUpperCase());
+  return [...seg.segment(text.normalize('NFC'))].filter((s) => s.isWordLike).map((s) => s.segment.toUpperCase().replace(/İ/g, 'I'));
 }
 
 const SPACED = (lang: string) => !['ja', 'zh'].includes(lang);
 
-/** Words that leave a phrase hanging when it ends on them (articles, prepositions, conjunctions). */
+/**
+ * Words that leave a phrase hanging when it ends on them: articles, conjunctions, prepositions that
+ * cannot end a phrase (not German and Dutch verb particles, nor the postpositions of Hindi, Turkish,
+ * Japanese and Korean, which end phrases as a rule).
+ */
 const DANGLING: Record<string, string[]> = {
   en: 'the a an of to for with and or by from into our your their its this that'.split(' '),
   es: 'el la los las un una unos unas de del al a en con por para y o que su sus nuestro nuestra'.split(' '),
   fr: 'le la les un une des de du au aux à en et ou pour avec par sur dans notre votre son sa ses'.split(' '),
-  de: 'der die das den dem des ein eine einen einem einer und oder mit für von zu im in am an auf bei unser unsere'.split(' '),
+  de: 'der die das den dem des ein eine einen einem einer und oder für von im am bei unser unsere'.split(' '),
   pt: 'o a os as um uma de do da dos das em no na nos nas e ou para com por ao nossa nosso'.split(' '),
   it: 'il lo la i gli le un una uno di del della dei delle a al alla in nel nella e o per con da su'.split(' '),
-  nl: 'de het een en of van voor met in op aan bij naar te ons onze'.split(' '),
+  nl: 'de het een en of van voor met te ons onze'.split(' '),
   ru: 'и или в во на с со к по из от для о об у за'.split(' '),
-  tr: 've ile için'.split(' '),
-  hi: 'का की के को में से पर और या ने'.split(' '),
+  tr: ['ve'],
+  hi: ['और', 'या'],
   ar: 'و في من إلى على عن مع أو'.split(' '),
-  ja: ['の', 'を', 'に', 'が', 'と', 'へ'],
-  zh: ['的', '和', '与', '把', '在'],
+  ja: ['の'],
+  zh: ['的', '和', '与', '把'],
   ko: [],
 };
+
+/** Function words, not counted as the prompt's content (articles, prepositions, conjunctions, particles, auxiliaries). */
+const STOP: Record<string, string[]> = {
+  en: 'the a an of to for with and or by from into our your their its this that at in on is are was were be it we you us'.split(' '),
+  es: 'el la los las un una unos unas de del al a en con por para y e o u que su sus nuestro nuestra nuestros es son lo se tu'.split(' '),
+  fr: "le la les l un une des de du d au aux à en et ou pour avec par sur dans notre votre son sa ses nos vos est sont ce qui que".split(' '),
+  de: 'der die das den dem des ein eine einen einem einer und oder mit für von zu im in am an auf bei um unser unsere ist sind es wir du sie'.split(' '),
+  pt: 'o a os as um uma de do da dos das em no na nos nas e ou para com por ao à nossa nosso é são que se'.split(' '),
+  it: "il lo la i gli le l un una uno di del della dei delle a al alla in nel nella e ed o per con da su è sono che".split(' '),
+  nl: 'de het een en of van voor met in op aan bij naar te ons onze is zijn'.split(' '),
+  ru: 'и или в во на с со к по из от для о об у за а это'.split(' '),
+  tr: 've ile için bir de da bu'.split(' '),
+  hi: 'का की के को में से पर और या ने है हैं था थे तक'.split(' '),
+  ar: 'و في من إلى على عن مع أو أن'.split(' '),
+  ja: 'の を に が と へ で や は も から まで です ます'.split(' '),
+  zh: '的 和 与 把 在 了 是 我们'.split(' '),
+  ko: '은 는 이 가 을 를 의 에 에서 와 과 로 으로 입니다 라고'.split(' '),
+};
+const stopOf = (lang: string) => new Set((STOP[lang] ?? []).map((w) => w.toUpperCase()));
 
 // ---- The checks --------------------------------------------------------------------------------
 
@@ -180,10 +206,11 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
     }
   }
 
-  // Coverage: the prompt's words on screen, the plan's directions aside.
+  // Coverage: the prompt's content words on screen, the plan's directions aside.
   if (!plan.summarised) {
     const directed = new Set((plan.directions ?? []).flatMap((d) => words(d, p.lang)));
-    const wanted = [...new Set(words(p.prompt, p.lang))].filter((w) => !directed.has(w));
+    const stop = stopOf(p.lang);
+    const wanted = [...new Set(words(p.prompt, p.lang))].filter((w) => !directed.has(w) && !stop.has(w));
     const onScreen = new Set(shown.flatMap((t) => words(t.text, p.lang)));
     const screenFold = fold(shown.map((t) => t.text).join(' '));
     const missing = wanted.filter((w) => !onScreen.has(w) && !(!SPACED(p.lang) && screenFold.includes(fold(w))));
@@ -215,7 +242,8 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
   // Labels: none empty, none ending on a word that leaves it hanging.
   const dangling = DANGLING[p.lang] ?? [];
   for (const t of c.texts) {
-    if (isMarker(t)) continue;
+    // A counter's qualifier ("more than", "más de") leads into its figure.
+    if (isMarker(t) || /^(?:q|qualifier)$/.test(t.role)) continue;
     if (!/[\p{L}\p{N}]/u.test(t.text) && !/^[“"”«»„‘’'「」]+$/u.test(t.text.trim())) fail('labels', `${engine} scene ${t.scene} ${t.role}: empty text "${t.text}"`);
     const ws = SPACED(p.lang) ? t.text.trim().split(/\s+/) : [t.text.replace(/[\s\p{P}]+$/u, '').slice(-1)];
     const last = (ws[ws.length - 1] ?? '').replace(/^[\p{P}]+|[\p{P}]+$/gu, '').toLowerCase();
@@ -275,12 +303,15 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
   }
   if (e.counter) {
     for (const figure of e.counter) {
-      const hit = plan.scenes.some((s, i) => counterKinds.has(s.kind) && shown.some((t) => t.scene === i && fold(t.text) === fold(figure)));
+      // The figure as written, perhaps with its unit or counter word ("12,000家").
+      const hit = plan.scenes.some((s, i) => counterKinds.has(s.kind) && shown.some((t) => t.scene === i && fold(t.text).startsWith(fold(figure))));
       if (!hit) fail('structure', `${engine}: no counter shows ${figure}`);
     }
   }
+  // Whole: within one text, or across the consecutive texts of one scene (a title and its subtitle).
   for (const text of e.whole ?? []) {
-    if (!shown.some((t) => fold(t.text).includes(fold(text)))) fail('structure', `${engine}: "${text}" is not shown whole`);
+    const inScene = [...byScene.values()].some((texts) => fold(texts.join(' ')).includes(fold(text)));
+    if (!shown.some((t) => fold(t.text).includes(fold(text))) && !inScene) fail('structure', `${engine}: "${text}" is not shown whole`);
   }
   const title = shown.filter((t) => t.scene === 0).map((t) => t.text)[0] ?? '';
   if (e.title && fold(title) !== fold(e.title)) fail('structure', `${engine}: the title is "${title}", not "${e.title}"`);
