@@ -111,7 +111,6 @@ export const LEXICONS: ReadonlyMap<string, Lexicon> = new Map(
 export const NEUTRAL: Lexicon = lexiconSchema.parse({ language: 'und', name: 'language-neutral', decimal: '.' });
 
 const detector = eld.newInstance();
-detector.setLanguageSubset([...LEXICONS.keys()]);
 
 /** The prompt's language: its file when the detector names one we have, else the neutral rules. */
 export function lexiconFor(text: string): Lexicon {

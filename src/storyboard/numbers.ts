@@ -87,6 +87,8 @@ export type FoundFigure = {
   kind: FigureKind;
   /** Money, a percentage, a measure or a count of a named thing: worth a counter. */
   quantity: boolean;
+  /** Part of a code or a name: glued to letters ("Q1", "4B", "A320"). */
+  code: boolean;
 };
 
 const CURRENCY_BEFORE = /(?:R\$|US\$|CHF|[$€£¥₹₩₺₽])\s?$/u;
@@ -97,9 +99,11 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
   const text = s.text;
   const after = (re: string) => pattern(lex, `^\\s?(?:${re})`);
   const suffixRe = after(`%|٪|{magnitudes}|{units}|{currencies}|[kKMB](?![\\p{L}\\p{N}])|bn(?![\\p{L}])|€|\\$`);
-  for (const m of text.matchAll(/\p{Nd}+(?:[.,٫٬'’\u00A0\u202F ]\p{Nd}+)*/gu)) {
-    const read = readNumber(m[0], lex);
-    if (!read) continue;
+  const runs = /\p{Nd}+(?:[.,٫٬'’\u00A0\u202F ]\p{Nd}+)*/gu;
+  for (let m = runs.exec(text); m; m = runs.exec(text)) {
+    const read = readNumber(m[0], lex) ?? readNumber(/^\p{Nd}+/u.exec(m[0])![0], lex)!;
+    // A run read only in part ("020 7946 0018", "Q1 12k"): the rest is read next.
+    runs.lastIndex = m.index + read.digits.length;
     const at = m.index;
     const end = at + read.digits.length;
     const before = text.slice(0, at);
@@ -130,7 +134,7 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
       lakh: read.lakh,
     };
     const next = rest.slice(suffix.length);
-    out.push({ figure, span, kind, quantity: !glued && isQuantity(kind, figure, before.slice(0, before.length - prefix.length), next, lex) });
+    out.push({ figure, span, kind, quantity: !glued && isQuantity(kind, figure, before.slice(0, before.length - prefix.length), next, lex), code: glued });
   }
   return out;
 }
@@ -153,7 +157,7 @@ function isQuantity(kind: FigureKind, f: Figure, before: string, after: string, 
   if (kind === 'plain' && /^(?:\.|-?(?:st|nd|rd|th|er|e|ème|º|ª|°|го|й|я|ci|inci|ıncı|üncü|uncu))(?![\p{L}])/u.test(after) && !/^\.\s+\p{L}/u.test(after)) return false;
   // An id or a place: "Desk 12", "Gate A32", "BA 2490", "portal 4B", "№ 752", an address.
   if (pattern(lex, `(?:{idWords})\\s*$`).test(before) || /(?:^|\s)(?:\p{Lu}{1,3}|[#№])\s*$/u.test(before)) return false;
-  if (pattern(lex, `{streetWords}`).test(near) || pattern(lex, `(?:{streetWords})[\\s\\p{L}\\p{M}'’.,-]{0,24}$`).test(before)) return false;
+  if (pattern(lex, `{streetWords}`).test(near) || pattern(lex, `(?:{streetWords})[\\s\\p{L}\\p{M}'’.,-]{0,24}$`).test(before) || pattern(lex, `^\\s(?:\\p{Lu}[\\p{L}\\p{M}'’.-]*\\s+){1,2}(?:{streetWords})`).test(after)) return false;
   // A phone number: a leading zero or a plus, or a long bare number.
   if (kind === 'plain' && (/^0\p{Nd}{2,}/u.test(f.digits) || /\+\s?$/u.test(before) || (f.group === '' && f.digits.length >= 6))) return false;
   if (kind === 'money' || kind === 'percent') return true;

@@ -214,7 +214,7 @@ const CIRCLED = '①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳';
 
 /** "1. Unplug it. 2. Wait …", "Step 1: …", "①…②…": numbered steps, 1, 2, 3… in order. */
 function numbered(all: Span, lex: Lexicon): Piece | null {
-  const re = pattern(lex, `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`, 'gu');
+  const re = pattern(lex, `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`, 'giu');
   const marks = [...all.text.matchAll(re)].map((m) => ({ at: m.index, end: m.index + m[0].length, n: m[1] ? numberOf(m[1], lex)! : CIRCLED.indexOf(m[2]!) + 1, text: m[0] }));
   // The longest run 1, 2, 3… of markers in order.
   let best: typeof marks = [];
@@ -456,7 +456,7 @@ function ctaOf(s: Span, lex: Lexicon): Scene | null {
   const m = ADDRESS.exec(s.text);
   // "Node.js": a domain only when its ending is a real one, or the sentence asks for action.
   const asks = pattern(lex, `^(?:[\\p{L}\\p{M}]+\\s+){0,2}?(?:{callsToAction})`).test(s.text);
-  if (m && (/[@/]|^www\./iu.test(m[0]) || /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|[a-z]{2})$/iu.test(m[0].replace(/\/.*$/, '')))) {
+  if (m && (/[@/]|^www\./iu.test(m[0]) || /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|(?!js|ts|py|md|rb|sh|db|cs)[a-z]{2})$/iu.test(m[0].replace(/\/.*$/, '')))) {
     const address = trimEdges(sub(s, m.index, m.index + m[0].length));
     const links = pattern(lex, `(?:[\\s,:：-]*(?:{addressLinks}))+[\\s,:：-]*$`);
     let before = trimEdges(sub(s, 0, m.index));
@@ -531,7 +531,7 @@ function barsOf(s: Span, lex: Lexicon, caption: string | null): Scene | null {
   const items = enumeration(body, lex);
   if (items.length < 3) return null;
   const bars = items.map((item) => {
-    const figs = figuresIn(item, lex);
+    const figs = figuresIn(item, lex).filter((f) => !f.code);
     if (figs.length !== 1) return null;
     const f = figs[0]!;
     const before = trimEdges(sub(item, 0, f.span.start - item.start));
