@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { engineIds, getEngine } from '../src/engines/index.js';
 import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
-import { planStoryboard } from '../src/engines/storyboard/plan.js';
+import { planStoryboard } from '../src/storyboard/plan.js';
 import { today } from './support.js';
 
 const { values } = parseArgs({

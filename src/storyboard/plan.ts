@@ -476,7 +476,7 @@ function ctaOf(s: Span, lex: Lexicon): Scene | null {
 function enumeration(s: Span, lex: Lexicon): Span[] {
   const parts: Span[] = [];
   let from = 0;
-  for (const m of s.text.matchAll(/(?<!\p{Nd})[,;](?!\p{Nd})\s*|[、，；،؛]\s*/gu)) {
+  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
     parts.push(sub(s, from, m.index));
     from = m.index + m[0].length;
   }

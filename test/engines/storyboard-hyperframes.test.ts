@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/engines/probe.js';
-import { planStoryboard } from '../../src/engines/storyboard/plan.js';
+import { planStoryboard } from '../../src/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { decodeFrame, tools, useRenderSandbox } from './support.js';
 
@@ -21,12 +21,12 @@ const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
 const compose = (prompt: string, width: number, height: number, durationSeconds: number | null = null, assets: MediaAsset[] = []) =>
   engine.composeOffline({ prompt, instructions: null, durationSeconds, assets, width, height });
 
-/** One prompt for every scene kind (a title, then a statement, counter, progress, bars, quote, list and call to action). */
+/** One prompt for every scene kind (a title, then a countdown, statement, counter, progress, bars, quote, list, steps and call to action). */
 const ALL_KINDS =
-  'Nimbus notes. Nimbus syncs across phone, laptop and watch. 2 million notes written last month. Signups grew 42% this year. ' +
-  'Revenue by quarter: Q1 12, Q2 18, Q3 25 and Q4 31 this year. "It changed how our team thinks" says Maria Lopez. ' +
-  'Nimbus offers speed, security, privacy and support. Download free at nimbus.app.';
-const ALL_KINDS_SECONDS = 13;
+  'Nimbus notes. 3, 2, 1 — Nimbus is here! Your notes sync the moment you type them. Over 2 million notes were written last month. ' +
+  '42% of teams use it daily. Notes by quarter: Q1 12, Q2 18, Q3 25 and Q4 31. "It changed how our team thinks" says Maria Lopez. ' +
+  'Nimbus gives you: speed, security, privacy and support. How to start: 1. Install the app. 2. Import your notes. 3. Invite your team. Download free at nimbus.app.';
+const ALL_KINDS_SECONDS = 20;
 
 /** Share of a frame's pixels within a small distance of the colour #rrggbb. */
 function inkShare(rgb: Buffer, hex: string): number {
@@ -41,28 +41,35 @@ const rootDuration = (html: string) => Number(/data-composition-id="[^"]*"[^>]*d
 describe('storyboard composer: one layout per scene kind', () => {
   it('draws each kind with its own elements: counter targets, progress, bars, list items, quote card, call to action', () => {
     const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    expect(storyboard.scenes.map((s) => s.kind)).toEqual(['title', 'statement', 'counter', 'progress', 'bars', 'quote', 'list', 'cta']);
+    expect(storyboard.scenes.map((s) => s.kind)).toEqual(['title', 'countdown', 'statement', 'counter', 'progress', 'bars', 'quote', 'list', 'steps', 'cta']);
     const html = compose(ALL_KINDS, 360, 640, ALL_KINDS_SECONDS);
 
     expect(html).toContain('>Nimbus notes</div>'); // title
-    expect(html).toMatch(/<span class="w">syncs<\/span>/); // statement, word by word
+    for (const [i, n] of ['3', '2', '1'].entries()) expect(html).toMatch(new RegExp(`id="s1-n${i}"[^>]*>${n}</div>`)); // countdown, a number a beat
+    expect(html).toMatch(/id="s1-pay"[^>]*>Nimbus is here!<\/div>/); // …then its payoff
+    expect(html).toMatch(/<span class="w">sync<\/span>/); // statement, word by word
     expect(html).toMatch(/data-final="2">2<\/span><span class="unit word"> million<\/span>/); // counter target and unit
-    expect(html).toContain('__counter(tl, "s2-v", 2, 0,'); // …counting up from 0
+    expect(html).toContain('>Over</div>'); // …its qualifier
+    expect(html).toContain('__counter(tl, "s3-v", 2, {"decimals":0,"group":"","decimal":".","zero":48,"lakh":false},'); // …counting up from 0
     expect(html).toMatch(/data-final="42">42<\/span><span class="unit">%<\/span>/); // progress number
-    expect(html).toContain('class="fill" id="s3-fill" style="width:42%"'); // …and its bar
+    expect(html).toContain('class="fill" id="s4-fill" style="width:42%"'); // …and its bar
     for (const [label, value] of [['Q1', '12'], ['Q2', '18'], ['Q3', '25'], ['Q4', '31']]) {
       expect(html).toContain(`>${label}</div>`);
       expect(html).toContain(`>${value}</div>`);
     }
-    expect(html.match(/class="bar" id="s4-b\d"/g)).toHaveLength(4); // one bar per figure
-    expect(html).toContain('class="card" id="s5-card"'); // quote card, its mark and attribution
+    expect(html.match(/class="bar" id="s5-b\d"/g)).toHaveLength(4); // one bar per figure
+    expect(html).toContain('class="card" id="s6-card"'); // quote card, its mark and attribution
     expect(html).toContain('<svg viewBox="0 0 100 80"');
     for (const word of ['It', 'changed', 'how', 'our', 'team', 'thinks']) expect(html).toContain(`<span class="w">${word}</span>`);
-    expect(html).toContain('>— Maria Lopez</div>');
+    expect(html).toContain('>— says Maria Lopez</div>');
     for (const item of ['Speed', 'Security', 'Privacy', 'Support']) expect(html).toContain(`>${item}</div>`); // list items
-    expect(html.match(/class="dot" id="s6-d\d"/g)).toHaveLength(4);
+    expect(html.match(/class="dot" id="s7-d\d"/g)).toHaveLength(4);
+    for (const [i, step] of ['Install the app', 'Import your notes', 'Invite your team'].entries()) {
+      expect(html).toMatch(new RegExp(`id="s8-n${i}"[^>]*>${i + 1}</div>`)); // steps: the marker as written in its badge
+      expect(html).toMatch(new RegExp(`id="s8-i${i}"[^>]*>${step}</div>`)); // …and the step whole
+    }
     expect(html).toContain('>Download free</div>'); // call to action, the detail as a button
-    expect(html).toMatch(/<div id="s7-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
+    expect(html).toMatch(/<div id="s9-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
   });
 
   it('shows the first image on the title scene, with a slow zoom and pan', () => {
