@@ -4,7 +4,8 @@
 //   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock)
 //   2. Debian chromium-headless-shell, ffmpeg and the fonts Lottie text is drawn with (DejaVu; Noto for
 //      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
-//      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese)
+//      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese,
+//      Arabic, Russian)
 //      and bubblewrap (the render sandbox), and, as root, the unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
@@ -77,8 +78,8 @@ function ensureDebianPackages() {
   // The test suite reads rendered text back with OCR.
   if (process.env.npm_lifecycle_event === 'pretest') {
     if (!which('tesseract')) missing.push('tesseract-ocr');
-    if (!hasTessdata('eng.traineddata')) missing.push('tesseract-ocr-eng');
-    if (!hasTessdata('jpn.traineddata')) missing.push('tesseract-ocr-jpn');
+    // English, Japanese, Arabic and Russian: titles in Latin, CJK, Arabic and Cyrillic script.
+    for (const lang of ['eng', 'jpn', 'ara', 'rus']) if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
   }
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;

@@ -1,7 +1,8 @@
 // The video length a prompt asks for: "a 10-second ad", "un anuncio de 8 segundos", "ein 10-Sekunden-
 // Video", "8秒の広告", "إعلان مدته ٨ ثوانٍ", "half a minute promo". A length counts only next to what
-// names the video (a noun like "video", "anuncio", "広告", or a word like "long", "de duración"): "Wait 30
-// seconds" in a how-to and "pasta in 15 minutes" are what the video says, not how long it lasts.
+// names the video (a noun like "video", "anuncio", "広告", or a word like "long", "de duración"), or as
+// the adjective opening the prompt ("A 4-second hello"): "Wait 30 seconds" in a how-to and "pasta in
+// 15 minutes" are what the video says, not how long it lasts.
 import { LEXICONS, pattern, type Lexicon } from './lexicon.js';
 import { digitValue, numberOf } from './numbers.js';
 import type { Span } from './text.js';
@@ -27,7 +28,10 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
   for (const m of text.matchAll(half)) found.push({ seconds: 30, span: { text: m[0], start: m.index } });
   for (const m of text.matchAll(whole)) found.push({ seconds: 60, span: { text: m[0], start: m.index } });
   const names = pattern(lex, `{videoNouns}|{lengthWords}`, 'giu');
+  const opening = pattern(lex, `^\\s*(?:(?:{metaVerbs}|{metaWords})[\\s,]+){0,3}$`);
   return found.filter((l) => {
+    // "A 4-second hello": a length made an adjective at the prompt's start describes the video.
+    if (/\p{N}\s*-\s*\p{L}/u.test(l.span.text) && opening.test(text.slice(0, l.span.start))) return true;
     // Within the length's sentence, near it.
     const from = Math.max(0, l.span.start - NEAR);
     const to = Math.min(text.length, l.span.start + l.span.text.length + NEAR);

@@ -101,7 +101,10 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
   const suffixRe = after(`%|٪|{magnitudes}|{units}|{currencies}|[kKMB](?![\\p{L}\\p{N}])|bn(?![\\p{L}])|€|\\$`);
   const runs = /\p{Nd}+(?:[.,٫٬'’\u00A0\u202F ]\p{Nd}+)*/gu;
   for (let m = runs.exec(text); m; m = runs.exec(text)) {
-    const read = readNumber(m[0], lex) ?? readNumber(/^\p{Nd}+/u.exec(m[0])![0], lex)!;
+    // Digits glued to letters ("Q1 120") are a code: a space after them ends it.
+    const codeLike = /[\p{L}]$/u.test(text.slice(0, m.index));
+    const run = codeLike ? /^\p{Nd}+(?:[.,٫٬'’]\p{Nd}+)*/u.exec(m[0])![0] : m[0];
+    const read = readNumber(run, lex) ?? readNumber(/^\p{Nd}+/u.exec(run)![0], lex)!;
     // A run read only in part ("020 7946 0018", "Q1 12k"): the rest is read next.
     runs.lastIndex = m.index + read.digits.length;
     const at = m.index;

@@ -119,10 +119,11 @@ describe('storyboard composer: one layout per scene kind', () => {
     // Text is drawn in the palette's text colour, which the background never comes near: every scene's
     // middle frame and the very first frame show some.
     const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    const ink = storyboard.look.palette.text;
+    // (Figures — counters, countdown numbers — are drawn in the accent colour.)
+    const { text: ink, accent } = storyboard.look.palette;
     for (const scene of storyboard.scenes) {
       const frame = await decodeFrame(outputPath, Math.round((scene.start + scene.duration / 2) * fps));
-      expect(inkShare(frame, ink), scene.kind).toBeGreaterThan(0.002);
+      expect(inkShare(frame, ink) + inkShare(frame, accent), scene.kind).toBeGreaterThan(0.002);
     }
     expect(inkShare(await decodeFrame(outputPath, 0), ink), 'first frame').toBeGreaterThan(0.002);
   });

@@ -218,6 +218,7 @@ describe('length', () => {
     expect(statedDurationSeconds('パン工房の8秒広告')).toBe(8);
     expect(statedDurationSeconds('إعلان مدته ٨ ثوانٍ لمخبز السنابل')).toBe(8);
     expect(statedDurationSeconds('Видео на 15 секунд о фестивале')).toBe(15);
+    expect(statedDurationSeconds('A 4-second hello from the lighthouse')).toBe(4);
     expect(statedDurationSeconds('an 80s vibe')).toBeNull();
     expect(statedDurationSeconds('a launch teaser')).toBeNull();
     // What the video says, not how long it lasts.

@@ -75,6 +75,8 @@ export class Composer {
     height: number,
     readonly look: Look,
     readonly rtl: boolean,
+    /** BCP 47 language of the text: capitals follow its rules (Turkish "i" → "İ"). */
+    readonly lang = 'und',
   ) {
     this.W = width;
     this.H = height;
@@ -118,7 +120,7 @@ export class Composer {
     let text = spec.text.replace(/\s+/g, ' ').trim();
     if (!text) return null;
     const script = scriptOf(text);
-    if (spec.upper && this.look.uppercase && script === 'latin') text = text.toUpperCase();
+    if (spec.upper && this.look.uppercase && script === 'latin') text = text.toLocaleUpperCase(this.lang === 'und' ? undefined : this.lang);
     const face = faceFor(script, spec.style ?? this.style, spec.role === 'headline');
     this.faces.set(face.name, face);
     const { ascent, descent } = verticalMetrics(face);

@@ -17,7 +17,7 @@ export function composeLottie(spec: OfflineCompositionSpec): string {
   const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || isRtl(texts));
+  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || isRtl(texts), board.lang);
 
   const imageRef = image ? imageAsset(image) : null;
   if (imageRef) c.assets.push(imageRef.asset);

@@ -162,6 +162,8 @@ function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
     cls: 'num',
     max: u * (f.orient === 'landscape' ? 30 : 34),
     html: true,
+    // Under a qualifier, room for the big digits' ascent above the line.
+    ...(s.qualifier ? { style: 'padding-top:0.18em' } : {}),
   });
   const label = text(f, `${id}-label`, s.label, { cls: 'lbl', max: (f.orient === 'landscape' ? 8 : 7) * u });
   let html: string;

@@ -1,0 +1,70 @@
+// OCR of a sample of corpus renders (issue 30): both engines, 9:16, 1:1 and 16:9, titles in Latin, CJK,
+// Arabic and Cyrillic script read back by tesseract from a frame of the title scene. The pixels near the
+// look's text colour become black ink on white, whatever the background and its ornaments.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { getEngine } from '../../src/engines/index.js';
+import { planStoryboard } from '../../src/storyboard/plan.js';
+import { decodeFrame, tools, useRenderSandbox } from '../engines/support.js';
+import { loadCorpus } from './corpus.js';
+
+const run = promisify(execFile);
+const sandbox = useRenderSandbox('storyboard-ocr', (e) => e.startsWith('video-render-'));
+
+/** Letters and digits without marks, upper case: what OCR must find (it may drop accents and vowel signs). */
+const bare = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+async function ocr(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
+  const rgb = await decodeFrame(video, frame);
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
+  const gray = Buffer.alloc(size.width * size.height);
+  for (let p = 0; p < gray.length; p++) {
+    const d = Math.abs(rgb[3 * p]! - r!) + Math.abs(rgb[3 * p + 1]! - g!) + Math.abs(rgb[3 * p + 2]! - b!);
+    gray[p] = d < 120 ? 0 : 255;
+  }
+  const pgm = `${video}.${frame}.pgm`;
+  fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
+  const { stdout } = await run('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
+  return stdout;
+}
+
+const corpus = loadCorpus('tuning');
+const promptOf = (id: string) => corpus.find((p) => p.id === id)!.prompt;
+
+// Per engine, each aspect ratio, each script: a corpus prompt whose title is read back.
+const CASES = [
+  { engine: 'hyperframes', id: 'ru-museum', lang: 'rus', width: 540, height: 960 },
+  { engine: 'hyperframes', id: 'ar-opera', lang: 'ara', width: 720, height: 720 },
+  { engine: 'hyperframes', id: 'ja-gallery', lang: 'jpn', width: 960, height: 540 },
+  { engine: 'hyperframes', id: 'es-ad-bakery', lang: 'eng', width: 540, height: 960 },
+  { engine: 'lottie', id: 'ar-goal', lang: 'ara', width: 540, height: 960 },
+  { engine: 'lottie', id: 'ru-goal', lang: 'rus', width: 720, height: 720 },
+  { engine: 'lottie', id: 'de-umlaut', lang: 'eng', width: 960, height: 540 },
+  { engine: 'lottie', id: 'ja-goal', lang: 'jpn', width: 720, height: 720 },
+] as const;
+
+describe('corpus titles are legible in both engines (OCR)', () => {
+  for (const c of CASES) {
+    it(`${c.engine} ${c.width}x${c.height}: ${c.id} (${c.lang})`, { timeout: 180_000 }, async () => {
+      const prompt = promptOf(c.id);
+      const board = planStoryboard({ prompt, instructions: null, durationSeconds: 2, image: null });
+      const title = board.scenes[0]!;
+      expect(title.kind).toBe('title');
+      const titleText = title.kind === 'title' ? title.title : '';
+      const source = getEngine(c.engine).composeOffline({ prompt, instructions: null, durationSeconds: 2, assets: [], width: c.width, height: c.height });
+      const outputPath = path.join(sandbox.out, `${c.engine}-${c.id}.mp4`);
+      const fps = 5;
+      await getEngine(c.engine).render(source, { tools, width: c.width, height: c.height, fps, outputPath });
+      // A frame late in the title scene: every line has entered.
+      const frame = Math.max(1, Math.floor((title.start + title.duration * 0.8) * fps));
+      const read = bare(await ocr(outputPath, frame, c, board.look.palette.text, c.lang));
+      // CJK text is read character by character; other scripts word by word.
+      const units = c.lang === 'jpn' ? [...bare(titleText)] : titleText.split(/\s+/).map(bare).filter((w) => w.length > 1);
+      const found = units.filter((u) => read.includes(u));
+      expect(found.length / units.length, `${titleText} read as ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.75);
+    });
+  }
+});
