@@ -422,14 +422,11 @@ function quoteOf(s: Span, lex: Lexicon): Scene[] | null {
     // The rest is the attribution when it is short (a name and the verb: "says Ana Ribeiro").
     const verbs = pattern(lex, `^[\\s,，、.:：—–-]*(?:{quoteParticles})?[\\s,，:：]*|[\\s,，.:：—–-]*$`, 'gu');
     const around = [trimEdges(sub(s, 0, a)), trimEdges(sub(s, b + 1))].filter((r) => /[\p{L}\p{N}]/u.test(r.text));
-    const scenes: Scene[] = [];
-    let attribution: string | null = null;
-    for (const r of around) {
-      const stripped = strip(r, verbs);
-      if (!attribution && stripped && wordCount(stripped.text, lex.language) <= 6 && stripped.text.length <= 48) attribution = stripped.text;
-      else if (stripped) scenes.push(...fitted(stripped, MAX_SCENE_WORDS, lex.language).map((p) => ({ kind: 'statement' as const, text: p.text })));
-    }
-    return [{ kind: 'quote', quote: inner.text, attribution }, ...scenes];
+    // A quote is the sentence: what is around it can only be its attribution. (A name in quotes inside
+    // a sentence — «Белые ночи», "Simit Sarayı" — is no quote.)
+    const rest = around.map((r) => strip(r, verbs)).filter((r): r is Span => r !== null);
+    if (rest.length > 1 || rest.some((r) => wordCount(r.text, lex.language) > 6 || r.text.length > 48)) return null;
+    return [{ kind: 'quote', quote: inner.text, attribution: rest[0]?.text ?? null }];
   }
   return null;
 }

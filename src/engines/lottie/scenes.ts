@@ -444,7 +444,7 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
   const gapAfterHeading = T * 0.05;
   const available = safe.h - (heading ? heading.height + gapAfterHeading : 0);
   // One size for every step, each at most three lines, all together within the available height.
-  let size = T * (n <= 3 ? 0.075 : 0.065);
+  let size = T * (n <= 3 ? 0.09 : 0.08);
   let blocks: (TextBlock | null)[];
   let badge = 0;
   let total: number;

@@ -177,7 +177,8 @@ export const withoutEmoji = (text: string): string =>
 
 // ---- Right-to-left lines -------------------------------------------------------------------------
 
-const STRONG_RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+// Letters only: Arabic-Indic digits and the Arabic separators (٬ ٫ ٪) are part of a number, which keeps its order.
+const STRONG_RTL = /(?=[\p{L}\p{M}])[\p{Script=Arabic}\p{Script=Hebrew}\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 const STRONG_LTR = /[\p{L}\p{N}]/u;
 const MIRRORED: Record<string, string> = { '(': ')', ')': '(', '[': ']', ']': '[', '{': '}', '}': '{', '<': '>', '>': '<', '«': '»', '»': '«' };
 

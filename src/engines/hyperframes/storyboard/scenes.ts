@@ -347,9 +347,9 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.steps.length;
-  const rowH = Math.min(area.h / n, 22 * u);
+  const rowH = Math.min(area.h / n, 28 * u);
   const y0 = area.y + (area.h - rowH * n) / 2;
-  const badge = Math.min(rowH * 0.62, 9 * u);
+  const badge = Math.min(rowH * 0.6, 11 * u);
   const indent = badge + 3.5 * u;
   s.steps.forEach((step, i) => {
     const y = y0 + i * rowH;
@@ -360,7 +360,7 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
         '</div>',
     );
     parts.push(
-      box(f, { x: area.x + indent, y: y + rowH * 0.04, w: area.w - indent, h: rowH * 0.92 }, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 8 : 7) * u, same: `${id}-i` })),
+      box(f, { x: area.x + indent, y: y + rowH * 0.04, w: area.w - indent, h: rowH * 0.92 }, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 10 : 8.5) * u, same: `${id}-i` })),
     );
   });
   const t = c.t0;
