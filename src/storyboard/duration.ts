@@ -47,7 +47,8 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
  * says so; null when it names none. Not clamped: the caller applies the limits.
  */
 export function statedLength(text: string, lex?: Lexicon): StatedLength | null {
-  const all = (lex ? [lex] : [...LEXICONS.values()]).flatMap((l) => lengthsIn(text, l));
+  const lexicons = (lex ? [lex] : [...LEXICONS.values()]).filter((l) => pattern(l, `{seconds}|{minutes}|{halfMinute}|{wholeMinute}`).test(text));
+  const all = lexicons.flatMap((l) => lengthsIn(text, l));
   // The earliest mention wins ("a 30-second cut of the 2 minute film").
   return all.sort((a, b) => a.span.start - b.span.start || b.span.text.length - a.span.text.length)[0] ?? null;
 }

@@ -310,6 +310,9 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
     lex,
     `^(?:(?:{metaVerbs})[\\s,]*)*(?:(?:${item}[\\s-]*)+(?:[\\p{L}\\p{M}'’-]+[\\s-]+){0,3}?)?(?:{videoNouns})((?:[\\s,-]*${item})*)[\\s,:：،-]*((?:{topicLinks})(?![\\p{L}])[\\s:：]*)?`,
   );
+  // (Cheap tests first: both forms need a word that names a video, the tail form at the sentence's end.)
+  const noun = pattern(lex, `{videoNouns}`);
+  if (!noun.test(s.text)) return { rest: s, cut: null };
   const m = lead.exec(s.text);
   if (m) {
     // A request needs its link ("for", "about") unless a length or a colon marks it as one.
@@ -320,7 +323,7 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
     lex,
     `((?:{tailLinks})[\\s,]*)?((?:(?:{metaVerbs}|{metaWords}|{lengthWords}|${len})[\\s-]*)*)(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`,
   );
-  const t = tail.exec(s.text);
+  const t = pattern(lex, `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`).test(s.text) ? tail.exec(s.text) : null;
   if (t && t.index > 0 && (t[1] || pattern(lex, len).test(t[0]))) {
     let rest = trimEdges(sub(s, 0, t.index));
     // "为我们的…" (for our …): a request's opening word, once its ending is known.
