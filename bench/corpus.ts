@@ -4,23 +4,11 @@
 // Prints, per language, the prompts and how many fail each property (a prompt counts once per
 // property, whichever engine failed it); --details lists every failure.
 import { parseArgs } from 'node:util';
-import { getEngine } from '../src/engines/index.js';
-import { plan } from '../src/storyboard/plan.js';
-import { checkPrompt, hyperframesTexts, loadCorpus, lottieTexts, PROPERTIES, tally, type CorpusPrompt, type PlanView, type Subject } from '../test/storyboard/corpus.js';
+import { checkPrompt, composerSubject, loadCorpus, PROPERTIES, tally } from '../test/storyboard/corpus.js';
 
 const { values } = parseArgs({ options: { part: { type: 'string', default: 'tuning' }, details: { type: 'boolean', default: false }, lang: { type: 'string' } } });
 const part = values.part === 'held-out' ? 'held-out' : 'tuning';
-const spec = (p: CorpusPrompt) => ({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null, assets: [], width: 1080, height: 1920 });
-const subject: Subject = {
-  plan: (p) => {
-    const r = plan({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null });
-    return { ...r.storyboard, summarised: r.summarised, directions: r.directions } as unknown as PlanView;
-  },
-  engines: {
-    hyperframes: (p) => hyperframesTexts(getEngine('hyperframes').composeOffline(spec(p))),
-    lottie: (p) => lottieTexts(getEngine('lottie').composeOffline(spec(p))),
-  },
-};
+const subject = composerSubject();
 
 const corpus = loadCorpus(part).filter((p) => !values.lang || p.lang === values.lang);
 const results = corpus.map((p) => checkPrompt(p, subject));

@@ -171,9 +171,3 @@ export function pattern(lex: Lexicon, source: string, flags = 'iu'): RegExp {
   }
   return re;
 }
-
-/** Whether `text` is (case aside) one of the words. */
-export function isOneOf(text: string, list: readonly string[]): boolean {
-  const t = text.trim().toLocaleLowerCase();
-  return list.some((w) => w.toLocaleLowerCase() === t);
-}

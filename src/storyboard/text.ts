@@ -84,7 +84,7 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
 }
 
 /** Word-like segments (letters or digits) with their offsets. */
-export function wordSpans(s: Span, lang: string): Span[] {
+function wordSpans(s: Span, lang: string): Span[] {
   const out: Span[] = [];
   for (const seg of segmenter(lang, 'word').segment(s.text)) if (seg.isWordLike) out.push({ text: seg.segment, start: s.start + seg.index });
   return out;

@@ -1,10 +1,7 @@
 // The HyperFrames offline composer (the `local` provider) draws the prompt's storyboard: every scene
 // kind has its own layout, the video lasts exactly the storyboard's length, text fits the canvas at any
 // size (checked in Chromium) and is legible in the rendered frames (checked by OCR).
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
@@ -12,9 +9,8 @@ import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/engines/probe.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
-import { decodeFrame, tools, useRenderSandbox } from './support.js';
+import { decodeFrame, ocrFrame, tools, useRenderSandbox } from './support.js';
 
-const run = promisify(execFile);
 const engine = getEngine('hyperframes');
 const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
 
@@ -278,24 +274,6 @@ describe('storyboard composer: layout at every size', () => {
 
 // ---- Legibility: OCR of rendered frames --------------------------------------------------------------
 
-/**
- * Tesseract's reading of one frame, given as black text on white: the pixels near the palette's text
- * colour (whatever the background, its gradients and ornaments) become ink.
- */
-async function ocr(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
-  const rgb = await decodeFrame(video, frame);
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
-  const gray = Buffer.alloc(size.width * size.height);
-  for (let p = 0; p < gray.length; p++) {
-    const d = Math.abs(rgb[3 * p]! - r!) + Math.abs(rgb[3 * p + 1]! - g!) + Math.abs(rgb[3 * p + 2]! - b!);
-    gray[p] = d < 120 ? 0 : 255;
-  }
-  const pgm = `${video}.${frame}.pgm`;
-  fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
-  // psm 11: sparse text (a title on an otherwise empty canvas defeats the page layout analysis of psm 3).
-  const { stdout } = await run('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
-  return stdout;
-}
 
 const inkOf = (prompt: string) => planStoryboard({ prompt, instructions: null, durationSeconds: 2, image: null }).look.palette.text;
 
@@ -311,7 +289,7 @@ describe('storyboard composer: the title is legible (OCR)', () => {
       const outputPath = path.join(sandbox.out, `ocr-${c.width}x${c.height}.mp4`);
       await engine.render(compose(c.prompt, c.width, c.height, 2), { tools, width: c.width, height: c.height, fps: 5, outputPath });
       const words = c.prompt.toLowerCase().match(/[a-z]+/g)!;
-      const read = (await ocr(outputPath, 5, c, inkOf(c.prompt), 'eng')).toLowerCase();
+      const read = (await ocrFrame(outputPath, 5, c, inkOf(c.prompt), 'eng')).toLowerCase();
       const found = words.filter((w) => read.includes(w));
       expect(found.length / words.length, `${c.width}x${c.height} read: ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.8);
     }
@@ -321,7 +299,7 @@ describe('storyboard composer: the title is legible (OCR)', () => {
     const title = '東京の夜景を楽しもう';
     const outputPath = path.join(sandbox.out, 'ocr-jpn.mp4');
     await engine.render(compose(title, 720, 720, 2), { tools, width: 720, height: 720, fps: 5, outputPath });
-    const read = (await ocr(outputPath, 5, { width: 720, height: 720 }, inkOf(title), 'jpn')).replace(/\s+/g, '');
+    const read = (await ocrFrame(outputPath, 5, { width: 720, height: 720 }, inkOf(title), 'jpn')).replace(/\s+/g, '');
     const found = [...title].filter((ch) => read.includes(ch));
     expect(found.length / [...title].length, `read: ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.8);
   });

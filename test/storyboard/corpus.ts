@@ -13,6 +13,8 @@
 // The checker knows nothing of the planner's data: its few word lists are its own.
 import fs from 'node:fs';
 import path from 'node:path';
+import { getEngine } from '../../src/engines/index.js';
+import { plan } from '../../src/storyboard/plan.js';
 
 export type Expectations = {
   length?: number;
@@ -71,6 +73,21 @@ export type Subject = {
   plan(p: CorpusPrompt): PlanView;
   engines: Record<string, (p: CorpusPrompt) => Composition>;
 };
+
+/** This checkout's planner and both engines' offline composers (1080×1920), as the checker reads them. */
+export function composerSubject(): Subject {
+  const spec = (p: CorpusPrompt) => ({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null, assets: [], width: 1080, height: 1920 });
+  return {
+    plan: (p) => {
+      const r = plan({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null });
+      return { ...r.storyboard, summarised: r.summarised, directions: r.directions } as unknown as PlanView;
+    },
+    engines: {
+      hyperframes: (p) => hyperframesTexts(getEngine('hyperframes').composeOffline(spec(p))),
+      lottie: (p) => lottieTexts(getEngine('lottie').composeOffline(spec(p))),
+    },
+  };
+}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 

@@ -3,21 +3,9 @@
 // and lasts the asked length (test/storyboard/corpus.ts says how each is checked). The held-out part,
 // never tuned on, is held to a floor and its pass rate reported apart.
 import { describe, expect, it } from 'vitest';
-import { getEngine } from '../../src/engines/index.js';
-import { plan } from '../../src/storyboard/plan.js';
-import { checkPrompt, hyperframesTexts, loadCorpus, lottieTexts, tally, type CorpusPrompt, type PlanView, type Subject } from './corpus.js';
+import { checkPrompt, composerSubject, loadCorpus, tally } from './corpus.js';
 
-const spec = (p: CorpusPrompt) => ({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null, assets: [], width: 1080, height: 1920 });
-const subject: Subject = {
-  plan: (p) => {
-    const r = plan({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null });
-    return { ...r.storyboard, summarised: r.summarised, directions: r.directions } as unknown as PlanView;
-  },
-  engines: {
-    hyperframes: (p) => hyperframesTexts(getEngine('hyperframes').composeOffline(spec(p))),
-    lottie: (p) => lottieTexts(getEngine('lottie').composeOffline(spec(p))),
-  },
-};
+const subject = composerSubject();
 
 describe('planner corpus', () => {
   it('has at least 200 prompts in at least 12 languages, held-out part apart', () => {

@@ -1,17 +1,13 @@
 // OCR of a sample of corpus renders (issue 30): both engines, 9:16, 1:1 and 16:9, titles in Latin, CJK,
 // Arabic and Cyrillic script read back by tesseract from a frame of the title scene. The pixels near the
 // look's text colour become black ink on white, whatever the background and its ornaments.
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
-import { decodeFrame, tools, useRenderSandbox } from '../engines/support.js';
+import { ocrFrame, tools, useRenderSandbox } from '../engines/support.js';
 import { loadCorpus } from './corpus.js';
 
-const run = promisify(execFile);
 const sandbox = useRenderSandbox('storyboard-ocr', (e) => e.startsWith('video-render-'));
 
 /** Letters and digits without marks, upper case: what OCR must find (it may drop accents and vowel signs). */
@@ -28,19 +24,6 @@ function commonInOrder(a: string[], b: string[]): number {
   return prev[b.length]!;
 }
 
-async function ocr(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
-  const rgb = await decodeFrame(video, frame);
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
-  const gray = Buffer.alloc(size.width * size.height);
-  for (let p = 0; p < gray.length; p++) {
-    const d = Math.abs(rgb[3 * p]! - r!) + Math.abs(rgb[3 * p + 1]! - g!) + Math.abs(rgb[3 * p + 2]! - b!);
-    gray[p] = d < 120 ? 0 : 255;
-  }
-  const pgm = `${video}.${frame}.pgm`;
-  fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
-  const { stdout } = await run('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
-  return stdout;
-}
 
 const corpus = loadCorpus('tuning');
 const promptOf = (id: string) => corpus.find((p) => p.id === id)!.prompt;
@@ -71,7 +54,7 @@ describe('corpus titles are legible in both engines (OCR)', () => {
       await getEngine(c.engine).render(source, { tools, width: c.width, height: c.height, fps, outputPath });
       // A frame late in the title scene: every line has entered.
       const frame = Math.max(1, Math.floor((title.start + title.duration * 0.8) * fps));
-      const read = bare(await ocr(outputPath, frame, c, board.look.palette.text, c.lang));
+      const read = bare(await ocrFrame(outputPath, frame, c, board.look.palette.text, c.lang));
       // Letters read in order (a letter or two misread in a word does not lose the word); tesseract's
       // Arabic model misreads more of a bold display face than its other models do.
       const want = [...bare(titleText)];
