@@ -18,12 +18,13 @@ describe('planner corpus', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('every tuning prompt passes every check on both engines', { timeout: 120_000 }, () => {
+  // CPU-bound (about 400 compositions): 45 s on an idle machine, more than twice that under load.
+  it('every tuning prompt passes every check on both engines', { timeout: 600_000 }, () => {
     const failures = loadCorpus('tuning').flatMap((p) => checkPrompt(p, subject).failures.map((f) => `${p.id} ${f.property}: ${f.detail}`));
     expect(failures).toEqual([]);
   });
 
-  it('the held-out prompts pass at 85 % or more (reported apart, never tuned on)', { timeout: 120_000 }, () => {
+  it('the held-out prompts pass at 85 % or more (reported apart, never tuned on)', { timeout: 300_000 }, () => {
     const results = loadCorpus('held-out').map((p) => checkPrompt(p, subject));
     const passed = results.filter((r) => r.failures.length === 0).length;
     console.log(`held-out corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
