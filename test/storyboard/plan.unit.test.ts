@@ -1,6 +1,6 @@
 // The storyboard planner (prompt → scenes, look, length), engine-neutral: the offline composers of
 // both engines draw what it decides, so its choices are tested once here. The corpus test
-// (corpus.unit.test.ts) runs it over 250 prompts in 14 languages; these are its rules one by one.
+// (corpus.test.ts) runs it over 250 prompts in 14 languages; these are its rules one by one.
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { resolveDuration } from '../../src/engines/limits.js';
