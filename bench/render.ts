@@ -1,6 +1,7 @@
 // Render benchmark: what a render costs, and what each setting changes.
-//   npx tsx bench/render.ts [--mode bare|settings|chunks] [--reps N] [--engines hyperframes,lottie]
+//   npx tsx bench/render.ts [--mode bare|settings|chunks|composer] [--reps N] [--engines hyperframes,lottie]
 //                           [--durations 3,6] [--sizes 1080x1920,1920x1080] [--candidates …] [--chunks 2]
+//                           [--before <checkout>] [--prompts <corpus ids>]
 // Each render's process tree (render process, Chrome, ffmpeg) is sampled every 100 ms from /proc: wall
 // time, frames per second, peak RSS, and the CPU seconds it used (a figure other load on the machine
 // does not distort), also split by what each process does (processRole).
@@ -14,6 +15,11 @@
 //   and any `--candidates "name:VAR=value,VAR=value;…"` (config variables), each scored by SSIM
 //   (ffmpeg's ssim filter, mean over frames, and its worst frame) against a near-lossless reference
 //   render of the same composition (CRF 0, the best capture), with the file size.
+// - `--mode composer` (issue 30): the embedded composer's compositions of corpus prompts (`--prompts`,
+//   ids of test/storyboard/corpus/) from this checkout and from `--before <checkout>` (its own
+//   src/engines composers, with node_modules), both asked for the length `--durations` names and
+//   rendered by this checkout's engines, alternating A B B A: CPU seconds and wall seconds per second of
+//   video, so a new composer's cost shows apart from the engines'.
 // - `--mode chunks` (issue 18): one video rendered in one piece, then as `--chunks` chunks at once
 //   (the render slots of this machine) and joined, with the SSIM of the joined video against the
 //   one-piece render at every chunk boundary; then chunks of other lengths each rendered alone, as
@@ -54,6 +60,8 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '1080x1920' },
     candidates: { type: 'string', default: '' },
     chunks: { type: 'string', default: '2' },
+    before: { type: 'string' },
+    prompts: { type: 'string', default: 'en-howto-router,es-ad-bakery,ja-countdown,de-results' },
   },
 });
 const reps = Number(args.reps);
@@ -466,12 +474,50 @@ async function compareChunks() {
   }
 }
 
+/** The embedded composer's compositions, this checkout's against `--before`'s, per video-second (issue 30). */
+async function compareComposers() {
+  if (!args.before) throw new Error('--mode composer needs --before <checkout of the previous composer>');
+  const { loadCorpus } = await import('../test/storyboard/corpus.js');
+  const previous = (await import(path.resolve(args.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
+  const prompts = args.prompts.split(',').map((id) => loadCorpus('tuning').find((p) => p.id === id) ?? (() => { throw new Error(`no corpus prompt ${id}`); })());
+  const [width, height] = SIZES[0]!;
+  const rows: Array<{ engine: string; id: string; which: string; seconds: number; wallS: number; cpuS: number }> = [];
+  for (const engine of ENGINES) {
+    for (const p of prompts) {
+      // The same length from both composers: only what the composition draws differs.
+      const spec = { prompt: p.prompt, instructions: null, durationSeconds: Number(args.durations.split(',')[0]), assets: [], width, height };
+      const sources = { after: getEngine(engine).composeOffline(spec), before: previous.getEngine(engine).composeOffline(spec) };
+      for (let i = 0; i < reps; i++) {
+        for (const which of (i % 2 === 0 ? ['after', 'before', 'before', 'after'] : ['before', 'after', 'after', 'before']) as Array<'after' | 'before'>) {
+          await new Promise((r) => setTimeout(r, 1500));
+          const outputPath = path.join(work, `${engine}-${p.id}-${which}-${Date.now()}.mp4`);
+          const started = performance.now();
+          const { value, cpuSeconds } = await withTreeUsage(() => getEngine(engine).render(sources[which], { width, height, fps: FPS, outputPath, tools: config.render }));
+          rows.push({ engine, id: p.id, which, seconds: value.durationSeconds, wallS: (performance.now() - started) / 1000, cpuS: cpuSeconds });
+          console.log(`${engine} ${p.id} ${which}: ${value.durationSeconds.toFixed(1)} s video, ${rows.at(-1)!.wallS.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} CPU s (load ${load()})`);
+        }
+      }
+    }
+  }
+  console.log(`\nload average (1 min) at the end: ${load()}`);
+  console.log('| engine | composer | video s | CPU s per video s | wall s per video s |');
+  console.log('|---|---|---|---|---|');
+  for (const engine of ENGINES) {
+    for (const which of ['before', 'after']) {
+      const rs = rows.filter((r) => r.engine === engine && r.which === which);
+      const video = rs.reduce((a, r) => a + r.seconds, 0);
+      console.log(`| ${engine} | ${which} | ${video.toFixed(1)} | ${(rs.reduce((a, r) => a + r.cpuS, 0) / video).toFixed(2)} | ${(rs.reduce((a, r) => a + r.wallS, 0) / video).toFixed(2)} |`);
+    }
+  }
+}
+
 async function main() {
   console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
   for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render, 'warm-up');
   if (args.mode === 'settings') await compareSettings();
   else if (args.mode === 'chunks') await compareChunks();
+  else if (args.mode === 'composer') await compareComposers();
   else await compareWithBare();
 }
 

@@ -1,9 +1,12 @@
 // bench/storyboard: the embedded offline composer (the `local` provider) on ten varied prompts, for
 // both engines: scenes, duration and render time of each, a contact sheet per video (one PNG, frames
 // every half second), and render seconds per second of video next to the previous composer's.
-//   npx tsx bench/storyboard.ts [--size 720x1280] [--engines hyperframes,lottie] [--before <checkout of the previous composer>] [--out dir]
-// --before imports that checkout's src/providers/local/composer.ts (composeLocally) and renders its
-// compositions with today's engines, so only the composition differs.
+//   npx tsx bench/storyboard.ts [--size 720x1280] [--engines hyperframes,lottie] [--corpus id,id,…] [--fps 30]
+//                               [--before <checkout of the previous composer>] [--out dir]
+// --corpus takes the prompts from the planner corpus (test/storyboard/corpus/, by id) instead of the ten
+// below. --before imports that checkout's engines (src/engines/index.ts) and renders their offline
+// compositions of the first five prompts with today's engines, so only the composition differs
+// (bench/render.ts --mode composer measures the same in CPU seconds, alternating).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,11 +15,19 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { engineIds, getEngine } from '../src/engines/index.js';
 import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
-import { planStoryboard } from '../src/engines/storyboard/plan.js';
+import { planStoryboard } from '../src/storyboard/plan.js';
+import { loadCorpus } from '../test/storyboard/corpus.js';
 import { today } from './support.js';
 
 const { values } = parseArgs({
-  options: { size: { type: 'string', default: '720x1280' }, engines: { type: 'string' }, before: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    size: { type: 'string', default: '720x1280' },
+    engines: { type: 'string' },
+    corpus: { type: 'string' },
+    fps: { type: 'string' },
+    before: { type: 'string' },
+    out: { type: 'string' },
+  },
 });
 const engines = values.engines?.split(',') ?? engineIds();
 const [width, height] = values.size.split('x').map(Number) as [number, number];
@@ -24,7 +35,7 @@ const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storyboar
 fs.mkdirSync(out, { recursive: true });
 const tools = loadConfig().render;
 
-const PROMPTS = [
+const DEFAULT_PROMPTS = [
   'A 10-second explainer: revenue grew 42% to $18.6M. Customers love it. Sign up at acme.com today!',
   'Launch teaser for Nimbus, the note app for teams. It syncs instantly, works offline, and encrypts everything. "The best notes app I have used" says Jane Doe. Available March 3 for $4.99.',
   'Quarterly signups with teal accents: Q1 12k, Q2 18k, Q3 25k and Q4 31k.',
@@ -37,12 +48,16 @@ const PROMPTS = [
   'A sepia, serif tribute to the 1969 moon landing. "That\'s one small step for man." 600 million people watched.',
 ];
 
+const corpus = loadCorpus('tuning');
+const PROMPTS = values.corpus ? values.corpus.split(',').map((id) => corpus.find((p) => p.id === id)?.prompt ?? `(no corpus prompt ${id})`) : DEFAULT_PROMPTS;
+const fps = values.fps ? Number(values.fps) : undefined;
+
 type Row = { engine: string; prompt: number; scenes: string; seconds: number; renderS: number; sheet: string };
 
 async function renderOne(engine: string, source: string, name: string): Promise<{ seconds: number; renderS: number; sheet: string }> {
   const video = path.join(out, `${name}.mp4`);
   const started = performance.now();
-  const result = await getEngine(engine).render(source, { width, height, outputPath: video, tools });
+  const result = await getEngine(engine).render(source, { width, height, fps, outputPath: video, tools });
   const renderS = (performance.now() - started) / 1000;
   const sheet = path.join(out, `${name}.png`);
   const frames = Math.max(1, Math.ceil(result.durationSeconds * 2));
@@ -63,13 +78,11 @@ try {
       console.log(`${engine} #${i + 1}: ${r.seconds.toFixed(1)} s video in ${r.renderS.toFixed(1)} s (${scenes})`);
     }
     if (values.before) {
-      const { composeLocally } = (await import(path.resolve(values.before, 'src/providers/local/composer.ts'))) as {
-        composeLocally: (spec: { engine: string; prompt: string; width: number; height: number }) => string;
-      };
+      const previous = (await import(path.resolve(values.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
       let video = 0;
       let render = 0;
       for (const [i, prompt] of PROMPTS.slice(0, 5).entries()) {
-        const r = await renderOne(engine, composeLocally({ engine, prompt, width, height }), `before-${engine}-${i + 1}`);
+        const r = await renderOne(engine, previous.getEngine(engine).composeOffline({ prompt, instructions: null, durationSeconds: null, assets: [], width, height }), `before-${engine}-${i + 1}`);
         video += r.seconds;
         render += r.renderS;
       }

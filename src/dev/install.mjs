@@ -5,8 +5,8 @@
 //   2. Debian chromium-headless-shell, ffmpeg and the fonts both engines draw text with (DejaVu; Noto for
 //      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
 //      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese,
-//      Hindi, Bengali, Thai, Hebrew, Arabic) and bubblewrap (the render sandbox), and, as root, the
-//      unprivileged user renders run as
+//      Hindi, Bengali, Thai, Hebrew, Arabic, Russian) and bubblewrap (the render sandbox), and, as
+//      root, the unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
@@ -78,7 +78,8 @@ function ensureDebianPackages() {
   // The test suite reads rendered text back with OCR, in every script it draws.
   if (process.env.npm_lifecycle_event === 'pretest') {
     if (!which('tesseract')) missing.push('tesseract-ocr');
-    for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara']) if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
+    // Titles in every script the engines draw: Latin, CJK, Devanagari, Bengali, Thai, Hebrew, Arabic, Cyrillic.
+    for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara', 'rus']) if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
   }
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;

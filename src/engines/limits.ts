@@ -1,6 +1,6 @@
 // What the engines accept, and how a request's width/height/aspect_ratio become a canvas.
 import { invalidInput } from '../errors.js';
-import { statedDurationSeconds } from './storyboard/duration.js';
+import { statedDurationSeconds } from '../storyboard/duration.js';
 import { RenderError, type Canvas, type Finding, type RenderOptions } from './types.js';
 
 /** Smallest and largest canvas side in pixels. Sides are even: H.264 with yuv420p needs it. */

@@ -17,6 +17,10 @@ const OWN_SCRIPTS = Object.entries(SCRIPT_NAMES).map(([script, name]) => [script
 
 /** Chinese, Japanese and Korean letters (`g` flag: to count or replace them all). */
 export const CJK_LETTERS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+/** Whether a text ends with a Chinese, Japanese or Korean letter. */
+export const endsWithCjkLetter = (text: string) => new RegExp(`${CJK_LETTERS.source}$`, 'u').test(text);
+/** Whether a text holds a Chinese, Japanese or Korean letter. */
+export const hasCjkLetter = (text: string) => new RegExp(CJK_LETTERS.source, 'u').test(text);
 /** A Chinese, Japanese or Korean character (letters, CJK punctuation, full-width forms). */
 export const CJK = new RegExp(`${CJK_LETTERS.source.slice(0, -1)}\\u3000-\\u303f\\uff00-\\uffef]`, 'u');
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
-import { planStoryboard } from '../../src/engines/storyboard/plan.js';
+import { planStoryboard } from '../../src/storyboard/plan.js';
+import { sceneTexts } from '../../src/storyboard/types.js';
 import { faceFor } from '../../src/text/families.js';
 import { openFace } from '../../src/text/fonts.js';
 import { emojiIn, withoutEmoji } from '../../src/text/scripts.js';
@@ -143,15 +144,7 @@ describe('the artifact says what it shows', () => {
       const board = planStoryboard({ prompt, instructions: null, durationSeconds: null });
       expect(scenes).toHaveLength(board.scenes.length);
       board.scenes.forEach((scene, i) => {
-        const inputs: string[] =
-          scene.kind === 'title' ? [scene.title, scene.subtitle ?? '']
-          : scene.kind === 'statement' ? [scene.text]
-          : scene.kind === 'counter' || scene.kind === 'progress' ? [scene.label]
-          : scene.kind === 'bars' ? [scene.label, ...scene.bars.flatMap((b) => [b.label, b.display])]
-          : scene.kind === 'list' ? [scene.heading ?? '', ...scene.items]
-          : scene.kind === 'quote' ? [scene.quote, scene.attribution ?? '']
-          : [scene.action, scene.detail ?? ''];
-        for (const input of inputs.filter(Boolean)) {
+        for (const input of sceneTexts(scene).filter(Boolean)) {
           expect(scenes[i]!.text, `${scene.kind}: ${input}`).toContain(squash(withoutEmoji(input)));
           for (const e of emojiIn(input).slice(0, 3)) expect(scenes[i]!.emoji, `${scene.kind}: ${e}`).toContain(e);
         }

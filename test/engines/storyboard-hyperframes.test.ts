@@ -1,33 +1,29 @@
 // The HyperFrames offline composer (the `local` provider) draws the prompt's storyboard: every scene
 // kind has its own layout, the video lasts exactly the storyboard's length, text fits the canvas at any
 // size (checked in Chromium) and is legible in the rendered frames (checked by OCR).
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/engines/probe.js';
-import { planStoryboard } from '../../src/engines/storyboard/plan.js';
+import { planStoryboard } from '../../src/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { launchTestBrowser } from '../support/browser.js';
-import { decodeFrame, tools, useRenderSandbox } from './support.js';
+import { decodeFrame, ocrFrame, tools, useRenderSandbox } from './support.js';
 
-const run = promisify(execFile);
 const engine = getEngine('hyperframes');
 const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
 
 const compose = (prompt: string, width: number, height: number, durationSeconds: number | null = null, assets: MediaAsset[] = []) =>
   engine.composeOffline({ prompt, instructions: null, durationSeconds, assets, width, height });
 
-/** One prompt for every scene kind (a title, then a statement, counter, progress, bars, quote, list and call to action). */
+/** One prompt for every scene kind (a title, then a countdown, statement, counter, progress, bars, quote, list, steps and call to action). */
 const ALL_KINDS =
-  'Nimbus notes. Nimbus syncs across phone, laptop and watch. 2 million notes written last month. Signups grew 42% this year. ' +
-  'Revenue by quarter: Q1 12, Q2 18, Q3 25 and Q4 31 this year. "It changed how our team thinks" says Maria Lopez. ' +
-  'Nimbus offers speed, security, privacy and support. Download free at nimbus.app.';
-const ALL_KINDS_SECONDS = 13;
+  'Nimbus notes. 3, 2, 1 — Nimbus is here! Your notes sync the moment you type them. Over 2 million notes were written last month. ' +
+  '42% of teams use it daily. Notes by quarter: Q1 12, Q2 18, Q3 25 and Q4 31. "It changed how our team thinks" says Maria Lopez. ' +
+  'Nimbus gives you: speed, security, privacy and support. How to start: 1. Install the app. 2. Import your notes. 3. Invite your team. Download free at nimbus.app.';
+const ALL_KINDS_SECONDS = 20;
 
 /** Share of a frame's pixels within a small distance of the colour #rrggbb. */
 function inkShare(rgb: Buffer, hex: string): number {
@@ -42,28 +38,35 @@ const rootDuration = (html: string) => Number(/data-composition-id="[^"]*"[^>]*d
 describe('storyboard composer: one layout per scene kind', () => {
   it('draws each kind with its own elements: counter targets, progress, bars, list items, quote card, call to action', () => {
     const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    expect(storyboard.scenes.map((s) => s.kind)).toEqual(['title', 'statement', 'counter', 'progress', 'bars', 'quote', 'list', 'cta']);
+    expect(storyboard.scenes.map((s) => s.kind)).toEqual(['title', 'countdown', 'statement', 'counter', 'progress', 'bars', 'quote', 'list', 'steps', 'cta']);
     const html = compose(ALL_KINDS, 360, 640, ALL_KINDS_SECONDS);
 
     expect(html).toContain('>Nimbus notes</div>'); // title
-    expect(html).toMatch(/<span class="w">syncs<\/span>/); // statement, word by word
+    for (const [i, n] of ['3', '2', '1'].entries()) expect(html).toMatch(new RegExp(`id="s1-n${i}"[^>]*>${n}</div>`)); // countdown, a number a beat
+    expect(html).toMatch(/id="s1-pay"[^>]*>Nimbus is here!<\/div>/); // …then its payoff
+    expect(html).toMatch(/<span class="w">sync<\/span>/); // statement, word by word
     expect(html).toMatch(/data-final="2">2<\/span><span class="unit word"> million<\/span>/); // counter target and unit
-    expect(html).toContain('__counter(tl, "s2-v", 2, 0,'); // …counting up from 0
+    expect(html).toContain('>Over</div>'); // …its qualifier
+    expect(html).toContain('__counter(tl, "s3-v", 2, {"decimals":0,"group":"","decimal":".","zero":48,"lakh":false},'); // …counting up from 0
     expect(html).toMatch(/data-final="42">42<\/span><span class="unit">%<\/span>/); // progress number
-    expect(html).toContain('class="fill" id="s3-fill" style="width:42%"'); // …and its bar
+    expect(html).toContain('class="fill" id="s4-fill" style="width:42%"'); // …and its bar
     for (const [label, value] of [['Q1', '12'], ['Q2', '18'], ['Q3', '25'], ['Q4', '31']]) {
       expect(html).toContain(`>${label}</div>`);
       expect(html).toContain(`>${value}</div>`);
     }
-    expect(html.match(/class="bar" id="s4-b\d"/g)).toHaveLength(4); // one bar per figure
-    expect(html).toContain('class="card" id="s5-card"'); // quote card, its mark and attribution
+    expect(html.match(/class="bar" id="s5-b\d"/g)).toHaveLength(4); // one bar per figure
+    expect(html).toContain('class="card" id="s6-card"'); // quote card, its mark and attribution
     expect(html).toContain('<svg viewBox="0 0 100 80"');
     for (const word of ['It', 'changed', 'how', 'our', 'team', 'thinks']) expect(html).toContain(`<span class="w">${word}</span>`);
-    expect(html).toContain('>— Maria Lopez</div>');
+    expect(html).toContain('>— says Maria Lopez</div>');
     for (const item of ['Speed', 'Security', 'Privacy', 'Support']) expect(html).toContain(`>${item}</div>`); // list items
-    expect(html.match(/class="dot" id="s6-d\d"/g)).toHaveLength(4);
+    expect(html.match(/class="dot" id="s7-d\d"/g)).toHaveLength(4);
+    for (const [i, step] of ['Install the app', 'Import your notes', 'Invite your team'].entries()) {
+      expect(html).toMatch(new RegExp(`id="s8-n${i}"[^>]*>${i + 1}</div>`)); // steps: the marker as written in its badge
+      expect(html).toMatch(new RegExp(`id="s8-i${i}"[^>]*>${step}</div>`)); // …and the step whole
+    }
     expect(html).toContain('>Download free</div>'); // call to action, the detail as a button
-    expect(html).toMatch(/<div id="s7-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
+    expect(html).toMatch(/<div id="s9-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
   });
 
   it('shows the first image on the title scene, with a slow zoom and pan', () => {
@@ -113,10 +116,11 @@ describe('storyboard composer: one layout per scene kind', () => {
     // Text is drawn in the palette's text colour, which the background never comes near: every scene's
     // middle frame and the very first frame show some.
     const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    const ink = storyboard.look.palette.text;
+    // (Figures — counters, countdown numbers — are drawn in the accent colour.)
+    const { text: ink, accent } = storyboard.look.palette;
     for (const scene of storyboard.scenes) {
       const frame = await decodeFrame(outputPath, Math.round((scene.start + scene.duration / 2) * fps));
-      expect(inkShare(frame, ink), scene.kind).toBeGreaterThan(0.002);
+      expect(inkShare(frame, ink) + inkShare(frame, accent), scene.kind).toBeGreaterThan(0.002);
     }
     expect(inkShare(await decodeFrame(outputPath, 0), ink), 'first frame').toBeGreaterThan(0.002);
   });
@@ -271,24 +275,6 @@ describe('storyboard composer: layout at every size', () => {
 
 // ---- Legibility: OCR of rendered frames --------------------------------------------------------------
 
-/**
- * Tesseract's reading of one frame, given as black text on white: the pixels near the palette's text
- * colour (whatever the background, its gradients and ornaments) become ink.
- */
-async function ocr(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
-  const rgb = await decodeFrame(video, frame);
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
-  const gray = Buffer.alloc(size.width * size.height);
-  for (let p = 0; p < gray.length; p++) {
-    const d = Math.abs(rgb[3 * p]! - r!) + Math.abs(rgb[3 * p + 1]! - g!) + Math.abs(rgb[3 * p + 2]! - b!);
-    gray[p] = d < 120 ? 0 : 255;
-  }
-  const pgm = `${video}.${frame}.pgm`;
-  fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
-  // psm 11: sparse text (a title on an otherwise empty canvas defeats the page layout analysis of psm 3).
-  const { stdout } = await run('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
-  return stdout;
-}
 
 const inkOf = (prompt: string) => planStoryboard({ prompt, instructions: null, durationSeconds: 2, image: null }).look.palette.text;
 
@@ -304,7 +290,7 @@ describe('storyboard composer: the title is legible (OCR)', () => {
       const outputPath = path.join(sandbox.out, `ocr-${c.width}x${c.height}.mp4`);
       await engine.render(compose(c.prompt, c.width, c.height, 2), { tools, width: c.width, height: c.height, fps: 5, outputPath });
       const words = c.prompt.toLowerCase().match(/[a-z]+/g)!;
-      const read = (await ocr(outputPath, 5, c, inkOf(c.prompt), 'eng')).toLowerCase();
+      const read = (await ocrFrame(outputPath, 5, c, inkOf(c.prompt), 'eng')).toLowerCase();
       const found = words.filter((w) => read.includes(w));
       expect(found.length / words.length, `${c.width}x${c.height} read: ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.8);
     }
@@ -314,7 +300,7 @@ describe('storyboard composer: the title is legible (OCR)', () => {
     const title = '東京の夜景を楽しもう';
     const outputPath = path.join(sandbox.out, 'ocr-jpn.mp4');
     await engine.render(compose(title, 720, 720, 2), { tools, width: 720, height: 720, fps: 5, outputPath });
-    const read = (await ocr(outputPath, 5, { width: 720, height: 720 }, inkOf(title), 'jpn')).replace(/\s+/g, '');
+    const read = (await ocrFrame(outputPath, 5, { width: 720, height: 720 }, inkOf(title), 'jpn')).replace(/\s+/g, '');
     const found = [...title].filter((ch) => read.includes(ch));
     expect(found.length / [...title].length, `read: ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.8);
   });

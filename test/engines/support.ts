@@ -153,3 +153,22 @@ export async function waitFor(predicate: () => boolean, ms: number): Promise<boo
   }
   return predicate();
 }
+
+/**
+ * Tesseract's reading of one frame, given as black text on white: the pixels near the colour `ink`
+ * (the look's text colour, whatever the background, its gradients and ornaments) become ink.
+ */
+export async function ocrFrame(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
+  const rgb = await decodeFrame(video, frame);
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
+  const gray = Buffer.alloc(size.width * size.height);
+  for (let p = 0; p < gray.length; p++) {
+    const d = Math.abs(rgb[3 * p]! - r!) + Math.abs(rgb[3 * p + 1]! - g!) + Math.abs(rgb[3 * p + 2]! - b!);
+    gray[p] = d < 120 ? 0 : 255;
+  }
+  const pgm = `${video}.${frame}.pgm`;
+  fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
+  // psm 11: sparse text (a title on an otherwise empty canvas defeats the page layout analysis of psm 3).
+  const { stdout } = await promisify(execFile)('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
+  return stdout;
+}

@@ -1,7 +1,7 @@
 // The HyperFrames engine's offline composition (the embedded `local` provider): the prompt's storyboard
-// (src/engines/storyboard/) drawn as motion graphics, one layout per scene kind, laid out for the canvas
+// (src/storyboard/) drawn as motion graphics, one layout per scene kind, laid out for the canvas
 // and exactly as long as the storyboard. Same prompt, same document (byte for byte).
-import { planStoryboard } from '../storyboard/plan.js';
+import { planStoryboard } from '../../storyboard/plan.js';
 import type { OfflineCompositionSpec } from '../types.js';
 import { storyboardDocument } from './storyboard/document.js';
 

@@ -107,6 +107,8 @@ export type TextDoc = {
   font: string;
   /** Drawn in capitals: the document keeps the text as written. */
   caps?: boolean;
+  /** BCP 47 language of the text: its capitals follow its rules (written as the `lang` extension with `ca`). */
+  lang?: string;
   /** Paragraph direction of the block the line belongs to (an extension: see text.ts). */
   direction?: 'ltr' | 'rtl';
   size: number;
@@ -124,7 +126,7 @@ function textDocument(d: TextDoc): Json {
     s: r(d.size),
     f: d.font,
     t: d.text,
-    ...(d.caps ? { ca: 1 } : {}),
+    ...(d.caps ? { ca: 1, ...(d.lang && d.lang !== 'und' ? { lang: d.lang } : {}) } : {}),
     ...(d.direction === 'rtl' ? { dir: 'rtl' } : {}),
     j: d.justify,
     tr: d.tracking ?? 0,

@@ -1,15 +1,15 @@
 // What the offline composer's scenes share: the canvas and its safe area, the look's colours, faces
 // and motion, text blocks fitted to a box (HarfBuzz's advances, as the render draws them: text.ts),
 // emoji as images, and entrances.
-import { luminance } from '../storyboard/look.js';
-import type { Look } from '../storyboard/types.js';
+import { luminance } from '../../storyboard/look.js';
+import type { Look } from '../../storyboard/types.js';
 import { EASE, imageLayer, textLayer, type Ease, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
 import { faceFor, type Face, type FaceStyle } from '../../text/families.js';
 import { openFace } from '../../text/fonts.js';
 import { fitText, type FittedText } from '../../text/lines.js';
 import { directionOf, emojiIn, isCjk, scriptOf, withoutEmoji, type Direction } from '../../text/scripts.js';
 import { emojiPicture } from '../../text/shape.js';
-import { measureLine } from './text.js';
+import { capitals, measureLine } from './text.js';
 
 export const FPS = 30;
 /** Most emoji images one animation embeds. */
@@ -81,6 +81,8 @@ export class Composer {
     height: number,
     readonly look: Look,
     readonly rtl: boolean,
+    /** BCP 47 language of the text: capitals follow its rules (Turkish "i" → "İ"). */
+    readonly lang = 'und',
   ) {
     this.W = width;
     this.H = height;
@@ -132,7 +134,7 @@ export class Composer {
     const cjk = isCjk(script);
     // Scripts whose marks reach far above and below (Arabic, Myanmar) need more room between lines.
     const leading = Math.max(spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3, 0.7 * (ascent + descent));
-    const fitted = fitText(text, (s, size) => measure(s, face, size, caps, direction), {
+    const fitted = fitText(text, (s, size) => measure(s, face, size, caps, direction, this.lang), {
       maxWidth: spec.maxWidth,
       maxHeight: spec.maxHeight,
       maxSize: spec.maxSize,
@@ -159,7 +161,7 @@ export class Composer {
 
   /** Width of a fitted line. */
   lineWidth(b: TextBlock, line: string): number {
-    return measure(line, b.face, b.fitted.size, b.caps, b.direction);
+    return measure(line, b.face, b.fitted.size, b.caps, b.direction, this.lang);
   }
 
   /** Widest line of a block. */
@@ -176,6 +178,7 @@ export class Composer {
       text,
       font: b.face.name,
       caps: b.caps,
+      lang: this.lang,
       direction: b.direction,
       size: b.fitted.size,
       lineHeight: b.fitted.lineHeight,
@@ -268,7 +271,7 @@ export class Composer {
 }
 
 /** Width of a line as the render draws it (in capitals when `caps`). */
-const measure = (line: string, face: Face, size: number, caps: boolean, direction: Direction) => measureLine(caps ? line.toUpperCase() : line, face, size, direction);
+const measure = (line: string, face: Face, size: number, caps: boolean, direction: Direction, lang: string) => measureLine(caps ? capitals(line, lang) : line, face, size, direction);
 
 /** Tops of items stacked in a region with gaps, the whole stack centred (or put at the region's bottom). */
 export function stack(heights: number[], gaps: number[], region: Box, anchor: 'center' | 'bottom' = 'center'): number[] {

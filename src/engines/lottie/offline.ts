@@ -1,23 +1,23 @@
 // The Lottie engine's offline composition (the embedded `local` provider): the prompt's storyboard
-// (src/engines/storyboard/) drawn as motion graphics. Each scene is a precomposition — text layers set
+// (src/storyboard/) drawn as motion graphics. Each scene is a precomposition — text layers set
 // in the Noto face for their script and fitted to the canvas's safe area, shapes, counters counting up,
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
 // over a background and ornament that last the whole video. The first frame already shows the
 // title. Same prompt, same JSON.
+import { planStoryboard } from '../../storyboard/plan.js';
+import { sceneTexts, type Look, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
-import { planStoryboard } from '../storyboard/plan.js';
-import type { Look, TimedScene } from '../storyboard/types.js';
 import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
 import { EASE, ellipse, fill, group, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
-import { drawBars, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawTitle } from './scenes.js';
+import { drawBars, drawCountdown, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
   const image = spec.assets.find((a) => a.kind === 'image') ?? null;
   const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl');
+  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
 
   const imageRef = image ? imageAsset(image) : null;
   if (imageRef) c.assets.push(imageRef.asset);
@@ -63,23 +63,7 @@ function indexed(layers: Json[]): Json[] {
 }
 
 function sceneText(scene: TimedScene): string {
-  switch (scene.kind) {
-    case 'title':
-      return [scene.title, scene.subtitle].filter(Boolean).join(' ');
-    case 'statement':
-      return scene.text;
-    case 'counter':
-    case 'progress':
-      return scene.label;
-    case 'bars':
-      return [scene.label, ...scene.bars.map((b) => b.label)].join(' ');
-    case 'list':
-      return [scene.heading ?? '', ...scene.items].join(' ');
-    case 'quote':
-      return [scene.quote, scene.attribution ?? ''].join(' ');
-    case 'cta':
-      return [scene.action, scene.detail ?? ''].join(' ');
-  }
+  return sceneTexts(scene).filter(Boolean).join(' ');
 }
 
 /** The user's picture: an image asset the render resolves from the generation's stored media. */
@@ -103,6 +87,10 @@ function drawScene(c: Composer, scene: TimedScene, L: number, image: { id: strin
       return drawBars(c, scene, L);
     case 'list':
       return drawList(c, scene, L);
+    case 'steps':
+      return drawSteps(c, scene, L);
+    case 'countdown':
+      return drawCountdown(c, scene, L);
     case 'quote':
       return drawQuote(c, scene, L);
     case 'cta':

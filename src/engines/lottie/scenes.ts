@@ -1,6 +1,7 @@
 // The storyboard's scene kinds drawn as Lottie layers, in a scene's own time (frame 0 = the scene's
 // start, `L` frames long). Every function returns layers top first, as Lottie draws them.
-import type { Bar, Scene } from '../storyboard/types.js';
+import { figureAt } from '../../storyboard/numbers.js';
+import type { Bar, Figure, Scene } from '../../storyboard/types.js';
 import { EASE, ellipse, fill, gradient, group, imageLayer, path, rect, shapeLayer, stroke, textLayer, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
 import { FPS, stack, type Box, type Composer, type TextBlock } from './compose.js';
 
@@ -42,21 +43,13 @@ function countEase(x: number) {
   return 1 - (1 - x) ** 3;
 }
 
-export function formatNumber(value: number, decimals: number, group: boolean): string {
-  const [int = '0', frac] = Math.abs(value).toFixed(decimals).split('.');
-  const grouped = group ? int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : int;
-  return `${value < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
-}
-
-/** Text documents of a number counting from 0 to `value` in hold steps between frames t0 and t1. */
-function countDocs(docOf: (text: string) => TextDoc, value: number, decimals: number, prefix: string, suffix: string, t0: number, t1: number) {
-  const group = Math.abs(value) >= 1000;
+/** Text documents of a figure counting from 0 to its value in hold steps between frames t0 and t1, written as the figure is. */
+function countDocs(docOf: (text: string) => TextDoc, figure: Figure, t0: number, t1: number) {
   const steps = Math.max(2, Math.min(14, t1 - t0));
   const docs: { t: number; doc: TextDoc }[] = [];
   let last = '';
   for (let k = 0; k <= steps; k++) {
-    const v = k === steps ? value : value * countEase(k / steps);
-    const text = `${prefix}${formatNumber(v, decimals, group)}${suffix}`;
+    const text = k === steps ? figure.text : figureAt(figure, figure.value * countEase(k / steps));
     if (text === last) continue;
     docs.push({ t: k === 0 ? 0 : Math.round(t0 + ((t1 - t0) * k) / steps), doc: docOf(text) });
     last = text;
@@ -200,26 +193,27 @@ export function drawStatement(c: Composer, scene: SceneOf<'statement'>, L: numbe
 
 export function drawCounter(c: Composer, scene: SceneOf<'counter'>, L: number): Json[] {
   const { T, safe, palette } = c;
-  const final = `${scene.prefix}${formatNumber(scene.value, scene.decimals, Math.abs(scene.value) >= 1000)}${scene.suffix}`;
   const label = c.splitEmoji(scene.label);
   const shown = c.drawable(label.emoji);
-  const number = c.textBlock({ text: final, role: 'headline', maxSize: T * 0.3, minSize: T * 0.07, maxWidth: safe.w, maxHeight: safe.h * 0.34, maxLines: 1, colour: palette.accent, align: 'center' });
+  const qualifier = scene.qualifier ? c.textBlock({ text: scene.qualifier, role: 'body', maxSize: T * 0.06, minSize: T * 0.03, maxWidth: safe.w * 0.9, maxHeight: safe.h * 0.12, maxLines: 2, colour: palette.muted, align: 'center' }) : null;
+  const number = c.textBlock({ text: scene.figure.text, role: 'headline', maxSize: T * 0.3, minSize: T * 0.07, maxWidth: safe.w, maxHeight: safe.h * 0.34, maxLines: 1, colour: palette.accent, align: 'center' });
   const caption = c.textBlock({ text: label.text, role: 'body', maxSize: T * 0.068, minSize: T * 0.03, maxWidth: safe.w * 0.9, maxHeight: safe.h * 0.3, maxLines: 4, balance: true, colour: palette.text, align: 'center' });
   const barH = Math.max(3, T * 0.014);
   const emojiSize = T * 0.11;
-  const parts = [shown.length ? emojiSize : 0, number?.height ?? 0, barH, caption?.height ?? 0];
+  const parts = [shown.length ? emojiSize : 0, qualifier?.height ?? 0, number?.height ?? 0, barH, caption?.height ?? 0];
   const tops = stack(parts.filter((h) => h > 0), parts.filter((h) => h > 0).map((_, i) => (i === 0 && shown.length ? T * 0.03 : T * 0.035)), safe);
   const layers: Json[] = [];
   let k = 0;
   if (shown.length) layers.push(...emojiRow(c, shown, safe, tops[k++]! + emojiSize / 2, emojiSize, 0, L, false, true));
   const enter = c.enterLength(L);
+  if (qualifier) layers.push(...c.drawLines(qualifier, safe.x + (safe.w - qualifier.width) / 2, tops[k++]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'qualifier'));
   const t0 = Math.min(s(0.15), Math.round(L * 0.1));
   const t1 = t0 + Math.max(s(0.6), Math.min(s(2), Math.round(L * 0.55)));
   if (number) {
     const top = tops[k++]!;
     const left = safe.x + (safe.w - number.width) / 2;
     const centre = c.lineCentre(number, left, top, 0);
-    const docs = countDocs((text) => c.doc(number, text, left, top), scene.value, scene.decimals, scene.prefix, scene.suffix, t0, t1);
+    const docs = countDocs((text) => c.doc(number, text, left, top), scene.figure, t0, t1);
     layers.push(textLayer({ ind: 0, nm: 'number', ip: 0, op: L, ks: c.enter(centre, 0, 'pop', enter) }, docs));
     // A bar under the number fills while it counts.
     const top2 = tops[k++]!;
@@ -254,11 +248,12 @@ function barFill(c: Composer, nm: string, b: Box, fraction: number, t0: number, 
 export function drawProgress(c: Composer, scene: SceneOf<'progress'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const label = c.splitEmoji(scene.label);
-  const heading = c.textBlock({ text: label.text, role: 'headline', maxSize: T * 0.085, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 4, balance: true, colour: palette.text });
-  const number = c.textBlock({ text: `${scene.percent}%`, role: 'headline', maxSize: T * 0.24, minSize: T * 0.06, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 1, colour: palette.accent });
+  const number = c.textBlock({ text: scene.figure.text, role: 'headline', maxSize: T * 0.24, minSize: T * 0.06, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 1, colour: palette.accent });
+  const caption = c.textBlock({ text: label.text, role: 'headline', maxSize: T * 0.075, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.3, maxLines: 4, balance: true, colour: palette.text });
   const trackW = safe.w * (c.landscape ? 0.8 : 1);
   const trackH = Math.max(6, T * 0.05);
-  const heights = [heading?.height ?? 0, number?.height ?? 0, trackH].filter((h) => h > 0);
+  // The figure, the bar filling to it, then what it is a share of ("of customers come back").
+  const heights = [number?.height ?? 0, trackH, caption?.height ?? 0].filter((h) => h > 0);
   const tops = stack(heights, heights.map(() => T * 0.04), safe);
   const layers: Json[] = [];
   let k = 0;
@@ -266,16 +261,16 @@ export function drawProgress(c: Composer, scene: SceneOf<'progress'>, L: number)
   const t0 = Math.min(s(0.3), Math.round(L * 0.15));
   const t1 = t0 + Math.max(s(0.6), Math.min(s(2), Math.round(L * 0.5)));
   const trackX = c.align === 'center' ? safe.x + (safe.w - trackW) / 2 : c.rtl ? safe.x + safe.w - trackW : safe.x;
-  if (heading) layers.push(...c.drawLines(heading, safe.x, tops[k++]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'label'));
   if (number) {
     const top = tops[k++]!;
     const centre = c.lineCentre(number, safe.x, top, 0);
-    const docs = countDocs((text) => c.doc(number, text, safe.x, top), scene.percent, scene.percent % 1 ? 1 : 0, '', '%', t0, t1);
+    const docs = countDocs((text) => c.doc(number, text, safe.x, top), scene.figure, t0, t1);
     layers.push(textLayer({ ind: 0, nm: 'percent', ip: 0, op: L, ks: c.enter(centre, 2, 'pop', enter) }, docs));
   }
-  const top = tops[k]!;
+  const top = tops[k++]!;
   layers.push(barFill(c, 'progress', { x: trackX, y: top, w: trackW, h: trackH }, Math.min(1, Math.max(0, scene.percent / 100)), t0, t1, L));
   layers.push(box('track', { x: trackX, y: top, w: trackW, h: trackH }, palette.surface, trackH / 2, L, c.enter([trackX + trackW / 2, top + trackH / 2], 0, 'fade', enter)));
+  if (caption) layers.push(...c.drawLines(caption, safe.x, tops[k]!, 0, L, (i, centre) => c.enter(centre, Math.round(enter * 0.6) + i * c.motion.stagger, 'rise', enter), 'label'));
   return layers;
 }
 
@@ -301,18 +296,18 @@ export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[]
   const chart: Box = caption ? { ...safe, y: safe.y + caption.height + gap, h: safe.h - caption.height - gap } : { ...safe };
   // The chart takes the height its bars need, no more (centred with the caption).
   const n = scene.bars.length;
-  const max = Math.max(...scene.bars.map((b) => b.value), 1e-9);
+  const max = Math.max(...scene.bars.map((b) => b.figure.value), 1e-9);
   const t0 = Math.min(s(0.25), Math.round(L * 0.12));
   const grow = Math.max(s(0.5), Math.min(s(1.2), Math.round(L * 0.35)));
   const stagger = Math.min(s(0.15), Math.round((L * 0.25) / Math.max(1, n)));
-  const colourOf = (b: Bar) => (b.value === max ? palette.accent2 : palette.accent);
+  const colourOf = (b: Bar) => (b.figure.value === max ? palette.accent2 : palette.accent);
 
   if (c.landscape) {
     // Columns growing up from a baseline; values above, names below.
     const chartH = Math.min(chart.h, safe.h * 0.75);
     const colW = chart.w / n;
     const names = commonSize(c, scene.bars.map((b) => b.label), { role: 'body', maxSize: T * 0.045, minSize: T * 0.022, maxWidth: colW * 0.92, maxHeight: T * 0.12, maxLines: 2, colour: palette.muted, align: 'center' });
-    const values = commonSize(c, scene.bars.map((b) => b.display), { role: 'headline', maxSize: T * 0.05, minSize: T * 0.022, maxWidth: colW * 0.92, maxHeight: T * 0.08, maxLines: 1, colour: palette.text, align: 'center' });
+    const values = commonSize(c, scene.bars.map((b) => b.figure.text), { role: 'headline', maxSize: T * 0.05, minSize: T * 0.022, maxWidth: colW * 0.92, maxHeight: T * 0.08, maxLines: 1, colour: palette.text, align: 'center' });
     const namesH = Math.max(0, ...names.map((b) => b?.height ?? 0));
     const valuesH = Math.max(0, ...values.map((b) => b?.height ?? 0));
     const total = (caption ? caption.height + gap : 0) + chartH;
@@ -325,7 +320,7 @@ export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[]
     layers.push(box('baseline', { x: chart.x, y: base, w: chart.w, h: Math.max(1, T * 0.004) }, palette.muted, 0, L, c.enter([chart.x + chart.w / 2, base], 0, 'fade', enter), 60));
     scene.bars.forEach((bar, i) => {
       const cx = chart.x + colW * (i + 0.5);
-      const h = Math.max(T * 0.01, (bar.value / max) * barMax);
+      const h = Math.max(T * 0.01, (bar.figure.value / max) * barMax);
       const ta = t0 + i * stagger;
       const size: Key[] = [[ta, [barW, 0], c.motion.ease], [ta + grow, [barW, h]]];
       const pos: Key[] = [[ta, [cx, base], c.motion.ease], [ta + grow, [cx, base - h / 2]]];
@@ -343,7 +338,7 @@ export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[]
   const rowBudget = Math.min(chart.h, safe.h * 0.7) / n;
   const nameSize = Math.min(T * 0.06, Math.max(T * 0.035, rowBudget * 0.26));
   const names = commonSize(c, scene.bars.map((b) => b.label), { role: 'body', maxSize: nameSize, minSize: T * 0.024, maxWidth: chart.w, maxHeight: nameSize * 1.6, maxLines: 1, colour: palette.muted, align: 'start' });
-  const values = commonSize(c, scene.bars.map((b) => b.display), { role: 'headline', maxSize: nameSize * 1.1, minSize: T * 0.024, maxWidth: chart.w * 0.3, maxHeight: nameSize * 1.8, maxLines: 1, colour: palette.text, align: 'start' });
+  const values = commonSize(c, scene.bars.map((b) => b.figure.text), { role: 'headline', maxSize: nameSize * 1.1, minSize: T * 0.024, maxWidth: chart.w * 0.3, maxHeight: nameSize * 1.8, maxLines: 1, colour: palette.text, align: 'start' });
   const nameH = Math.max(0, ...names.map((b) => b?.height ?? 0));
   const valueW = Math.max(0, ...values.map((b) => (b ? c.blockWidth(b) : 0)));
   const barH = Math.max(6, Math.min(T * 0.09, Math.max(T * 0.045, rowBudget * 0.3)));
@@ -359,7 +354,7 @@ export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[]
     const nm = names[i];
     if (nm) layers.push(...c.drawLines(nm, chart.x, rowTop, 0, L, (_l, centre) => c.enter(centre, ta, 'side', enter), `name ${i + 1}`));
     const y = rowTop + nameH + T * 0.008;
-    const w = Math.max(barH, (bar.value / max) * barMax);
+    const w = Math.max(barH, (bar.figure.value / max) * barMax);
     const start = c.rtl ? chart.x + chart.w : chart.x;
     const dir = c.rtl ? -1 : 1;
     const size: Key[] = [[ta, [0, barH], c.motion.ease], [ta + grow, [w, barH]]];
@@ -432,6 +427,94 @@ export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[]
     }
     y += h + size * 0.75;
   });
+  return layers;
+}
+
+// ---- Steps -------------------------------------------------------------------------------------------
+
+/**
+ * Numbered steps, each whole, one per beat: a step enters with its marker (as written, in a badge; a
+ * dot for a bullet) and the one before it steps back, so the step being read stands out.
+ */
+export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const layers: Json[] = [];
+  const heading = scene.heading ? c.textBlock({ text: c.splitEmoji(scene.heading).text, role: 'headline', maxSize: T * 0.08, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.2, maxLines: 3, balance: true, colour: palette.text }) : null;
+  const n = scene.steps.length;
+  const gapAfterHeading = T * 0.05;
+  const available = safe.h - (heading ? heading.height + gapAfterHeading : 0);
+  // One size for every step, each at most three lines, all together within the available height.
+  let size = T * (n <= 3 ? 0.09 : 0.08);
+  let blocks: (TextBlock | null)[];
+  let badge = 0;
+  let total: number;
+  for (;;) {
+    badge = size * 1.5;
+    blocks = commonSize(c, scene.steps.map((st) => c.splitEmoji(st.text).text), { role: 'body', maxSize: size, minSize: size, maxWidth: safe.w - badge * 1.45, maxHeight: size * 4.2, maxLines: 3, colour: palette.text, align: 'start' });
+    total = blocks.reduce((a, b) => a + Math.max(badge, b?.height ?? size * 1.4), 0) + (n - 1) * size * 0.8;
+    if (total <= available || size <= T * 0.026) break;
+    size *= 0.93;
+  }
+  const tops = stack([heading?.height ?? 0, total].filter((h) => h > 0), [gapAfterHeading], safe);
+  const enter = c.enterLength(L);
+  if (heading) layers.push(...c.drawLines(heading, safe.x, tops[0]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'heading'));
+  const first = heading ? Math.round(enter * 0.6) : 2;
+  const beat = Math.max(4, Math.floor((L - first - s(0.5)) / n));
+  const onBadge = c.onColour(palette.accent);
+  let y = tops[heading ? 1 : 0]!;
+  blocks.forEach((b, i) => {
+    const rowH = Math.max(badge, b?.height ?? size * 1.4);
+    const t = first + i * beat;
+    const cx = c.rtl ? safe.x + safe.w - badge / 2 : safe.x + badge / 2;
+    const cy = y + (b ? Math.min(rowH, b.fitted.size * (b.ascent + b.descent)) / 2 : rowH / 2);
+    const pop: Transform = { a: [cx, cy], p: [cx, cy], s: [[t, 30, EASE.back], [t + enter, 100]], o: [[t, 0], [t + 3, 100]] };
+    const marker = scene.steps[i]!.marker;
+    if (marker) {
+      const m = c.textBlock({ text: marker, role: 'headline', maxSize: badge * 0.5, minSize: badge * 0.25, maxWidth: badge * 0.8, maxHeight: badge * 0.7, maxLines: 1, colour: onBadge, align: 'center' });
+      if (m) layers.push(...c.drawLines(m, cx - badge * 0.4, cy - m.height / 2, 0, L, () => pop, `marker ${i + 1}`));
+    }
+    layers.push(shapeLayer({ ind: 0, nm: `badge ${i + 1}`, ip: 0, op: L, ks: pop }, [group('badge', [ellipse([cx, cy], marker ? [badge, badge] : [badge * 0.4, badge * 0.4]), fill(palette.accent)])]));
+    if (b) {
+      const left = c.rtl ? safe.x : safe.x + badge * 1.45;
+      // Enters on its beat; steps back (dims) when the next one enters.
+      const dim: Key[] = i < n - 1 ? [[t, 0, EASE.out], [t + Math.max(1, enter * 0.6), 100, EASE.linear], [t + beat, 100, EASE.linear], [t + beat + 6, 55]] : [[t, 0, EASE.out], [t + Math.max(1, enter * 0.6), 100]];
+      layers.push(...c.drawLines(b, left, y, 0, L, (_l, centre) => ({ ...c.enter(centre, t, 'side', enter), o: dim }), `step ${i + 1}`));
+    }
+    y += rowH + size * 0.8;
+  });
+  return layers;
+}
+
+// ---- Countdown -----------------------------------------------------------------------------------------
+
+/** Each number big in the middle, a beat each (the first one on screen from the scene's first frame), then the payoff. */
+export function drawCountdown(c: Composer, scene: SceneOf<'countdown'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const layers: Json[] = [];
+  const payoff = scene.payoff ? c.splitEmoji(scene.payoff) : null;
+  const payoffBlock = payoff ? c.textBlock({ text: payoff.text, role: 'headline', maxSize: T * 0.12, minSize: T * 0.045, maxWidth: safe.w, maxHeight: safe.h * 0.6, maxLines: 5, balance: true, colour: palette.text, align: 'center', upper: true }) : null;
+  const payoffFrames = payoffBlock ? Math.max(s(1.2), Math.round(L * 0.32)) : 0;
+  const n = scene.numbers.length;
+  const beat = Math.max(3, Math.floor((L - payoffFrames) / n));
+  // One size for all the numbers: the widest fits.
+  const numbers = commonSize(c, scene.numbers, { role: 'headline', maxSize: T * 0.45, minSize: T * 0.1, maxWidth: safe.w, maxHeight: safe.h * 0.6, maxLines: 1, colour: palette.accent, align: 'center' });
+  numbers.forEach((b, i) => {
+    if (!b) return;
+    const ip = i * beat;
+    const op = i === n - 1 && !payoffBlock ? L : (i + 1) * beat;
+    const top = safe.y + (safe.h - b.height) / 2;
+    layers.push(...c.drawLines(b, safe.x, top, ip, op, (_l, centre) => ({ a: centre, p: centre, s: [[ip, 135, c.motion.bouncy ? EASE.back : EASE.out], [ip + Math.min(beat - 1, s(0.45)), 100]] }), `number ${i + 1}`));
+    // A ring around each number, widening as its beat runs out.
+    const r = Math.min(safe.w, safe.h) * 0.42;
+    const cx = safe.x + safe.w / 2;
+    const cy = safe.y + safe.h / 2;
+    layers.push(shapeLayer({ ind: 0, nm: `ring ${i + 1}`, ip, op, ks: { a: [cx, cy], p: [cx, cy], s: [[ip, 80, EASE.out], [op, 112]], o: [[ip, 90, EASE.linear], [op, 0]] } }, [group('ring', [ellipse([cx, cy], [r * 2, r * 2]), stroke(palette.accent2, Math.max(2, T * 0.012))])]));
+  });
+  if (payoffBlock) {
+    const ip = n * beat;
+    const top = safe.y + (safe.h - payoffBlock.height) / 2;
+    layers.push(...c.drawLines(payoffBlock, safe.x, top, ip, L, (i, centre) => c.enter(centre, ip + i * c.motion.stagger, 'pop', c.enterLength(L - ip)), 'payoff'));
+  }
   return layers;
 }
 

@@ -20,7 +20,7 @@ import { emojiPng, glyphContours, shapeLine, type Picture, type ShapedLine } fro
 import type { LottieAnimation } from './validate.js';
 
 type Json = Record<string, unknown>;
-export type TextDocument = { f?: unknown; t?: unknown; dir?: unknown; s?: unknown; sz?: unknown; ps?: unknown; j?: unknown; tr?: unknown; lh?: unknown; ls?: unknown; ca?: unknown; fc?: unknown; sc?: unknown; sw?: unknown; of?: unknown };
+export type TextDocument = { f?: unknown; t?: unknown; dir?: unknown; lang?: unknown; s?: unknown; sz?: unknown; ps?: unknown; j?: unknown; tr?: unknown; lh?: unknown; ls?: unknown; ca?: unknown; fc?: unknown; sc?: unknown; sw?: unknown; of?: unknown };
 type FontEntry = { fName?: string; fFamily?: string; fStyle?: string };
 
 const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
@@ -54,6 +54,18 @@ export function faceOfDocument(doc: TextDocument, fonts: FontEntry[]): Face {
 }
 
 /** Width in px of one line of text in `face` at `size` (tracking in 1/1000 em per character). */
+/**
+ * A text in capitals (`ca: 1`) by the rules of its language when the document names one (`lang`, an
+ * extension like `dir`: Turkish "i" → "İ"), else Unicode's default.
+ */
+export function capitals(text: string, lang?: unknown): string {
+  try {
+    return typeof lang === 'string' && lang !== 'und' ? text.toLocaleUpperCase(lang) : text.toUpperCase();
+  } catch {
+    return text.toUpperCase(); // not a language tag
+  }
+}
+
 export function measureLine(text: string, face: Face, size: number, direction: Direction, tracking = 0): number {
   const n = [...text].length;
   return (shapeLine(text, face, direction).width + (tracking / 1000) * Math.max(0, n - 1)) * size;
@@ -65,7 +77,7 @@ export function layOutDocument(doc: TextDocument, fonts: FontEntry[]): LaidOutDo
   const size = num(doc.s, 10);
   const tracking = num(doc.tr, 0);
   let text = typeof doc.t === 'string' ? doc.t : '';
-  if (doc.ca === 1) text = text.toUpperCase();
+  if (doc.ca === 1) text = capitals(text, doc.lang);
   const direction: Direction = doc.dir === 'rtl' || doc.dir === 'ltr' ? doc.dir : directionOf(text);
   const box = vec(doc.sz);
   const at = vec(doc.ps) ?? [0, 0];

@@ -2,9 +2,10 @@
 // spanning the whole video on track 0, one clip per scene (tracks 1 and 2 in turn, so neighbours can
 // cross), transitions and easing from the look, and one paused GSAP timeline exactly `durationSeconds`
 // long, which the root element declares as its data-duration.
-import type { Look, Storyboard, TimedScene } from '../../storyboard/types.js';
+import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../../storyboard/types.js';
+import { scriptOf, type Script } from '../../../text/scripts.js';
 import { fontFaces, fontStack } from './fonts.js';
-import { frameOf, js, mix, MOTION_EASES, px, rgba, sec, type Eases, type Frame } from './frame.js';
+import { frameOf, js, mix, MOTION_EASES, px, readableOn, rgba, sec, type Eases, type Frame } from './frame.js';
 import { PAGE_RUNTIME } from './runtime.js';
 import { sceneLayout } from './scenes.js';
 
@@ -36,7 +37,7 @@ export function storyboardDocument(sb: Storyboard, canvas: { width: number; heig
   });
 
   return `<!doctype html>
-<html lang="${langOf(sb)}">
+<html lang="${sb.lang === 'und' ? scriptLang(sb) : sb.lang}">
 <head>
 <meta charset="UTF-8">
 <meta name="viewport" content="width=${f.W}, height=${f.H}">
@@ -64,14 +65,12 @@ window.__timelines[${js(COMPOSITION_ID)}] = tl;
 `;
 }
 
-/** The document language, from the storyboard's text (line breaking and glyph choice follow it). */
-function langOf(sb: Storyboard): string {
-  const all = sb.scenes.map((s) => Object.values(s).filter((v) => typeof v === 'string').join(' ')).join(' ');
-  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(all)) return 'ja';
-  if (/\p{Script=Hangul}/u.test(all)) return 'ko';
-  if (/\p{Script=Han}/u.test(all)) return 'zh';
-  if (sb.direction === 'rtl') return /\p{Script=Hebrew}/u.test(all) ? 'he' : 'ar';
-  return 'en';
+/** Languages a script stands for where glyph choice differs (CJK), or the script names one. */
+const SCRIPT_LANG: Partial<Record<Script, string>> = { 'cjk-jp': 'ja', 'cjk-kr': 'ko', 'cjk-sc': 'zh', hebrew: 'he', arabic: 'ar' };
+
+/** The document language when the planner knows none: from the script of the storyboard's text (glyph choice follows it). */
+function scriptLang(sb: Storyboard): string {
+  return SCRIPT_LANG[scriptOf(sb.scenes.flatMap(sceneTexts).join(' '))] ?? 'und';
 }
 
 // ---- transitions ---------------------------------------------------------------------------------
@@ -243,6 +242,9 @@ html, body { width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${
 .bval { color: ${p.text}; font-weight: 700; line-height: 1.05; white-space: nowrap; }
 .dot { position: absolute; border-radius: 50%; background: ${p.accent}; box-shadow: 0 0 0 ${u(0.7)} ${rgba(p.accent, 0.25)}; }
 .item { font-weight: 700; line-height: 1.2; color: ${p.text}; }
+.badge { position: absolute; display: flex; align-items: center; justify-content: center; border-radius: 50%; background: ${p.accent}; box-shadow: 0 0 0 ${u(0.8)} ${rgba(p.accent, 0.25)}; }
+.marker { font-weight: 800; line-height: 1; color: ${readableOn(p.accent, [p.background, '#ffffff', '#0b0b12'])}; text-shadow: none; white-space: nowrap; }
+.count { font-size: 1em; }
 .card { position: absolute; border-radius: ${u(3)}; background: ${p.surface}; border: 1px solid ${rgba(p.text, 0.08)}; box-shadow: 0 ${u(1.5)} ${u(5)} rgba(0,0,0,${light ? 0.12 : 0.3}); }
 .mark { position: absolute; transform-origin: center; }
 .mark svg { display: block; width: 100%; height: 100%; fill: ${p.accent}; }

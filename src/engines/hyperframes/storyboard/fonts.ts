@@ -4,7 +4,7 @@
 // substitutes its bundled web fonts (it maps "Noto Sans" to Inter) nor tries to download or embed
 // system fonts.
 import { facesOfFamily, familyStack, type FaceStyle } from '../../../text/families.js';
-import type { FontFamily } from '../../storyboard/types.js';
+import type { FontFamily } from '../../../storyboard/types.js';
 
 const STYLE: Record<FontFamily, { style: FaceStyle; generic: string; first?: string }> = {
   sans: { style: 'sans', generic: 'sans-serif' },

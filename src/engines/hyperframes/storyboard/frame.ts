@@ -1,7 +1,7 @@
 // Canvas geometry and the small HTML vocabulary the scene layouts are written in: fixed boxes (absolute
 // rectangles inside the safe area, never overlapping within a scene) holding text the page's fit
 // routine shrinks until it fits its box.
-import type { Look } from '../../storyboard/types.js';
+import type { Look } from '../../../storyboard/types.js';
 
 export type Orientation = 'portrait' | 'square' | 'landscape';
 
@@ -152,13 +152,6 @@ export function readableOn(background: string, candidates: string[]): string {
     return (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05);
   };
   return candidates.reduce((best, c) => (contrast(c) > contrast(best) ? c : best));
-}
-
-/** A number as shown on screen: fixed decimals, thousands grouped from 1,000 up. Same as the page's own. */
-export function formatNumber(value: number, decimals: number): string {
-  const [int = '0', frac] = Math.abs(value).toFixed(decimals).split('.');
-  const grouped = Math.abs(value) >= 1000 ? int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : int;
-  return `${value < 0 ? '-' : ''}${grouped}${frac ? `.${frac}` : ''}`;
 }
 
 /** Seconds as written into the timeline script. */

@@ -4,7 +4,8 @@
 //    at the smallest size long words may break. Texts sharing data-same then take the smallest of their
 //    sizes. Counters are measured with their final value. Runs once before the timeline is built and
 //    again when the fonts have loaded (the producer captures after document.fonts.ready): deterministic.
-//  - counter(): a number counting up, as a tween of a plain object whose onUpdate writes the text.
+//  - counter(): a number counting up, as a tween of a plain object whose onUpdate writes the text in
+//    the figure's own digits, separators and decimals (the same as figureAt in src/storyboard/numbers.ts).
 export const PAGE_RUNTIME = String.raw`
 var __fit = (function () {
   function offsetIn(el, box) {
@@ -67,14 +68,17 @@ var __fit = (function () {
     finals.forEach(function (el, i) { el.textContent = shown[i]; });
   };
 })();
-function __number(v, decimals) {
-  var parts = Math.abs(v).toFixed(decimals).split('.');
-  if (Math.abs(v) >= 1000) parts[0] = parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return (v < 0 ? '-' : '') + parts.join('.');
+function __number(v, f) {
+  var parts = Math.abs(v).toFixed(f.decimals).split('.');
+  if (f.group) parts[0] = f.lakh && parts[0].length > 3
+    ? parts[0].slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, f.group) + f.group + parts[0].slice(-3)
+    : parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
+  var text = (v < 0 ? '-' : '') + parts.join('\u0000');
+  return text.replace(/[0-9]/g, function (d) { return String.fromCodePoint(f.zero + Number(d)); }).replace('\u0000', f.decimal);
 }
-function __counter(tl, id, to, decimals, at, duration, ease) {
+function __counter(tl, id, to, f, at, duration, ease) {
   var el = document.getElementById(id), state = { v: 0 };
-  var show = function () { el.textContent = __number(state.v, decimals); };
+  var show = function () { el.textContent = __number(state.v, f); };
   show();
   tl.to(state, { v: to, duration: duration, ease: ease, onUpdate: show }, at);
 }

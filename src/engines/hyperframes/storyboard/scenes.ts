@@ -1,8 +1,8 @@
 // One layout per storyboard scene kind. Each scene is drawn in the safe area (sw×sh) as fixed,
 // non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
 // starting at `t0` (the scene's start, after its transition in).
-import type { Look, Scene, TimedScene } from '../../storyboard/types.js';
-import { box, escapeHtml, formatNumber, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
+import type { Figure, Look, Scene, TimedScene } from '../../../storyboard/types.js';
+import { box, escapeHtml, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
 
 export type SceneContext = {
   f: Frame;
@@ -52,6 +52,10 @@ export function sceneLayout(c: SceneContext): SceneOutput {
       return bars(c, s);
     case 'list':
       return list(c, s);
+    case 'steps':
+      return steps(c, s);
+    case 'countdown':
+      return countdown(c, s);
     case 'quote':
       return quote(c, s);
     case 'cta':
@@ -134,24 +138,32 @@ function statement(c: SceneContext, s: Of<'statement'>): SceneOutput {
 
 // ---- counter -------------------------------------------------------------------------------------
 
-/** The number element: prefix, the counting value (data-final: its final text, for fitting), suffix. */
-function numberHtml(id: string, prefix: string, value: number, decimals: number, suffix: string): string {
-  const final = formatNumber(value, decimals);
-  const sufCls = /^(?:[%×KMB]\+?|\+)$/.test(suffix) ? 'unit' : 'unit word';
+/** The number element: the figure's prefix, its counting digits (data-final: the digits as written, for fitting), its suffix. */
+function numberHtml(id: string, figure: Figure): string {
+  const sufCls = /^\s?(?:[%٪×KMBkmb]|bn)$/u.test(figure.suffix) ? 'unit' : 'unit word';
   return (
-    (prefix ? `<span class="unit">${escapeHtml(prefix)}</span>` : '') +
-    `<span id="${id}" data-final="${final}">${final}</span>` +
-    (suffix ? `<span class="${sufCls}">${escapeHtml(suffix)}</span>` : '')
+    (figure.prefix ? `<span class="unit">${escapeHtml(figure.prefix)}</span>` : '') +
+    `<span id="${id}" data-final="${escapeHtml(figure.digits)}">${escapeHtml(figure.digits)}</span>` +
+    (figure.suffix ? `<span class="${sufCls}">${escapeHtml(figure.suffix)}</span>` : '')
   );
+}
+
+/** The page's counter call: counts the element up to the figure's value, written as the figure is. */
+function countUp(id: string, figure: Figure, at: number, duration: number, ease: string): string {
+  const format = { decimals: figure.decimals, group: figure.group, decimal: figure.decimal, zero: figure.zero, lakh: figure.lakh };
+  return `__counter(tl, ${js(id)}, ${js(figure.value)}, ${js(format)}, ${sec(at)}, ${duration}, ${js(ease)});`;
 }
 
 function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
-  const num = text(f, `${id}-num`, numberHtml(`${id}-v`, s.prefix, s.value, s.decimals, s.suffix), {
+  const qualifier = s.qualifier ? text(f, `${id}-q`, s.qualifier, { cls: 'lbl', max: (f.orient === 'landscape' ? 7 : 6) * u }) : '';
+  const num = text(f, `${id}-num`, numberHtml(`${id}-v`, s.figure), {
     cls: 'num',
     max: u * (f.orient === 'landscape' ? 30 : 34),
     html: true,
+    // Under a qualifier, room for the big digits' ascent above the line.
+    ...(s.qualifier ? { style: 'padding-top:0.18em' } : {}),
   });
   const label = text(f, `${id}-label`, s.label, { cls: 'lbl', max: (f.orient === 'landscape' ? 8 : 7) * u });
   let html: string;
@@ -159,18 +171,19 @@ function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
     const gap = Math.round(5 * u);
     const nw = Math.round(f.sw * 0.52);
     html =
-      box(f, { x: 0, y: 0, w: nw, h: f.sh }, { valign: 'center' }, num + `<div class="rule wide" id="${id}-rule"></div>`) +
+      box(f, { x: 0, y: 0, w: nw, h: f.sh }, { valign: 'center' }, qualifier + num + `<div class="rule wide" id="${id}-rule"></div>`) +
       box(f, { x: nw + gap, y: 0, w: f.sw - nw - gap, h: f.sh }, { valign: 'center' }, label);
   } else {
-    html = box(f, { x: 0, y: 0, w: f.sw, h: f.sh }, { valign: 'center' }, num + `<div class="rule wide" id="${id}-rule"></div>` + label);
+    html = box(f, { x: 0, y: 0, w: f.sw, h: f.sh }, { valign: 'center' }, qualifier + num + `<div class="rule wide" id="${id}-rule"></div>` + label);
   }
   const t = c.t0;
   const count = span(c, 0.45, 0.5, 1.6);
   return {
     html,
     tweens: [
+      ...(s.qualifier ? [fromTo(`#${id}-q`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)] : []),
       fromTo(`#${id}-num`, { opacity: 0, scale: 0.85 }, { opacity: 1, scale: 1, duration: 0.5, ease: c.ease.pop }, t),
-      `__counter(tl, ${js(`${id}-v`)}, ${js(s.value)}, ${s.decimals}, ${sec(t + 0.1)}, ${count}, "power2.out");`,
+      countUp(`${id}-v`, s.figure, t + 0.1, count, 'power2.out'),
       fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: count, ease: 'power2.out' }, t + 0.1),
       fromTo(`#${id}-label`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.3),
     ],
@@ -183,12 +196,11 @@ function progress(c: SceneContext, s: Of<'progress'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
   const percent = Math.max(0, Math.min(100, s.percent));
-  const decimals = Number.isInteger(percent) ? 0 : 1;
   const html = box(
     f,
     { x: 0, y: 0, w: f.sw, h: f.sh },
     { valign: 'center' },
-    text(f, `${id}-num`, numberHtml(`${id}-v`, '', percent, decimals, '%'), { cls: 'num', max: (f.orient === 'landscape' ? 24 : 28) * u, html: true }) +
+    text(f, `${id}-num`, numberHtml(`${id}-v`, s.figure), { cls: 'num', max: (f.orient === 'landscape' ? 24 : 28) * u, html: true }) +
       `<div class="track"><div class="fill" id="${id}-fill" style="width:${percent}%"></div></div>` +
       text(f, `${id}-label`, s.label, { cls: 'lbl', max: 7 * u }),
   );
@@ -199,7 +211,7 @@ function progress(c: SceneContext, s: Of<'progress'>): SceneOutput {
     tweens: [
       fromTo(`#${id}-num`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in }, t),
       fromTo(`#${id}-fill`, { scaleX: 0 }, { scaleX: 1, duration: fill, ease: 'power2.inOut' }, t + 0.15),
-      `__counter(tl, ${js(`${id}-v`)}, ${js(percent)}, ${decimals}, ${sec(t + 0.15)}, ${fill}, "power2.inOut");`,
+      countUp(`${id}-v`, s.figure, t + 0.15, fill, 'power2.inOut'),
       fromTo(`#${id}-label`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.3),
     ],
   };
@@ -218,7 +230,7 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
     top = capH + Math.round(4 * u);
   }
   const chart: Rect = { x: 0, y: top, w: f.sw, h: f.sh - top };
-  const max = Math.max(...s.bars.map((b) => b.value), 1e-9);
+  const max = Math.max(...s.bars.map((b) => b.figure.value), 1e-9);
   const n = s.bars.length;
   const bars: Rect[] = [];
   if (f.orient === 'portrait') {
@@ -231,11 +243,11 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
       const textH = rowH * 0.5;
       parts.push(box(f, { x: 0, y, w: f.sw * 0.62, h: textH }, { valign: 'end' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 5 * u, same: `${id}-l` })));
       parts.push(
-        box(f, { x: f.sw * 0.64, y, w: f.sw * 0.36, h: textH }, { valign: 'end', halign: 'end' }, text(f, `${id}-v${i}`, b.display, { cls: 'bval', max: 5.5 * u, same: `${id}-v` })),
+        box(f, { x: f.sw * 0.64, y, w: f.sw * 0.36, h: textH }, { valign: 'end', halign: 'end' }, text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 5.5 * u, same: `${id}-v` })),
       );
       const track = place(f, { x: 0, y: y + rowH * 0.58, w: f.sw, h: barH });
       parts.push(`<div class="btrack" style="left:${px(track.x)};top:${px(track.y)};width:${px(track.w)};height:${px(track.h)}"></div>`);
-      bars.push(place(f, { x: 0, y: y + rowH * 0.58, w: Math.max(barH, (b.value / max) * f.sw), h: barH }));
+      bars.push(place(f, { x: 0, y: y + rowH * 0.58, w: Math.max(barH, (b.figure.value / max) * f.sw), h: barH }));
     });
   } else {
     // Columns: value above a vertical bar, label below.
@@ -247,11 +259,11 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
     const zone = chart.h - labelH - valueH - 2 * gs;
     s.bars.forEach((b, i) => {
       const colX = chart.x + i * colW;
-      const barH = Math.max(u, (b.value / max) * zone);
+      const barH = Math.max(u, (b.figure.value / max) * zone);
       const barTop = chart.y + valueH + gs + (zone - barH);
       bars.push(place(f, { x: colX + (colW - barW) / 2, y: barTop, w: barW, h: barH }));
       parts.push(
-        box(f, { x: colX, y: barTop - gs - valueH, w: colW, h: valueH }, { valign: 'end', halign: 'center' }, text(f, `${id}-v${i}`, b.display, { cls: 'bval', max: 6 * u, same: `${id}-v` })),
+        box(f, { x: colX, y: barTop - gs - valueH, w: colW, h: valueH }, { valign: 'end', halign: 'center' }, text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 6 * u, same: `${id}-v` })),
       );
       parts.push(
         box(f, { x: colX + u * 0.5, y: chart.y + chart.h - labelH, w: colW - u, h: labelH }, { valign: 'start', halign: 'center' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 4.6 * u, same: `${id}-l` })),
@@ -279,18 +291,7 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
   const parts: string[] = [];
-  let area: Rect = { x: 0, y: 0, w: f.sw, h: f.sh };
-  if (s.heading) {
-    if (f.orient === 'landscape') {
-      const hw = Math.round(f.sw * 0.38);
-      parts.push(box(f, { x: 0, y: 0, w: hw, h: f.sh }, { valign: 'center' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, s.heading, { cls: 'h3', max: 9 * u })));
-      area = { x: hw + Math.round(5 * u), y: 0, w: f.sw - hw - Math.round(5 * u), h: f.sh };
-    } else {
-      const hh = Math.round(f.sh * (f.orient === 'portrait' ? 0.2 : 0.24));
-      parts.push(box(f, { x: 0, y: 0, w: f.sw, h: hh }, { valign: 'end' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, s.heading, { cls: 'h3', max: 9 * u })));
-      area = { x: 0, y: hh + Math.round(4 * u), w: f.sw, h: f.sh - hh - Math.round(4 * u) };
-    }
-  }
+  const area = headed(c, s.heading, parts);
   const n = s.items.length;
   const rowH = Math.min(area.h / n, 17 * u);
   const y0 = area.y + (area.h - rowH * n) / 2;
@@ -316,6 +317,96 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
     fromTo(`#${id} .dot`, { scale: 0 }, { scale: 1, duration: 0.4, ease: c.ease.pop, stagger }, t + 0.15),
     fromTo(`#${id} .item`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in, stagger }, t + 0.15),
   ];
+  return { html: parts.join(''), tweens };
+}
+
+// ---- steps ---------------------------------------------------------------------------------------
+
+/** The heading of a list or of steps, above (or, landscape, beside) the area its rows take. */
+function headed(c: SceneContext, heading: string | null, parts: string[]): Rect {
+  const { f, id } = c;
+  const { u } = f;
+  if (!heading) return { x: 0, y: 0, w: f.sw, h: f.sh };
+  if (f.orient === 'landscape') {
+    const hw = Math.round(f.sw * 0.38);
+    parts.push(box(f, { x: 0, y: 0, w: hw, h: f.sh }, { valign: 'center' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u })));
+    return { x: hw + Math.round(5 * u), y: 0, w: f.sw - hw - Math.round(5 * u), h: f.sh };
+  }
+  const hh = Math.round(f.sh * (f.orient === 'portrait' ? 0.2 : 0.24));
+  parts.push(box(f, { x: 0, y: 0, w: f.sw, h: hh }, { valign: 'end' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u })));
+  return { x: 0, y: hh + Math.round(4 * u), w: f.sw, h: f.sh - hh - Math.round(4 * u) };
+}
+
+/**
+ * Numbered steps, each whole, one per beat: a step enters with its marker (as written; a dot for a
+ * bullet) and the one before it steps back, so the step being read stands out.
+ */
+function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  const area = headed(c, s.heading, parts);
+  const n = s.steps.length;
+  const rowH = Math.min(area.h / n, 28 * u);
+  const y0 = area.y + (area.h - rowH * n) / 2;
+  const badge = Math.min(rowH * 0.6, 11 * u);
+  const indent = badge + 3.5 * u;
+  s.steps.forEach((step, i) => {
+    const y = y0 + i * rowH;
+    const b = place(f, { x: area.x, y: y + (rowH - badge) / 2, w: badge, h: badge });
+    parts.push(
+      `<div class="badge" id="${id}-b${i}" style="left:${px(b.x)};top:${px(b.y)};width:${px(b.w)};height:${px(b.h)}">` +
+        (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: badge * 0.5 }) : '') +
+        '</div>',
+    );
+    parts.push(
+      box(f, { x: area.x + indent, y: y + rowH * 0.04, w: area.w - indent, h: rowH * 0.92 }, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 10 : 8.5) * u, same: `${id}-i` })),
+    );
+  });
+  const t = c.t0;
+  const end = s.start + s.duration;
+  const first = t + (s.heading ? 0.35 : 0.1);
+  const beat = sec(Math.max(0.3, (end - first - 0.6) / n));
+  const tweens = s.heading
+    ? [fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.5, ease: c.ease.in }, t), fromTo(`#${id}-head`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)]
+    : [];
+  s.steps.forEach((_, i) => {
+    const at = first + i * beat;
+    const enter = sec(Math.min(0.5, beat * 0.8));
+    tweens.push(
+      fromTo(`#${id}-b${i}`, { opacity: 0, scale: 0.4 }, { opacity: 1, scale: 1, duration: enter, ease: c.ease.pop }, at),
+      fromTo(`#${id}-i${i}`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: enter, ease: c.ease.in }, at),
+    );
+    // The step before steps back when this one enters.
+    if (i > 0) tweens.push(to(`#${id}-i${i - 1}`, { opacity: 0.55, duration: enter, ease: 'none' }, at));
+  });
+  return { html: parts.join(''), tweens };
+}
+
+// ---- countdown -----------------------------------------------------------------------------------
+
+/** Each number big in the middle, a beat each (the first one on screen from the scene's first frame), then the payoff. */
+function countdown(c: SceneContext, s: Of<'countdown'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const all: Rect = { x: 0, y: 0, w: f.sw, h: f.sh };
+  const parts = s.numbers.map((n, i) => box(f, all, { valign: 'center', halign: 'center' }, text(f, `${id}-n${i}`, n, { cls: 'num count', max: u * (f.orient === 'landscape' ? 40 : 48), style: 'opacity:0' })));
+  if (s.payoff) parts.push(box(f, all, { valign: 'center', halign: 'center' }, text(f, `${id}-pay`, s.payoff, { cls: 'h', max: u * (f.orient === 'landscape' ? 12 : 13), style: 'opacity:0' })));
+  const t = c.t0;
+  const end = s.start + s.duration;
+  const payoffTime = s.payoff ? Math.max(1.2, s.duration * 0.32) : 0;
+  const beat = Math.max(0.25, (end - t - payoffTime) / s.numbers.length);
+  const tweens: string[] = [];
+  s.numbers.forEach((_, i) => {
+    const at = t + i * beat;
+    const sel = `#${id}-n${i}`;
+    tweens.push(set(sel, { opacity: 1 }, at), fromTo(sel, { scale: 1.35 }, { scale: 1, duration: sec(Math.min(0.45, beat * 0.8)), ease: c.ease.pop }, at));
+    if (i < s.numbers.length - 1 || s.payoff) tweens.push(set(sel, { opacity: 0 }, at + beat));
+  });
+  if (s.payoff) {
+    const at = t + s.numbers.length * beat;
+    tweens.push(fromTo(`#${id}-pay`, { opacity: 0, scale: 0.9, y: 2 * u }, { opacity: 1, scale: 1, y: 0, duration: 0.6, ease: c.ease.pop }, at));
+  }
   return { html: parts.join(''), tweens };
 }
 

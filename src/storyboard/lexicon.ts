@@ -1,0 +1,173 @@
+// Languages as data: one file per language in languages/<tag>.json (its words for lengths, "a video
+// about", calls to action, list conjunctions, steps, number words…), checked against this schema when
+// loaded. The language of a prompt is chosen by the `eld` detector; a prompt in a language without a
+// file is planned by the language-neutral rules alone (digits, punctuation, symbols). Adding a language
+// is adding one file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eld } from 'eld/small';
+import { z } from 'zod';
+
+const words = z.array(z.string().min(1)).default([]);
+
+const lexiconSchema = z
+  .object({
+    /** BCP 47 tag, the file's name. */
+    language: z.string(),
+    name: z.string(),
+    /** The decimal separator: "1.250" is a thousand and a quarter where it is ",". */
+    decimal: z.enum(['.', ',']),
+    /** Number words and the numbers they name ("three", "drei", "三"). */
+    numberWords: z.record(z.string(), z.number()).default({}),
+    // ---- The video's length ----
+    seconds: words,
+    minutes: words,
+    /** Phrases meaning half a minute / a whole minute. */
+    halfMinute: words,
+    wholeMinute: words,
+    /** Words that make a length the video's own ("long", "de duración", "مدته"). */
+    lengthWords: words,
+    // ---- What the video is, rather than what it says ----
+    /** "video", "ad", "anuncio", "広告": a length next to one is the video's length. */
+    videoNouns: words,
+    /** "make", "create", "haz", "作って", "ください": asking for the video. */
+    metaVerbs: words,
+    /** Articles and adjectives of the request: "a", "short", "vertical", "promotional". */
+    metaWords: words,
+    /** After the request, before its subject: "for", "about", "para", "sobre", "für", "über". */
+    topicLinks: words,
+    /** Before the request, after its subject, where the request comes last: "の", "的", "için", "के लिए". */
+    tailLinks: words,
+    /** Style requests at a sentence's end: "with teal accents", "in serif type". */
+    styleLinks: words,
+    styleNouns: words,
+    // ---- Structure ----
+    /** "and", "or": the last item of an enumeration follows one. */
+    conjunctions: words,
+    /** "tips", "ways", "reasons": "3 tips for …: a, b, c" is a list of three. */
+    listNouns: words,
+    /** "Step", "Paso", "Schritt" before a step's number. */
+    stepWords: words,
+    /** "how to", "cómo": bullets under such a heading are steps. */
+    howTo: words,
+    /** Verbs and phrases that ask the viewer to act: "sign up", "visita", "jetzt bestellen". */
+    callsToAction: words,
+    /** Words between an action and its address, dropped with it: "at", "en", "auf", "पर". */
+    addressLinks: words,
+    /** Particles that join a quote to its attribution, dropped with the quote marks: "と", "라고". */
+    quoteParticles: words,
+    // ---- Figures ----
+    /** Before a figure: "over", "más de", "plus de" (shown with the figure). */
+    atLeast: words,
+    /** After a figure: "以上", "से ज़्यादा". */
+    atLeastAfter: words,
+    /** Before a figure, dropped with it from a label: "about", "nearly", "casi". */
+    about: words,
+    /** Articles a clause may start with before its figure ("El 92 % repite"). */
+    leadArticles: words,
+    /** Words between a label and its figure at the clause's end, dropped with it ("Revenue hit"). */
+    labelTrim: words,
+    /** Words after a figure at the clause's end, dropped with it ("です", "입니다"). */
+    copulas: words,
+    /** Scale words after a figure: "million", "Mio.", "万". */
+    magnitudes: words,
+    /** Measure units and counters after a figure: "km", "kg", "家", "개". */
+    units: words,
+    /** Currency words after a figure: "euros", "рублей", "元". */
+    currencies: words,
+    /** A figure next to these is a time of day, not a quantity: "h", "Uhr", "pm", "時". */
+    timeWords: words,
+    /** A figure next to these is a date: months, weekdays. */
+    dateWords: words,
+    /** A figure after these is an id or a place: "Desk", "Gate", "Gleis", "portal", "№". */
+    idWords: words,
+    /** A figure within a few words of these is part of an address: "Street", "calle", "rue". */
+    streetWords: words,
+    /** Words a label must not end on: articles, prepositions, conjunctions. */
+    functionWords: words,
+  })
+  .strict();
+
+export type Lexicon = z.infer<typeof lexiconSchema>;
+
+const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'languages');
+
+/** Every language file, by tag. */
+export const LEXICONS: ReadonlyMap<string, Lexicon> = new Map(
+  fs
+    .readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const parsed = lexiconSchema.safeParse(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
+      if (!parsed.success) throw new Error(`src/storyboard/languages/${f}: ${parsed.error.message}`);
+      if (parsed.data.language !== f.replace(/\.json$/, '')) throw new Error(`src/storyboard/languages/${f}: "language" must be its file name`);
+      return [parsed.data.language, parsed.data] as const;
+    }),
+);
+
+/** The language-neutral rules: no words, only what digits, symbols and punctuation say. */
+export const NEUTRAL: Lexicon = lexiconSchema.parse({ language: 'und', name: 'language-neutral', decimal: '.' });
+
+const detector = eld.newInstance();
+
+/** The prompt's language: its file when the detector names one we have, else the neutral rules. */
+export function lexiconFor(text: string): Lexicon {
+  const letters = text.replace(/[^\p{L}\p{M}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (!letters) return NEUTRAL;
+  const found = detector.detect(letters).language;
+  return LEXICONS.get(found) ?? NEUTRAL;
+}
+
+// ---- Words as patterns -----------------------------------------------------------------------------
+
+/** Scripts written without spaces between words: a word of theirs may touch any letter. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Korean words and particles attach to each other: a Hangul word may touch letters on either side. */
+const SUFFIXED = /\p{Script=Hangul}/u;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A word or phrase as a pattern: case-insensitive (with the `iu` flags), combining marks the text adds
+ * (Arabic vowel signs) allowed after each letter, spaces matching any run of spaces, and bounded by
+ * non-letters on each side that is a letter of a spaced script (never `\b`, which knows ASCII only); a
+ * digit may touch a word ("8s", "10-Sekunden", "8초").
+ */
+export function wordPattern(word: string): string {
+  const chars = [...word];
+  const body = chars.map((c) => (/\s/u.test(c) ? '\\s+' : `${escape(c)}\\p{Mn}*`)).join('');
+  const first = chars[0]!;
+  const last = chars[chars.length - 1]!;
+  const before = /\p{L}/u.test(first) && !UNSPACED.test(first) && !SUFFIXED.test(first) ? '(?<![\\p{L}\\p{M}])' : '';
+  const after = /\p{L}/u.test(last) && !UNSPACED.test(last) && !SUFFIXED.test(last) ? '(?![\\p{L}\\p{M}])' : '';
+  return `${before}${body}${after}`;
+}
+
+/** Any of the words (longest first, so "more than" wins over "more"), as a pattern; one that never matches when there are none. */
+export function anyOf(list: readonly string[]): string {
+  if (list.length === 0) return '(?!)';
+  return `(?:${[...new Set(list)].sort((a, b) => b.length - a.length).map(wordPattern).join('|')})`;
+}
+
+const cache = new WeakMap<Lexicon, Map<string, RegExp>>();
+
+/** A compiled pattern per lexicon (built once). `source` names word lists as {field} (lower-case names: `\\p{Nd}` stays a class). */
+export function pattern(lex: Lexicon, source: string, flags = 'iu'): RegExp {
+  let map = cache.get(lex);
+  if (!map) cache.set(lex, (map = new Map()));
+  const key = `${flags} ${source}`;
+  let re = map.get(key);
+  if (!re) {
+    const expanded = source.replace(/\{([a-z]\w*)\}/g, (_m, field: string) => {
+      const value = (lex as Record<string, unknown>)[field];
+      if (field === 'numberWords') return anyOf(Object.keys(lex.numberWords));
+      if (!Array.isArray(value)) throw new Error(`no word list ${field}`);
+      return anyOf(value as string[]);
+    });
+    re = new RegExp(expanded, flags);
+    map.set(key, re);
+  }
+  return re;
+}

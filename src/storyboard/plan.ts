@@ -1,0 +1,589 @@
+// Prompt → storyboard, in any language. The prompt's language picks its word lists (lexicon.ts); what
+// digits, punctuation and layout say is read the same in every language. Structure is found by meaning:
+// numbered or bulleted steps become a steps scene, "3 tips for …: a, b and c" a list of those three, a
+// countdown a countdown, a quantity a counter — never a time, a date, an id or the video's own length.
+// The first sentence, without what names the video ("An 8-second ad for …"), is the title; every
+// further sentence becomes its scene. Long prompts are summarised by whole sentences and clauses.
+//
+// The fidelity rule: every text a scene shows is a piece of the prompt as written — trimmed of spaces
+// and punctuation around it, its first letter perhaps capitalised — never a word changed, inserted or
+// reordered. Pieces are cut from the prompt by offset (Span), never rebuilt.
+import crypto from 'node:crypto';
+import { MAX_DURATION_SECONDS } from '../engines/limits.js';
+import { directionOf } from '../text/scripts.js';
+import { statedLength } from './duration.js';
+import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';
+import { lookFor } from './look.js';
+import { figuresIn, numberOf, type FoundFigure } from './numbers.js';
+import { capitalise, clauses, sentences, spanEnd, sub, trimEdges, trimSpan, wordCount, type Span } from './text.js';
+import type { Scene, Step, Storyboard, TimedScene } from './types.js';
+
+export type StoryboardRequest = {
+  prompt: string;
+  instructions: string | null;
+  /** Requested length (the request's duration_seconds, or a length the prompt states); null: natural. */
+  durationSeconds: number | null;
+  /** Local name of the first user image, shown on the title scene. */
+  image?: string | null;
+};
+
+/** A storyboard and what the planner did to the prompt to make it. */
+export type Plan = {
+  storyboard: Storyboard;
+  /** The length allowed fewer scenes than the prompt has: some sentences are not shown. */
+  summarised: boolean;
+  /** Phrases of the prompt addressed to the composer, not shown: the length, "a video about", style. */
+  directions: string[];
+};
+
+/** Shortest time a scene is shown: below it text cannot be read. */
+const MIN_SCENE_SECONDS = 1.6;
+const MAX_SCENES = 12;
+/** Words one scene shows at most (a longer sentence is split at its clauses). */
+const MAX_SCENE_WORDS = 18;
+const MAX_TITLE_WORDS = 12;
+const MAX_SUBTITLE_WORDS = 14;
+/** A beat: how long one step or one countdown number holds the screen at the natural pace. */
+const STEP_BEAT = 1.8;
+const COUNT_BEAT = 0.8;
+
+export function planStoryboard(req: StoryboardRequest): Storyboard {
+  return plan(req).storyboard;
+}
+
+export function plan(req: StoryboardRequest): Plan {
+  const text = req.prompt.normalize('NFC');
+  const all: Span = trimSpan({ text, start: 0 });
+  const hash = crypto.createHash('sha256').update(`${text}\n${req.instructions ?? ''}`).digest().readUInt32BE(0);
+  const look = lookFor(`${text} ${req.instructions ?? ''}`, hash);
+  const lex = lexiconFor(text);
+  const lang = lex.language;
+  const directions: string[] = [];
+  const stated = statedLength(text, lex) ?? statedLength(text);
+  const requested = req.durationSeconds ?? stated?.seconds ?? null;
+
+  const pieces = structure(all, lex);
+  const candidates: Ranked[] = [];
+  let order = 0;
+  const add = (scene: Scene | null) => {
+    if (scene) candidates.push({ scene, order: order++, rank: RANKS[scene.kind] });
+  };
+
+  let first = true;
+  for (const piece of pieces) {
+    if (piece.kind === 'steps' || piece.kind === 'list') {
+      let heading = piece.head ? trimEdges(piece.head) : null;
+      if (first && heading) {
+        const title = titleOf(heading, lex, directions, req.image ?? null);
+        add(title.scene);
+        title.more.forEach(add);
+        heading = null;
+      }
+      if (piece.kind === 'steps') {
+        // At most six steps a scene: more go on in a second scene.
+        for (let i = 0; i < piece.items.length; i += 6) {
+          const steps: Step[] = piece.items.slice(i, i + 6).map((s) => ({ marker: s.marker ? trimEdges(s.marker).text : null, text: trimEdges(s.text).text }));
+          add({ kind: 'steps', heading: i === 0 && heading ? heading.text : null, steps });
+        }
+      } else add({ kind: 'list', heading: heading?.text ?? null, items: piece.items.map((s) => capitalise(trimEdges(s.text).text, lang)) });
+    } else if (piece.kind === 'countdown') {
+      add({ kind: 'countdown', numbers: piece.numbers.map((n) => n.text), payoff: piece.payoff ? trimEdges(piece.payoff).text : null });
+    } else if (first) {
+      // A quote opens as a quote card; any other first sentence is the title.
+      const quote = quoteOf(trimEdges(piece.span), lex);
+      if (quote) quote.forEach(add);
+      else {
+        const title = titleOf(piece.span, lex, directions, req.image ?? null);
+        add(title.scene);
+        title.more.forEach(add);
+      }
+    } else scenesOf(piece.span, lex).forEach(add);
+    first = false;
+  }
+  if (stated && !directions.some((d) => d.includes(stated.span.text))) directions.push(stated.span.text);
+  if (candidates.length === 0) add({ kind: 'title', title: all.text, subtitle: null, image: req.image ?? null });
+
+  // Summarise: the opening scene stays; the rest by rank (structure, figures, quotes, the call to
+  // action, then statements), in their order; the last call to action closes.
+  const maxScenes = requested === null ? MAX_SCENES : Math.max(1, Math.min(MAX_SCENES, Math.floor(requested / MIN_SCENE_SECONDS)));
+  const [opening, ...rest] = candidates;
+  const cta = rest.findLast((c) => c.scene.kind === 'cta');
+  const middle = rest.filter((c) => c !== cta);
+  const room = Math.max(0, maxScenes - 1 - (cta ? 1 : 0));
+  const kept = [...middle].sort((a, b) => a.rank - b.rank || a.order - b.order).slice(0, room).sort((a, b) => a.order - b.order);
+  const scenes = [opening!, ...kept, ...(cta && 1 + kept.length < maxScenes ? [cta] : [])].map((c) => c.scene);
+  const summarised = scenes.length < candidates.length;
+
+  const natural = scenes.reduce((t, s) => t + naturalSeconds(s, lang), 0);
+  const total = clampDuration(requested ?? natural);
+  const storyboard: Storyboard = { look, scenes: timed(scenes, total, lang), durationSeconds: total, lang, direction: directionOf(text) };
+  return { storyboard, summarised, directions };
+}
+
+type Ranked = { scene: Scene; order: number; rank: number };
+
+const RANKS: Record<Scene['kind'], number> = { title: 0, steps: 1, countdown: 1, list: 1, bars: 1, counter: 1, progress: 1, quote: 2, cta: 2, statement: 3 };
+
+const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
+
+/** A scene's natural length: time to read it, one beat per step or countdown number. */
+function naturalSeconds(s: Scene, lang: string): number {
+  switch (s.kind) {
+    case 'title':
+      return 3;
+    case 'statement':
+      return Math.min(4.5, Math.max(2.5, wordCount(s.text, lang) * 0.3));
+    case 'steps':
+      return Math.max(3, s.steps.length * STEP_BEAT);
+    case 'countdown':
+      return s.numbers.length * COUNT_BEAT + (s.payoff ? 2.2 : 0.4);
+    case 'list':
+      return 2 + 0.5 * s.items.length;
+    case 'bars':
+    case 'quote':
+      return 3;
+    default:
+      return 2.5;
+  }
+}
+
+/** Scene times: proportional to each scene's natural length, summing exactly to `total`. */
+function timed(scenes: Scene[], total: number, lang: string): TimedScene[] {
+  const weights = scenes.map((s) => naturalSeconds(s, lang));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  let start = 0;
+  return scenes.map((scene, i) => {
+    const end = i === scenes.length - 1 ? total : round3(start + (weights[i]! / sum) * total);
+    const out = { ...scene, start: round3(start), duration: round3(end - start) };
+    start = end;
+    return out;
+  });
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
+
+// ---- Structure: steps, bullets, countdowns, and the sentences between them -----------------------
+
+type Item = { marker: Span | null; text: Span };
+type Piece =
+  | { kind: 'sentence'; span: Span }
+  | { kind: 'steps' | 'list'; head: Span | null; items: Item[]; span: Span }
+  | { kind: 'countdown'; numbers: Span[]; payoff: Span | null; span: Span };
+
+/** The prompt as an ordered list of structures (steps, lists of bullets, countdowns) and sentences. */
+function structure(all: Span, lex: Lexicon): Piece[] {
+  const blocks = [numbered(all, lex), bulleted(all, lex), countdown(all, lex)].filter((b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null);
+  // Overlapping structures: the earliest wins.
+  blocks.sort((a, b) => a.span.start - b.span.start);
+  const chosen: typeof blocks = [];
+  for (const b of blocks) if (!chosen.some((c) => b.span.start < spanEnd(c.span) && c.span.start < spanEnd(b.span))) chosen.push(b);
+  const pieces: Piece[] = [];
+  let at = all.start;
+  const textBetween = (from: number, to: number) => sub(all, from - all.start, to - all.start);
+  for (const b of chosen) {
+    for (const s of sentencesOf(textBetween(at, b.span.start), lex)) pieces.push({ kind: 'sentence', span: s });
+    pieces.push(b);
+    at = spanEnd(b.span);
+  }
+  for (const s of sentencesOf(textBetween(at, spanEnd(all)), lex)) pieces.push({ kind: 'sentence', span: s });
+  return pieces;
+}
+
+const joinRules = new WeakMap<Lexicon, (before: string, after: string) => boolean>();
+
+/** Sentences, kept together after an abbreviation of the language ("ул.", "Nr.") and in dates ("12. Mai"). */
+function sentencesOf(s: Span, lex: Lexicon): Span[] {
+  let joins = joinRules.get(lex);
+  if (!joins) {
+    const abbreviations = Object.values(lex).flatMap((v) => (Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && w.endsWith('.')) : []));
+    const abbreviation = new RegExp(`(?:^|[\\s(])${anyOf(abbreviations)}$`, 'iu');
+    const date = pattern(lex, `^(?:{dateWords})`);
+    joins = (before, after) => abbreviation.test(before) || (/(?:^|\s)\p{Nd}{1,2}\.$/u.test(before) && date.test(after));
+    joinRules.set(lex, joins);
+  }
+  return sentences(s, lex.language, joins);
+}
+
+/** The sentence that leads up to `at` (a heading before a list of steps), if any. */
+function headBefore(all: Span, at: number, lex: Lexicon): Span | null {
+  const before = sub(all, 0, at - all.start);
+  const last = sentencesOf(before, lex).at(-1);
+  return last && spanEnd(last) >= at - 3 - (before.text.length - before.text.trimEnd().length) ? last : null;
+}
+
+const CIRCLED = '①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳';
+
+/** "1. Unplug it. 2. Wait …", "Step 1: …", "①…②…": numbered steps, 1, 2, 3… in order. */
+function numbered(all: Span, lex: Lexicon): Piece | null {
+  const re = pattern(lex, `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`, 'giu');
+  const marks = [...all.text.matchAll(re)].map((m) => ({ at: m.index, end: m.index + m[0].length, n: m[1] ? numberOf(m[1], lex)! : CIRCLED.indexOf(m[2]!) + 1, text: m[0] }));
+  // The longest run 1, 2, 3… of markers in order.
+  let best: typeof marks = [];
+  for (let i = 0; i < marks.length; i++) {
+    if (marks[i]!.n !== 1) continue;
+    const run = [marks[i]!];
+    for (const m of marks.slice(i + 1)) if (m.n === run.length + 1) run.push(m);
+    if (run.length > best.length) best = run;
+  }
+  if (best.length < 2) return null;
+  const items: Item[] = best.map((m, k) => {
+    const end = k + 1 < best.length ? best[k + 1]!.at : all.text.length;
+    let text = sub(all, m.end, end);
+    // The last step ends with its sentence.
+    if (k + 1 === best.length) text = sentencesOf(text, lex)[0] ?? text;
+    return { marker: sub(all, m.at, m.end), text };
+  });
+  const head = headBefore(all, all.start + best[0]!.at, lex);
+  const start = head?.start ?? all.start + best[0]!.at;
+  const span = { text: all.text.slice(start - all.start, spanEnd(items.at(-1)!.text) - all.start), start };
+  // Numbered tips are a list of tips, not instructions to follow in order.
+  const tips = head && pattern(lex, `{listNouns}`).test(head.text) && !pattern(lex, `{howTo}|{stepWords}`).test(head.text);
+  return { kind: tips ? 'list' : 'steps', head, items, span };
+}
+
+/** Lines starting with a bullet: a list, or steps when their heading says how to do something. */
+function bulleted(all: Span, lex: Lexicon): Piece | null {
+  const lines = [...all.text.matchAll(/^[ \t]*[-–—•·*▪►✓✔◦][ \t]+(.+)$/gmu)];
+  // The first run of consecutive bullet lines.
+  const run: RegExpMatchArray[] = [];
+  for (const m of lines) {
+    const prev = run.at(-1);
+    if (prev && all.text.slice(prev.index! + prev[0].length, m.index).trim() !== '') break;
+    run.push(m);
+  }
+  if (run.length < 2) return null;
+  const items: Item[] = run.map((m) => ({ marker: null, text: sub(all, m.index! + m[0].length - m[1]!.length, m.index! + m[0].length) }));
+  const head = headBefore(all, all.start + run[0]!.index!, lex);
+  const start = head?.start ?? all.start + run[0]!.index!;
+  const last = run.at(-1)!;
+  const span = { text: all.text.slice(start - all.start, last.index! + last[0].length), start };
+  const steps = head && pattern(lex, `{howTo}|{stepWords}`).test(head.text);
+  return { kind: steps ? 'steps' : 'list', head, items, span };
+}
+
+/** "5, 4, 3, 2, 1 — Happy New Year!", "Drei, zwei, eins", "٣، ٢، ١": numbers counting down to 1 or 0, then the payoff. */
+function countdown(all: Span, lex: Lexicon): Piece | null {
+  const token = pattern(lex, `\\p{Nd}+|{numberWords}`, 'giu');
+  const numbers = [...all.text.matchAll(token)].map((m) => ({ at: m.index, end: m.index + m[0].length, n: numberOf(m[0], lex) }));
+  for (let i = 0; i < numbers.length; i++) {
+    const run = [numbers[i]!];
+    for (let j = i + 1; j < numbers.length; j++) {
+      const prev = run.at(-1)!;
+      const cur = numbers[j]!;
+      if (cur.n === null || prev.n === null || cur.n !== prev.n - 1) break;
+      if (!/^[\s,،、，.…!\-–—:;]*$/u.test(all.text.slice(prev.end, cur.at))) break;
+      run.push(cur);
+    }
+    const lastN = run.at(-1)!.n;
+    // At least three numbers, down to 1 (or 0), starting a sentence or a clause.
+    if (run.length < 3 || (lastN !== 1 && lastN !== 0)) continue;
+    const before = all.text.slice(0, run[0]!.at);
+    if (!/(?:^|[.!?。！？:：—–\n]\s*)$/u.test(before)) continue;
+    const after = sub(all, run.at(-1)!.end);
+    const rest = trimEdges(after);
+    const sentence = sentencesOf(rest, lex)[0] ?? null;
+    // The payoff: the rest of the countdown's sentence, or the next sentence when the countdown ends it.
+    const ownSentence = !/^[.!?。！？]/u.test(after.text.trimStart()) || /^[…]/u.test(after.text.trimStart());
+    const payoff = sentence && (ownSentence || sentence) ? sentence : null;
+    const end = payoff ? spanEnd(payoff) : all.start + run.at(-1)!.end;
+    const start = all.start + run[0]!.at;
+    return {
+      kind: 'countdown',
+      numbers: run.map((r) => sub(all, r.at, r.end)),
+      payoff,
+      span: { text: all.text.slice(start - all.start, end - all.start), start },
+    };
+  }
+  return null;
+}
+
+// ---- The title -----------------------------------------------------------------------------------
+
+/**
+ * What names the video rather than what it says, at the start ("An 8-second ad for", "Un anuncio de 8
+ * segundos para", "Make a short video about") or at the end ("…の8秒広告", "…için 10 saniyelik bir
+ * reklam", "…के लिए 8 सेकंड का विज्ञापन") of the first sentence: the span left, and the phrase cut.
+ */
+function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
+  const len = `(?:(?:\\p{Nd}+(?:[.,]\\p{Nd}+)?|{numberWords})[\\s\\u00A0-]*(?:{seconds}|{minutes})|{halfMinute}|{wholeMinute})`;
+  const item = `(?:{metaWords}|{lengthWords}|${len}|[\\p{L}]{1,3}[\\s-]+${len})`;
+  const lead = pattern(
+    lex,
+    `^(?:(?:{metaVerbs})[\\s,]*)*(?:(?:${item}[\\s-]*)+(?:[\\p{L}\\p{M}'’-]+[\\s-]+){0,3}?)?(?:{videoNouns})((?:[\\s,-]*${item})*)[\\s,:：،-]*((?:{topicLinks})(?![\\p{L}])[\\s:：]*)?`,
+  );
+  // (Cheap tests first: both forms need a word that names a video, the tail form at the sentence's end.)
+  const noun = pattern(lex, `{videoNouns}`);
+  if (!noun.test(s.text)) return { rest: s, cut: null };
+  const m = lead.exec(s.text);
+  if (m) {
+    // A request needs its link ("for", "about") unless a length or a colon marks it as one.
+    const rest = trimEdges(sub(s, m[0].length));
+    if ((m[2] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text)) return { rest, cut: m[0].trim() };
+  }
+  const tail = pattern(
+    lex,
+    `((?:{tailLinks})[\\s,]*)?((?:(?:{metaVerbs}|{metaWords}|{lengthWords}|${len})[\\s-]*)*)(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`,
+  );
+  const t = pattern(lex, `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`).test(s.text) ? tail.exec(s.text) : null;
+  if (t && t.index > 0 && (t[1] || pattern(lex, len).test(t[0]))) {
+    let rest = trimEdges(sub(s, 0, t.index));
+    // "为我们的…" (for our …): a request's opening word, once its ending is known.
+    const opening = pattern(lex, `^(?:{metaVerbs})[\\s,]*`).exec(rest.text);
+    if (opening && opening[0].length < rest.text.length) rest = trimEdges(sub(rest, opening[0].length));
+    if (/[\p{L}\p{N}]/u.test(rest.text)) return { rest, cut: t[0].trim() };
+  }
+  return { rest: s, cut: null };
+}
+
+/** A style request ending the sentence: "with teal accents and serif type", "con acentos dorados". */
+function withoutStyle(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
+  const words = `(?:[\\p{L}\\p{M}-]+\\s+){0,3}?`;
+  const re = pattern(lex, `[,\\s]*(?:{styleLinks})\\s+${words}(?:{styleNouns})(?:\\s+(?:{conjunctions})\\s+${words}(?:{styleNouns}))?[\\s.!]*$`);
+  const m = re.exec(s.text);
+  if (!m || m.index === 0) return { rest: s, cut: null };
+  return { rest: trimEdges(sub(s, 0, m.index)), cut: m[0].trim() };
+}
+
+/** The title scene from the first sentence, and the scenes its remainder makes (a list after its colon…). */
+function titleOf(sentence: Span, lex: Lexicon, directions: string[], image: string | null): { scene: Scene; more: Scene[] } {
+  let s = trimEdges(sentence);
+  const meta = withoutMeta(s, lex);
+  if (meta.cut) directions.push(meta.cut);
+  s = meta.rest;
+  const style = withoutStyle(s, lex);
+  if (style.cut) directions.push(style.cut);
+  s = style.rest;
+  const lang = lex.language;
+  const more: Scene[] = [];
+  let title = s;
+  let subtitle: Span | null = null;
+  // "Head: the rest": the head is the title; the rest its subtitle, or its own scene (a list…).
+  const colon = /^(.{2,80}?)\s*[:：]\s+|^(.{2,80}?)[：]/u.exec(s.text);
+  if (colon && wordCount(colon[1] ?? colon[2]!, lang) <= MAX_TITLE_WORDS) {
+    const head = trimEdges(sub(s, 0, (colon[1] ?? colon[2]!).length));
+    const tail = trimEdges(sub(s, colon[0].length));
+    title = head;
+    const structured = listOf(tail, lex, head) ?? barsOf(tail, lex, '');
+    if (structured) more.push(structured);
+    else if (wordCount(tail.text, lang) <= MAX_SUBTITLE_WORDS && !quoteOf(tail, lex)) subtitle = tail;
+    else more.push(...scenesOf(tail, lex));
+  } else if (wordCount(s.text, lang) > MAX_TITLE_WORDS) {
+    const [head, ...rest] = fitted(s, MAX_TITLE_WORDS, lang);
+    title = head!;
+    const restSpan = rest.length ? { text: sentence.text.slice(rest[0]!.start - sentence.start, spanEnd(rest.at(-1)!) - sentence.start), start: rest[0]!.start } : null;
+    if (restSpan && wordCount(restSpan.text, lang) <= MAX_SUBTITLE_WORDS) subtitle = trimEdges(restSpan);
+    else if (restSpan) more.push(...rest.map((r) => ({ kind: 'statement' as const, text: trimEdges(r).text })));
+  }
+  return {
+    scene: { kind: 'title', title: capitalise(title.text, lang), subtitle: subtitle ? capitalise(subtitle.text, lang) : null, image },
+    more,
+  };
+}
+
+/** A sentence in pieces of whole clauses, each at most `max` words (a longer clause stays whole). */
+function fitted(s: Span, max: number, lang: string): Span[] {
+  if (wordCount(s.text, lang) <= max) return [s];
+  const groups: Span[] = [];
+  let current: Span | null = null;
+  for (const c of clauses(s)) {
+    const joined: Span | null = current ? { text: s.text.slice(current.start - s.start, spanEnd(c) - s.start), start: current.start } : null;
+    if (current && joined && wordCount(joined.text, lang) <= max) current = joined;
+    else {
+      if (current) groups.push(current);
+      current = c;
+    }
+  }
+  if (current) groups.push(current);
+  return groups.map(trimEdges);
+}
+
+// ---- Scenes of a sentence --------------------------------------------------------------------------
+
+function scenesOf(sentence: Span, lex: Lexicon): Scene[] {
+  const s = trimEdges(sentence);
+  const lang = lex.language;
+  const quote = quoteOf(s, lex);
+  if (quote) return quote;
+  const cta = ctaOf(s, lex);
+  if (cta) return [cta];
+  const structured = barsOf(s, lex, null) ?? listOf(s, lex, null);
+  if (structured) return [structured];
+  const figure = figureScene(s, lex);
+  if (figure) return [figure];
+  return fitted(s, MAX_SCENE_WORDS, lang).map((p) => ({ kind: 'statement', text: capitalise(p.text, lang) }));
+}
+
+const QUOTES: Array<[string, string]> = [['“', '”'], ['«', '»'], ['„', '“'], ['„', '”'], ['"', '"'], ['「', '」'], ['『', '』'], ['‘', '’'], ['»', '«']];
+
+/** "“The best coffee in Porto,” says Ana Ribeiro": a quote card, attributed when a name is given. */
+function quoteOf(s: Span, lex: Lexicon): Scene[] | null {
+  for (const [open, close] of QUOTES) {
+    const a = s.text.indexOf(open);
+    const b = a < 0 ? -1 : s.text.indexOf(close, a + 1);
+    if (a < 0 || b < 0) continue;
+    const inner = trimEdges(sub(s, a + 1, b));
+    if (wordCount(inner.text, lex.language) < 2) continue;
+    // The rest is the attribution when it is short (a name and the verb: "says Ana Ribeiro").
+    const verbs = pattern(lex, `^[\\s,，、.:：—–-]*(?:{quoteParticles})?[\\s,，:：]*|[\\s,，.:：—–-]*$`, 'gu');
+    const around = [trimEdges(sub(s, 0, a)), trimEdges(sub(s, b + 1))].filter((r) => /[\p{L}\p{N}]/u.test(r.text));
+    // A quote is the sentence: what is around it can only be its attribution. (A name in quotes inside
+    // a sentence — «Белые ночи», "Simit Sarayı" — is no quote.)
+    const rest = around.map((r) => strip(r, verbs)).filter((r): r is Span => r !== null);
+    if (rest.length > 1 || rest.some((r) => wordCount(r.text, lex.language) > 6 || r.text.length > 48)) return null;
+    return [{ kind: 'quote', quote: inner.text, attribution: rest[0]?.text ?? null }];
+  }
+  return null;
+}
+
+/** The span without what `re` matches at its start and end. */
+function strip(s: Span, re: RegExp): Span | null {
+  let from = 0;
+  let to = s.text.length;
+  re.lastIndex = 0;
+  for (const m of s.text.matchAll(re)) {
+    if (m.index === 0) from = Math.max(from, m[0].length);
+    else if (m.index + m[0].length === s.text.length) to = Math.min(to, m.index);
+  }
+  if (to <= from) return null;
+  const out = trimEdges(sub(s, from, to));
+  return /[\p{L}\p{N}]/u.test(out.text) ? out : null;
+}
+
+/** An address: a URL, an e-mail address, a domain name. */
+const ADDRESS = /(?:https?:\/\/[^\s]+|www\.[^\s]+|[\p{Script=Latin}\p{N}._%+-]+@[\p{Script=Latin}\p{N}-]+(?:\.[\p{Script=Latin}\p{N}-]+)+|(?<![@\p{Script=Latin}\p{N}.-])[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}-]*(?:\.[\p{Script=Latin}\p{N}-]+)*\.[a-z]{2,12}(?:\/[^\s]*)?(?![\p{Script=Latin}\p{N}]))/iu;
+
+/** A call to action: a sentence with an address ("Book at brightsidedental.com"), or one that asks the viewer to act. */
+function ctaOf(s: Span, lex: Lexicon): Scene | null {
+  const m = ADDRESS.exec(s.text);
+  // "Node.js": a domain only when its ending is a real one, or the sentence asks for action.
+  const asks = pattern(lex, `^(?:[\\p{L}\\p{M}]+\\s+){0,2}?(?:{callsToAction})`).test(s.text);
+  if (m && (/[@/]|^www\./iu.test(m[0]) || /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|(?!js|ts|py|md|rb|sh|db|cs)[a-z]{2})$/iu.test(m[0].replace(/\/.*$/, '')))) {
+    const address = trimEdges(sub(s, m.index, m.index + m[0].length));
+    const links = pattern(lex, `(?:[\\s,:：-]*(?:{addressLinks}))+[\\s,:：-]*$`);
+    let before = trimEdges(sub(s, 0, m.index));
+    const linkBefore = links.exec(before.text);
+    if (linkBefore) before = trimEdges(sub(before, 0, linkBefore.index));
+    const after = trimEdges(sub(s, m.index + m[0].length));
+    const afterLinks = pattern(lex, `^(?:[\\s,-]*(?:{addressLinks}))+[\\s,.!-]*$`);
+    const afterText = afterLinks.test(after.text) ? '' : after.text;
+    const action = /[\p{L}\p{N}]/u.test(before.text) ? before : /[\p{L}\p{N}]/u.test(afterText) ? after : null;
+    return { kind: 'cta', action: action ? capitalise(action.text, lex.language) : '', detail: address.text };
+  }
+  if (asks && wordCount(s.text, lex.language) <= 12) return { kind: 'cta', action: capitalise(s.text, lex.language), detail: null };
+  return null;
+}
+
+/** Items of an enumeration: "a, b and c", "a、b、c", "a، b و c". */
+function enumeration(s: Span, lex: Lexicon): Span[] {
+  const parts: Span[] = [];
+  let from = 0;
+  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
+    parts.push(sub(s, from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(sub(s, from));
+  // The last item follows a conjunction: "… and c"; an item may start with one ("and c").
+  const conj = pattern(lex, `\\s+(?:{conjunctions})\\s+`, 'giu');
+  const last = parts.pop()!;
+  const inLast = [...last.text.matchAll(conj)].at(-1);
+  if (inLast && parts.length > 0) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
+  else if (inLast && parts.length === 0) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
+  else parts.push(last);
+  const lead = pattern(lex, `^(?:{conjunctions})\\s+`);
+  return parts.map((p) => {
+    const l = lead.exec(p.text);
+    return trimEdges(l ? sub(p, l[0].length) : p);
+  }).filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+}
+
+/**
+ * "3 tips for better sleep: a, b, and c" (a list of the three, the count not a counter); "Features: a,
+ * b, c"; "fast, private and free" (three or more short items).
+ */
+function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
+  const lang = lex.language;
+  let heading = head;
+  let body = s;
+  if (!head) {
+    const colon = /^(.{2,80}?)\s*[:：]\s*/u.exec(s.text);
+    if (colon) {
+      heading = trimEdges(sub(s, 0, colon[1]!.length));
+      body = trimEdges(sub(s, colon[0].length));
+    }
+  }
+  const items = enumeration(body, lex);
+  // How many the heading promises: "3 tips", "three reasons", "3つのコツ".
+  const promised = heading ? pattern(lex, `(\\p{Nd}+|{numberWords})\\s*(?:つの|个|個|가지|種類の)?\\s*(?:[\\p{L}\\p{M}-]+\\s+)?(?:{listNouns})`).exec(heading.text) : null;
+  const count = promised ? numberOf(promised[1]!, lex) : null;
+  const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : 6));
+  if (items.length < 2 || !shortItems) return null;
+  // Without a count, three or more items and no figures in them ("Friday, 21 June, from 3 pm" is a date).
+  if (count === null && (items.length < 3 || items.some((i) => /\p{Nd}/u.test(i.text)))) return null;
+  if (count !== null && count !== items.length) return null;
+  // Without a colon, the first item may carry the sentence's lead-in ("We offer speed"): such a list is a statement.
+  if (!heading && wordCount(items[0]!.text, lang) > 4) return null;
+  return { kind: 'list', heading: head ? null : (heading?.text ?? null), items: items.map((i) => capitalise(i.text, lang)) };
+}
+
+/** "Signups by quarter: Q1 12, Q2 18, Q3 25": three or more items, each a name and a figure. */
+function barsOf(s: Span, lex: Lexicon, caption: string | null): Scene | null {
+  const colon = /^(.{2,80}?)\s*[:：]\s*/u.exec(s.text);
+  const body = colon ? trimEdges(sub(s, colon[0].length)) : s;
+  const items = enumeration(body, lex);
+  if (items.length < 3) return null;
+  const bars = items.map((item) => {
+    const figs = figuresIn(item, lex).filter((f) => !f.code);
+    if (figs.length !== 1) return null;
+    const f = figs[0]!;
+    const before = trimEdges(sub(item, 0, f.span.start - item.start));
+    const after = trimEdges(sub(item, spanEnd(f.span) - item.start));
+    const label = before.text && !after.text ? before : !before.text && after.text ? after : null;
+    if (!label || wordCount(label.text, lex.language) > 3) return null;
+    return { label: label.text, figure: f.figure };
+  });
+  if (bars.some((b) => b === null)) return null;
+  const kinds = new Set(bars.map((b) => `${b!.figure.prefix}|${b!.figure.suffix}`));
+  if (kinds.size > 1) return null;
+  return { kind: 'bars', label: caption ?? (colon ? trimEdges(sub(s, 0, colon[1]!.length)).text : ''), bars: bars as { label: string; figure: FoundFigure['figure'] }[] };
+}
+
+/**
+ * A quantity that leads its sentence ("Over 12,000 teams use it", "98% of them renew", "Más de 15.000
+ * familias…") or ends it ("Revenue hit $1.2M", "顧客満足度は98%です"): the figure counts, the rest is its
+ * label. Anywhere else the sentence stays whole: taking the figure out would leave it broken.
+ */
+function figureScene(s: Span, lex: Lexicon): Scene | null {
+  const lang = lex.language;
+  if (clauses(s).length > 1) return null;
+  const quantities = figuresIn(s, lex);
+  if (quantities.length !== 1 || !quantities[0]!.quantity) return null;
+  const f = quantities[0]!;
+  const before = trimEdges(sub(s, 0, f.span.start - s.start));
+  const after = trimEdges(sub(s, spanEnd(f.span) - s.start));
+  const fn = pattern(lex, `(?:^|\\s)(?:{functionWords})$`);
+  let qualifier: string | null = null;
+  let label: Span | null = null;
+  const leading = pattern(lex, `^(?:(?:{leadArticles}|{about})\\s*)*((?:{atLeast}))?\\s*(?:{about})?$`).exec(before.text);
+  if (!before.text || leading) {
+    // The figure leads: what follows it is the label ("teams use it every day"), a qualifier after the figure ("以上") shown with it.
+    let rest = after;
+    const afterQ = pattern(lex, `^(?:{atLeastAfter})`).exec(rest.text);
+    if (afterQ) {
+      qualifier = afterQ[0];
+      rest = trimEdges(sub(rest, afterQ[0].length));
+    }
+    if (leading?.[1]) qualifier = leading[1];
+    label = rest;
+  } else if (!after.text || pattern(lex, `^(?:{copulas})[\\s.!。！]*$`).test(after.text)) {
+    // The figure ends it: the words before it, without the verb that leads to it ("Revenue hit").
+    let lead = before;
+    const trim = pattern(lex, `(?:[\\s]*(?:{labelTrim}))+$`);
+    const t = trim.exec(lead.text);
+    if (t && t.index > 0) lead = trimEdges(sub(lead, 0, t.index));
+    label = lead;
+  }
+  if (!label || !/[\p{L}]/u.test(label.text) || fn.test(label.text)) return null;
+  const text = capitalise(label.text, lang);
+  if (f.kind === 'percent' && f.figure.value <= 100 && !qualifier) return { kind: 'progress', figure: f.figure, percent: f.figure.value, label: label.text };
+  return { kind: 'counter', figure: f.figure, qualifier, label: text };
+}

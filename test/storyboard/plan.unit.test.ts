@@ -1,0 +1,269 @@
+// The storyboard planner (prompt → scenes, look, length), engine-neutral: the offline composers of
+// both engines draw what it decides, so its choices are tested once here. The corpus test
+// (corpus.test.ts) runs it over 250 prompts in 14 languages; these are its rules one by one.
+import { describe, expect, it } from 'vitest';
+import { getEngine } from '../../src/engines/index.js';
+import { resolveDuration } from '../../src/engines/limits.js';
+import { statedDurationSeconds } from '../../src/storyboard/duration.js';
+import { lexiconFor, LEXICONS } from '../../src/storyboard/lexicon.js';
+import { NAMED_COLOURS } from '../../src/storyboard/look.js';
+import { digitValue, figureAt, figuresIn } from '../../src/storyboard/numbers.js';
+import { plan as planOf, planStoryboard } from '../../src/storyboard/plan.js';
+import { sentences } from '../../src/storyboard/text.js';
+import type { Scene } from '../../src/storyboard/types.js';
+import { hyperframesTexts, lottieTexts } from './corpus.js';
+
+const plan = (prompt: string, durationSeconds: number | null = null, instructions: string | null = null) => planStoryboard({ prompt, instructions, durationSeconds });
+const kinds = (prompt: string) => plan(prompt).scenes.map((s) => s.kind);
+const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scene, { kind: K }> => {
+  const scene: Scene | undefined = plan(prompt).scenes.find((s) => s.kind === kind);
+  if (!scene) throw new Error(`no ${kind} scene for: ${prompt}`);
+  return scene as Extract<Scene, { kind: K }>;
+};
+
+describe('the user\'s words, exactly', () => {
+  // The bug that opened issue 30: an English article rule turned "panadería artesanal" into "panaderían".
+  const cases = [
+    ['es', 'Un anuncio de 8 segundos para una panadería artesanal en Sevilla. Pan recién hecho.', 'panadería artesanal'],
+    ['pt', 'Uma padaria artesanal em Lisboa. A padaria abre às 6.', 'padaria artesanal'],
+    ['it', 'Una pizzeria antica a Napoli. Pizza più buona è qui.', 'più buona è qui'],
+    ['fr', 'Un café à emporter, une crêpe à offrir. Été à Étretat.', 'crêpe à offrir'],
+    ['de', 'Die Bäckerei öffnet um 6. Frühstück über alles.', 'Frühstück über alles'],
+    ['ca', 'Una cafeteria única a Girona. Entrada gratuïta avui.', 'cafeteria única a Girona'],
+    ['tr', 'Kadıköy’de güzel bir akşam. Çay ücretsiz.', 'güzel bir akşam'],
+  ] as const;
+  for (const [lang, prompt, words] of cases) {
+    it(`keeps "${words}" as typed on screen in both engines (${lang})`, () => {
+      const spec = { prompt, instructions: null, durationSeconds: null, assets: [], width: 1080, height: 1920 };
+      const html = hyperframesTexts(getEngine('hyperframes').composeOffline(spec)).texts.map((t) => t.text).join('\n');
+      const lottie = lottieTexts(getEngine('lottie').composeOffline(spec)).texts.map((t) => t.text).join('\n');
+      expect(html).toContain(words);
+      // Lottie sets headlines in capitals when the look says so: the same letters, upper case.
+      expect(lottie.includes(words) || lottie.includes(words.toLocaleUpperCase(lang))).toBe(true);
+    });
+  }
+});
+
+describe('language', () => {
+  it('has a file for each of the 14 languages, and detects them', () => {
+    expect([...LEXICONS.keys()].sort()).toEqual(['ar', 'de', 'en', 'es', 'fr', 'hi', 'it', 'ja', 'ko', 'nl', 'pt', 'ru', 'tr', 'zh']);
+    const samples: Record<string, string> = {
+      en: 'Three tips for better sleep', es: 'Tres consejos para dormir mejor', fr: 'Trois conseils pour mieux dormir', de: 'Drei Tipps für besseren Schlaf',
+      pt: 'Três dicas para dormir melhor', it: 'Tre consigli per dormire meglio', nl: 'Drie tips voor beter slapen', ja: 'よく眠るための3つのコツ',
+      zh: '改善睡眠的三个小贴士', ko: '잠을 잘 자는 세 가지 팁', ar: 'ثلاث نصائح لنوم أفضل', hi: 'बेहतर नींद के लिए तीन सुझाव', ru: 'Три совета для хорошего сна', tr: 'Daha iyi uyku için üç ipucu',
+    };
+    for (const [lang, text] of Object.entries(samples)) expect(lexiconFor(text).language, text).toBe(lang);
+    // A language without a file: the language-neutral rules.
+    expect(lexiconFor('Rahisi kupika chakula kitamu nyumbani').language).toBe('und');
+    expect(plan('5, 4, 3, 2, 1 สวัสดีปีใหม่').scenes.map((s) => s.kind)).toEqual(['countdown']);
+  });
+
+  it('splits sentences with Intl.Segmenter in every script, after figures, not after abbreviations or in dates', () => {
+    const of = (text: string, lang: string) => sentences({ text, start: 0 }, lang).map((s) => s.text);
+    expect(of('Cookies cost $2.50. 98% come back. See e.g. our menu.', 'en')).toEqual(['Cookies cost $2.50.', '98% come back.', 'See e.g. our menu.']);
+    expect(of('新しい。速い！安い？', 'ja')).toEqual(['新しい。', '速い！', '安い？']);
+    expect(of('हर सुबह ताज़ा ब्रेड। ऑर्डर करें।', 'hi')).toEqual(['हर सुबह ताज़ा ब्रेड।', 'ऑर्डर करें।']);
+    expect(kinds('Приглашаем на открытие! Суббота, 12 октября, в 15:00, ул. Ленина, 24.')).toHaveLength(2);
+  });
+});
+
+describe('figures', () => {
+  const lex = (lang: string) => LEXICONS.get(lang)!;
+  const figures = (text: string, lang: string) => figuresIn({ text, start: 0 }, lex(lang)).map((f) => ({ text: f.figure.text, value: f.figure.value, quantity: f.quantity }));
+
+  it('reads digits of any script and local separators', () => {
+    expect(digitValue('٧')).toBe(7);
+    expect(digitValue('७')).toBe(7);
+    expect(digitValue('７')).toBe(7);
+    expect(figures('Más de 15.000 familias', 'es')).toEqual([{ text: '15.000', value: 15000, quantity: true }]);
+    expect(figures('Over 12,000 teams', 'en')).toEqual([{ text: '12,000', value: 12000, quantity: true }]);
+    expect(figures('Plus de 3 200 producteurs', 'fr')).toEqual([{ text: '3 200', value: 3200, quantity: true }]);
+    expect(figures('أكثر من ١٢٬٠٠٠ عميل', 'ar')).toEqual([{ text: '١٢٬٠٠٠', value: 12000, quantity: true }]);
+    expect(figures('1,20,000 किसान', 'hi')).toEqual([{ text: '1,20,000', value: 120000, quantity: true }]);
+    expect(figures('Umsatz 3,5 Mio. €', 'de')[0]).toMatchObject({ value: 3.5 });
+    expect(figures('El 92 % repite', 'es')).toEqual([{ text: '92 %', value: 92, quantity: true }]);
+    expect(figures('超过12,000家企业', 'zh')).toEqual([{ text: '12,000家', value: 12000, quantity: true }]);
+  });
+
+  it('counts only quantities: not times, dates, years, ids, codes, phone numbers or addresses', () => {
+    const quantity = (text: string, lang = 'en') => figures(text, lang).map((f) => f.quantity);
+    expect(quantity('open 7 to 14 h')).toEqual([false, false]);
+    expect(quantity('Desk 4B, Gate A32, flight BA 2490, the A320')).toEqual([false, false, false, false]);
+    expect(quantity('Desk 12 is open')).toEqual([false]);
+    expect(quantity('boards at 14:45 on June 7')).toEqual([false, false, false]);
+    expect(quantity('Founded in 1998')).toEqual([false]);
+    expect(quantity('Call 020 7946 0018')).toEqual([false, false, false]);
+    expect(quantity('Call +34 912 345 678').includes(true)).toBe(false);
+    expect(quantity('at 14 Elm Street')).toEqual([false]);
+    expect(quantity('Abierto de 7 a 14 h', 'es')).toEqual([false, false]);
+    expect(quantity('Freitag, 21. Juni, ab 15 Uhr', 'de')).toEqual([false, false]);
+    expect(quantity('$2.4M raised, 98% renew, 200 towns, 40 km')).toEqual([true, true, true, true]);
+  });
+
+  it('counts up in the figure\'s own digits and separators', () => {
+    const [f] = figuresIn({ text: '١٢٬٠٠٠', start: 0 }, lex('ar'));
+    expect(figureAt(f!.figure, 1500)).toBe('١٬٥٠٠');
+    const [g] = figuresIn({ text: '$18.6M', start: 0 }, lex('en'));
+    expect(figureAt(g!.figure, 9.3)).toBe('$9.3M');
+    const [h] = figuresIn({ text: '1,20,000', start: 0 }, lex('hi'));
+    expect(figureAt(h!.figure, 100000)).toBe('1,00,000');
+  });
+});
+
+describe('scenes', () => {
+  it('a figure leading or ending its sentence is a counter labelled by the rest; anywhere else the sentence stays whole', () => {
+    expect(sceneOf('Hello. Over 12,000 teams use it every day.', 'counter')).toMatchObject({ figure: { text: '12,000' }, qualifier: 'Over', label: 'Teams use it every day' });
+    expect(sceneOf('Big year. Revenue hit $1.2M.', 'counter')).toMatchObject({ figure: { text: '$1.2M' }, label: 'Revenue' });
+    expect(sceneOf('Hello. 98% of customers come back.', 'progress')).toMatchObject({ percent: 98, label: 'of customers come back' });
+    // "This year we want to reach towns": a label the figure's absence would break.
+    expect(plan('Bikes. This year we want to reach 200 towns.').scenes[1]).toMatchObject({ kind: 'statement', text: 'This year we want to reach 200 towns' });
+    // The headline keeps its figure and no counter repeats it.
+    expect(kinds('Revenue grew 42% to $18.6M. Customers love it.')).toEqual(['title', 'statement']);
+  });
+
+  it('three figures of a kind with their names are a bar chart', () => {
+    expect(sceneOf('Signups by quarter: Q1 12k, Q2 18k, Q3 25k and Q4 31k.', 'bars').bars.map((b) => [b.label, b.figure.text])).toEqual([
+      ['Q1', '12k'],
+      ['Q2', '18k'],
+      ['Q3', '25k'],
+      ['Q4', '31k'],
+    ]);
+    expect(sceneOf('Night market. 300 stalls, 40 food trucks, 12 stages and 5 bars.', 'bars').bars.map((b) => b.label)).toEqual(['stalls', 'food trucks', 'stages', 'bars']);
+  });
+
+  it('numbered and bulleted steps are a steps scene, each step whole; no counters', () => {
+    const s = plan('How to reset your router: 1. Unplug it. 2. Wait 30 seconds. 3. Plug it back in. 4. Wait for the light to turn green.');
+    expect(s.scenes.map((x) => x.kind)).toEqual(['title', 'steps']);
+    expect(s.scenes[0]).toMatchObject({ title: 'How to reset your router' });
+    expect(s.scenes[1]).toMatchObject({ steps: [{ marker: '1', text: 'Unplug it' }, { marker: '2', text: 'Wait 30 seconds' }, { marker: '3', text: 'Plug it back in' }, { marker: '4', text: 'Wait for the light to turn green' }] });
+    expect(s.durationSeconds).not.toBe(30);
+    expect(sceneOf('Kaffee kochen: Schritt 1: Wasser erhitzen. Schritt 2: Kaffee mahlen. Schritt 3: Aufgießen.', 'steps').steps.map((x) => x.text)).toEqual(['Wasser erhitzen', 'Kaffee mahlen', 'Aufgießen']);
+    expect(sceneOf('How to pack:\n- roll your shirts\n- shoes at the bottom\n- liquids in a bag', 'steps').steps).toEqual([
+      { marker: null, text: 'roll your shirts' },
+      { marker: null, text: 'shoes at the bottom' },
+      { marker: null, text: 'liquids in a bag' },
+    ]);
+  });
+
+  it('"N tips: a, b and c" is a list of those N, with no counter of N', () => {
+    expect(plan('3 tips for better sleep: dim the lights, skip coffee after 2 pm, and keep a schedule.').scenes.map((s) => [s.kind, s.kind === 'list' ? s.items : null])).toEqual([
+      ['title', null],
+      ['list', ['Dim the lights', 'Skip coffee after 2 pm', 'Keep a schedule']],
+    ]);
+    expect(sceneOf('Nimbus. It syncs instantly, works offline, and encrypts everything.', 'list').items).toEqual(['It syncs instantly', 'Works offline', 'Encrypts everything']);
+  });
+
+  it('a countdown shows its numbers in order, then the payoff whole; never a chart', () => {
+    expect(plan('5, 4, 3, 2, 1 — Happy New Year from all of us at Casa Lupa!').scenes).toMatchObject([{ kind: 'countdown', numbers: ['5', '4', '3', '2', '1'], payoff: 'Happy New Year from all of us at Casa Lupa!' }]);
+    expect(sceneOf('Drei, zwei, eins – frohes neues Jahr!', 'countdown')).toMatchObject({ numbers: ['Drei', 'zwei', 'eins'], payoff: 'frohes neues Jahr!' });
+    expect(sceneOf('٣، ٢، ١… انطلقت التخفيضات!', 'countdown').numbers).toEqual(['٣', '٢', '١']);
+  });
+
+  it('quotes are cards with their attribution; calls to action close with their address', () => {
+    expect(sceneOf('Nimbus. "It changed how our team thinks," says Maria Lopez.', 'quote')).toMatchObject({ quote: 'It changed how our team thinks', attribution: 'says Maria Lopez' });
+    expect(plan('Nimbus. Sign up at nimbus.app today! It is fast.').scenes.at(-1)).toMatchObject({ kind: 'cta', action: 'Sign up', detail: 'nimbus.app' });
+    expect(sceneOf('新しいカメラアプリ。今すぐダウンロード：lumen.jp', 'cta')).toMatchObject({ action: '今すぐダウンロード', detail: 'lumen.jp' });
+    expect(sceneOf('Nuevo café en Madrid. Visítanos en cafe.es', 'cta')).toMatchObject({ action: 'Visítanos', detail: 'cafe.es' });
+    expect(sceneOf('Docs. Read more at docs.example.co.uk', 'cta')).toMatchObject({ action: 'Read more', detail: 'docs.example.co.uk' });
+    expect(kinds('Built with Node.js and React. It runs on Node.js too.')).toEqual(['title', 'statement']);
+  });
+
+  it('titles drop what names the video, in any language, and style requests; the plan lists them as directions', () => {
+    const cases: Array<[string, string, string]> = [
+      ['A 10-second explainer: revenue grew 42%.', 'Revenue grew 42%', 'A 10-second explainer:'],
+      ['A launch teaser for Nimbus, the calm note app', 'Nimbus, the calm note app', 'A launch teaser for'],
+      ['Un anuncio de 8 segundos para una panadería artesanal en Sevilla.', 'Una panadería artesanal en Sevilla', 'Un anuncio de 8 segundos para'],
+      ['Ein 10-Sekunden-Video für die Bäckerei Kornblume.', 'Die Bäckerei Kornblume', 'Ein 10-Sekunden-Video für'],
+      ['パン工房こむぎの8秒広告。', 'パン工房こむぎ', 'の8秒広告'],
+      ['为我们的手工面包店做一个8秒的广告。', '我们的手工面包店', '做一个8秒的广告'],
+      ["Kadıköy'deki Simit Sarayı için 10 saniyelik bir reklam.", "Kadıköy'deki Simit Sarayı", 'için 10 saniyelik bir reklam'],
+      ['हमारी बेकरी के लिए 8 सेकंड का विज्ञापन।', 'हमारी बेकरी', 'के लिए 8 सेकंड का विज्ञापन'],
+    ];
+    for (const [prompt, title, direction] of cases) {
+      const p = planOf({ prompt, instructions: null, durationSeconds: null });
+      expect(p.storyboard.scenes[0], prompt).toMatchObject({ kind: 'title', title });
+      expect(p.directions, prompt).toContain(direction);
+    }
+    expect(plan('Quarterly results with teal accents and serif type').scenes[0]).toMatchObject({ title: 'Quarterly results' });
+    expect(plan('An evening at the Atlas Gallery.').scenes[0]).toMatchObject({ title: 'An evening at the Atlas Gallery' });
+  });
+
+  it('long prompts are summarised by whole sentences, structure and the call to action first', () => {
+    const sentences = Array.from({ length: 14 }, (_, i) => `Point number ${['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen'][i]} matters`);
+    const prompt = `Big news. ${sentences.join('. ')}. 30% of them renew. Join us at acme.com`;
+    const p = planOf({ prompt, instructions: null, durationSeconds: 6 });
+    expect(p.summarised).toBe(true);
+    expect(p.storyboard.scenes.map((x) => x.kind)).toEqual(['title', 'progress', 'cta']);
+    for (const scene of plan(prompt).scenes) if (scene.kind === 'statement') expect(prompt).toContain(scene.text);
+  });
+
+  it('the same prompt gives the same storyboard; right-to-left scripts are marked', () => {
+    expect(plan('A teal logo reveal for Orbit')).toEqual(plan('A teal logo reveal for Orbit'));
+    expect(plan('مرحبا بالعالم. هذا فيديو قصير.').direction).toBe('rtl');
+    expect(plan('שלום עולם').direction).toBe('rtl');
+    expect(plan('新しいアプリのご紹介 🚀。').direction).toBe('ltr');
+  });
+});
+
+describe('length', () => {
+  it('reads a length next to what names the video, in any language; a length the video talks about is not one', () => {
+    expect(statedDurationSeconds('A 10-second explainer')).toBe(10);
+    expect(statedDurationSeconds('15 s teaser')).toBe(15);
+    expect(statedDurationSeconds('a 15s teaser')).toBe(15);
+    expect(statedDurationSeconds('half a minute promo')).toBe(30);
+    expect(statedDurationSeconds('a one minute recap')).toBe(60);
+    expect(statedDurationSeconds('Un anuncio de 8 segundos para una panadería')).toBe(8);
+    expect(statedDurationSeconds('Ein 10-Sekunden-Video für die Bäckerei')).toBe(10);
+    expect(statedDurationSeconds('Erstelle ein 8 Sekunden langes Video')).toBe(8);
+    expect(statedDurationSeconds('パン工房の8秒広告')).toBe(8);
+    expect(statedDurationSeconds('إعلان مدته ٨ ثوانٍ لمخبز السنابل')).toBe(8);
+    expect(statedDurationSeconds('Видео на 15 секунд о фестивале')).toBe(15);
+    expect(statedDurationSeconds('A 4-second hello from the lighthouse')).toBe(4);
+    expect(statedDurationSeconds('an 80s vibe')).toBeNull();
+    expect(statedDurationSeconds('a launch teaser')).toBeNull();
+    // What the video says, not how long it lasts.
+    expect(statedDurationSeconds('How to reset it: 1. Unplug it. 2. Wait 30 seconds.')).toBeNull();
+    expect(statedDurationSeconds('Lemon pasta in 15 minutes.')).toBeNull();
+    expect(statedDurationSeconds('10分でできる親子丼。')).toBeNull();
+  });
+
+  it('a requested length wins, then a stated one (clamped to 1–60 s), else the natural one', () => {
+    expect(resolveDuration(7, 'A 10-second clip')).toBe(7);
+    expect(resolveDuration(undefined, 'A 10-second clip')).toBe(10);
+    expect(resolveDuration(undefined, 'a 2 minute film')).toBe(60);
+    expect(resolveDuration(undefined, 'a clip')).toBeNull();
+    expect(plan('A 10-second clip about cats. They nap.').durationSeconds).toBe(10);
+    expect(plan('Cats. They nap. They purr.', 7).durationSeconds).toBe(7);
+    expect(plan('Cats. They nap. They purr.').durationSeconds).toBe(8);
+  });
+
+  it('scenes tile the length exactly', () => {
+    for (const d of [1, 3, 7.5, 60]) {
+      const s = plan('Cats. They nap, eat and purr. 5, 4, 3, 2, 1, go! "Meow," says Tom. How to adopt: 1. Visit. 2. Choose. Adopt one at cats.org', d);
+      expect(s.scenes[0]!.start).toBe(0);
+      for (let i = 1; i < s.scenes.length; i++) expect(s.scenes[i]!.start).toBeCloseTo(s.scenes[i - 1]!.start + s.scenes[i - 1]!.duration, 6);
+      const last = s.scenes.at(-1)!;
+      expect(last.start + last.duration).toBeCloseTo(d, 6);
+    }
+  });
+});
+
+describe('look', () => {
+  it('honours named colours, styles and fonts', () => {
+    expect(plan('A promo with teal accents').look.palette.accent).not.toBe(plan('A promo').look.palette.accent);
+    expect(plan('A dark promo in teal').look.palette.accent).toBe(NAMED_COLOURS.teal);
+    expect(plan('A sepia memory').look).toMatchObject({ name: 'sepia', theme: 'light', font: 'serif' });
+    expect(plan('A neon night').look).toMatchObject({ name: 'neon', theme: 'dark', decoration: 'glow' });
+    expect(plan('A minimal launch').look).toMatchObject({ decoration: 'none', motion: 'calm' });
+    expect(plan('An elegant serif launch').look.font).toBe('serif');
+    expect(plan('A launch for developers').look.font).toBe('mono');
+    expect(plan('A dark launch').look.theme).toBe('dark');
+    expect(plan('A bright launch').look.theme).toBe('light');
+    expect(plan('A launch', null, 'Use a navy background').look.palette.background).toBe(NAMED_COLOURS.navy);
+  });
+
+  it('different prompts get different looks', () => {
+    const looks = new Set(['Cats', 'Dogs', 'Birds', 'Fish', 'Mice', 'Cows', 'Pigs', 'Owls'].map((p) => plan(p).look.name));
+    expect(looks.size).toBeGreaterThanOrEqual(3);
+  });
+});
