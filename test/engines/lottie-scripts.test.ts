@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { outlineText, textDocuments } from '../../src/engines/lottie/text.js';
+import { capitals, outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
 import { sceneTexts } from '../../src/storyboard/types.js';
@@ -113,6 +113,12 @@ describe('shaping, glyph by glyph', () => {
     expect(glyphs('क्ष', 'devanagari', 'ltr').length).toBeLessThan([...'क्ष'].length);
     const drawn = glyphs('कि', 'devanagari', 'ltr').sort((a, b) => a.x - b.x);
     expect(drawn[0]!.id).not.toBe(glyphOf('devanagari', 'क')); // the i-matra stands first
+  });
+
+  it('sets capitals (ca: 1) by the language the document names: Turkish i → İ, else Unicode\'s default', () => {
+    expect(capitals('istanbul', 'tr')).toBe('İSTANBUL');
+    expect(capitals('istanbul', undefined)).toBe('ISTANBUL');
+    expect(capitals('istanbul', 'not a tag!')).toBe('ISTANBUL'); // an LLM's stray value changes nothing
   });
 
   it('falls back per cluster: a Latin word inside Thai text is set in Noto Sans', () => {
