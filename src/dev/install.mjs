@@ -163,7 +163,7 @@ export async function ensureTemporalCli() {
   return bin;
 }
 
-/** The Node LTS the image runs (Dockerfile) and the deploy replay test checks. */
+/** The Node LTS the image runs (Dockerfile; its node stand-in, src/dev/containers.mjs). */
 export const NODE_LTS_VERSION = '24.21.0';
 
 /**
@@ -215,6 +215,18 @@ export const temporalServer = (opts = {}) =>
 /** An S3-compatible server for the S3 storage tests and `npm run cluster`: `bin.gofakes3`. */
 export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFAKES3_VERSION, packages: ['github.com/johannesboyne/gofakes3/cmd/gofakes3'], ...opts });
 
+/**
+ * For `npm test` only: the container engine, Compose and the images the container test runs
+ * (src/dev/containers.mjs). When they cannot be had, the test says why.
+ */
+async function ensureContainerTest() {
+  try {
+    await (await import('./containers.mjs')).ensureContainers();
+  } catch (err) {
+    say(`WARNING: the container test (test/deploy/compose.test.ts) cannot run: ${err.message}`);
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     ensureNpmDependencies();
@@ -226,6 +238,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (['pretest', 'cluster', 'precluster'].includes(process.env.npm_lifecycle_event ?? '')) {
       for (const tool of [gofakes3(), temporalServer()]) if (tool.reason) say(`WARNING: ${tool.reason}`);
     }
+    if (process.env.npm_lifecycle_event === 'pretest') await ensureContainerTest();
     say(`ready (temporal CLI: ${cli})`);
   } catch (err) {
     say(`FAILED: ${err.message}`);
