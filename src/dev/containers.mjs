@@ -317,3 +317,11 @@ export async function ensureContainers() {
   ensureEngine();
   for (const ref of requiredImages()) say(`${ref}: ${await ensureImage(ref)}`);
 }
+
+// `node src/dev/containers.mjs`: the same, by hand (an operator on a machine without Docker Hub).
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  ensureContainers().catch((err) => {
+    say(`FAILED: ${err.message}`);
+    process.exit(1);
+  });
+}
