@@ -222,8 +222,16 @@ describe.skipIf(unavailable)('the image and docker-compose.yml in a container en
       expect(p.nspid.split(/\s+/).length, p.nspid).toBeGreaterThanOrEqual(3);
     }
     // What the container cannot give the sandbox, said by the worker at start (see README, Deploy).
+    // Without a writable cgroup tree (an unprivileged container has none) renders get no memory or
+    // task limit of their own: the render worker's container limits bound the worker and its slot.
     const cgroupWarning = /no cgroups \(([^)]*)\)/.exec(await compose(['logs', '--no-color', service]));
-    if (cgroupWarning) console.warn(`[compose.test] ${service}: renders have no per-render memory or task limit inside this container: ${cgroupWarning[1]}`);
+    if (cgroupWarning) {
+      console.warn(`[compose.test] ${service}: renders have no per-render memory or task limit inside this container (${cgroupWarning[1]}); the container's own limits apply`);
+      const id = (await compose(['ps', '-q', service])).trim();
+      const limits = JSON.parse(await docker(['inspect', '--format', '{{json .HostConfig}}', id])) as { Memory: number; PidsLimit: number };
+      expect(limits.Memory).toBeGreaterThan(0);
+      expect(limits.PidsLimit).toBeGreaterThan(0);
+    }
 
     const done = await waitForTerminal(apiUrls[1]!, key, created.body.id, 300_000);
     expect(done.body.status, JSON.stringify(done.body.error)).toBe('completed');
@@ -246,14 +254,14 @@ describe.skipIf(unavailable)('the image and docker-compose.yml in a container en
     const started = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const engine = i % 2 === 0 ? 'hyperframes' : 'lottie';
-      const res = await api(apiUrls[i % 2]!, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', engine, input: `Fault drill ${i}`, width: 270, height: 480, duration_seconds: 3 } });
+      const res = await api(apiUrls[i % 2]!, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', engine: 'hyperframes', input: `Fault drill ${i}`, width: 270, height: 480, duration_seconds: 3 } });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       ids.push(res.body.id);
     }
-    // A render under way in worker-render-1 (its render process is bwrap's child), then SIGKILL the container.
+    // A render under way in worker-render-1 (Chrome runs only while a HyperFrames render draws; an
+    // idle spare render process has none), then SIGKILL the container.
     for (const deadline = Date.now() + 300_000; ; ) {
-      if ((await processesIn('worker-render-1')).some((p) => p.args.includes('bwrap'))) break;
+      if ((await processesIn('worker-render-1')).some((p) => p.args.includes('--type=renderer'))) break;
       if (Date.now() > deadline) throw new Error('no render started on worker-render-1');
     }
     await compose(['kill', '-s', 'SIGKILL', 'worker-render-1']);
