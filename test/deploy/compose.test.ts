@@ -28,6 +28,8 @@ import { CLUSTER_SERVICES, NUM_HISTORY_SHARDS, TEMPORAL_SCHEMAS } from '../../sr
 import { api, waitForTerminal } from '../support/stack.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** On the images this test builds, so that it removes its own old builds and nothing else. */
+const TEST_LABEL = 'video-api.test-build=compose.test';
 const exec = promisify(execFile);
 
 const unavailable = containersUnavailable();
@@ -66,7 +68,7 @@ describe.skipIf(unavailable)('the image and docker-compose.yml in a container en
     // Our image, for real. Unchanged inputs hit the engine's layer cache.
     const started = Date.now();
     const iid = path.join(dir, 'iid');
-    await exec('docker', ['build', '--network', 'host', '--iidfile', iid, '-t', 'video-api:test', '.'], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, timeout: 1_800_000 }).catch((err) => {
+    await exec('docker', ['build', '--network', 'host', '--label', TEST_LABEL, '--iidfile', iid, '-t', 'video-api:test', '.'], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, timeout: 1_800_000 }).catch((err) => {
       throw new Error(`docker build failed:\n${String(err.stderr ?? '').slice(-4000)}\n${String(err.stdout ?? '').slice(-4000)}`);
     });
     const id = fs.readFileSync(iid, 'utf8').trim().replace(/^sha256:/, '');
@@ -98,6 +100,8 @@ describe.skipIf(unavailable)('the image and docker-compose.yml in a container en
   afterAll(async () => {
     if (up && !downChecked) await compose(['down', '-v', '--remove-orphans', '--timeout', '5']).catch(() => {});
     if (image) await exec('docker', ['rmi', image]).catch(() => {});
+    // Earlier builds of ours that no tag names any more (video-api:test moved on): their layers go.
+    await exec('docker', ['image', 'prune', '--force', '--filter', `label=${TEST_LABEL}`]).catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
   }, 300_000);
 
