@@ -277,11 +277,20 @@ describe.skipIf(unavailable)('the image and docker-compose.yml in a container en
     await compose(['start', 'worker-render-1']);
     const statuses: string[] = [];
     for (const [i, id] of ids.entries()) statuses.push((await waitForTerminal(apiUrls[(i + 1) % 2]!, key, id, 600_000)).body.status);
+    // The render that died with its container, retried by Temporal on the other render worker: the
+    // history keeps the last attempt of each activity (read through the Temporal UI's HTTP API).
+    let retried = 0;
+    for (const id of ids) {
+      const res = await fetch(`http://127.0.0.1:${env.TEMPORAL_UI_PORT}/api/v1/namespaces/default/workflows/${id}/history?maximumPageSize=1000`);
+      const events = ((await res.json()) as { history: { events: Array<{ activityTaskStartedEventAttributes?: { attempt: number; identity: string } }> } }).history.events;
+      if (events.some((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.identity.includes('render-slots') && e.activityTaskStartedEventAttributes.attempt > 1)) retried++;
+    }
     const charges = await psql(`SELECT string_agg(n::text, ',' ORDER BY generation_id) FROM (SELECT generation_id, count(*) AS n FROM credit_ledger WHERE kind = 'generation_charge' AND generation_id IN (${ids.map((id) => `'${id}'`).join(',')}) GROUP BY generation_id) c`);
-    const figures = { generations: ids.length, completed: statuses.filter((s) => s === 'completed').length, charges_per_generation: charges, seconds_after_kill: Math.round((Date.now() - killedAt) / 1000), seconds_total: Math.round((Date.now() - started) / 1000) };
+    const figures = { generations: ids.length, completed: statuses.filter((s) => s === 'completed').length, charges_per_generation: charges, renders_retried: retried, seconds_after_kill: Math.round((Date.now() - killedAt) / 1000), seconds_total: Math.round((Date.now() - started) / 1000) };
     console.log(`[compose.test] fault drill: ${JSON.stringify(figures)}`);
     expect(statuses).toEqual(ids.map(() => 'completed'));
     expect(charges).toBe(ids.map(() => '1').join(','));
+    expect(retried).toBeGreaterThanOrEqual(1);
   });
 
   it('docker compose down leaves no container, network or volume of the project', { timeout: 300_000 }, async () => {
