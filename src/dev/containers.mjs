@@ -1,6 +1,6 @@
 // The container engine and the base images for the container test (test/deploy/compose.test.ts),
-// installed for `npm test` only (src/dev/install.mjs calls `ensureContainers`). Plain JavaScript: it
-// runs in the installer, before TypeScript is at hand.
+// installed for `npm test` only (src/dev/install.mjs runs this file; an operator without Docker Hub
+// may run it by hand, as root). Plain JavaScript: it runs in the installer, before TypeScript.
 //   1. Docker Engine from Debian (`docker.io`), started as `dockerd` where nothing runs it (no
 //      systemd here), with no default bridge, no NAT, no forwarding and no iptables rules: containers
 //      reach each other on their own networks and the host's loopback through published ports, and
@@ -23,21 +23,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const RECIPES = path.join(root, 'src/dev/images');
 const say = (msg) => process.stderr.write(`[containers] ${msg}\n`);
 
-export const COMPOSE_VERSION = '2.40.3';
-export const TEMPORAL_UI_VERSION = '2.42.1';
+const COMPOSE_VERSION = '2.40.3';
+const TEMPORAL_UI_VERSION = '2.42.1';
 /** The npm release Node NODE_LTS_VERSION ships with (its changelog), for the node stand-in. */
-export const NPM_VERSION = '11.19.0';
+const NPM_VERSION = '11.19.0';
 /**
  * SeaweedFS as the Go module proxy serves it: no release tags there (they are not semver), only this
  * commit, whose version constant says 4.53.
  */
-export const SEAWEEDFS = { version: '4.53', module: 'github.com/seaweedfs/seaweedfs', moduleVersion: 'v0.0.0-20261109003541-7506e5f91cd6', pkg: 'github.com/seaweedfs/seaweedfs/weed' };
+const SEAWEEDFS = { version: '4.53', module: 'github.com/seaweedfs/seaweedfs', moduleVersion: 'v0.0.0-20261109003541-7506e5f91cd6', pkg: 'github.com/seaweedfs/seaweedfs/weed' };
 /**
  * How this installer starts `dockerd` where nothing runs one: no default bridge (compose makes its
- * own networks), and no NAT, forwarding or firewall rules, so no container can send a packet beyond
- * this machine.
+ * own networks), and no NAT, forwarding or firewall rules, so no container on a network of the
+ * engine's can send a packet beyond this machine. (Image builds use host networking, to reach the
+ * package registries as the machine does.)
  */
-export const DOCKERD_FLAGS = ['--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false'];
+const DOCKERD_FLAGS = ['--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false'];
 
 function run(cmd, args, opts = {}) {
   say(`$ ${cmd} ${args.join(' ')}`);
@@ -54,12 +55,12 @@ function output(cmd, args, opts = {}) {
 const which = (cmd) => output('sh', ['-c', `command -v ${cmd}`]);
 
 /** The Docker server's version, or null when no engine answers. */
-export function dockerServerVersion() {
+function dockerServerVersion() {
   return which('docker') ? output('docker', ['version', '--format', '{{.Server.Version}}'], { timeout: 20_000 }) : null;
 }
 
 /** `docker compose` (v2), or null. */
-export function composeVersion() {
+function composeVersion() {
   return output('docker', ['compose', 'version', '--short'], { timeout: 20_000 });
 }
 
@@ -132,7 +133,7 @@ function goWrapperBuild({ name, binary = name, version, module, moduleVersion, p
 }
 
 /** The images the Dockerfile builds on and docker-compose.yml runs (our own excepted). */
-export function requiredImages() {
+function requiredImages() {
   const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
   const stages = new Set([...dockerfile.matchAll(/^FROM\s+\S+\s+AS\s+(\S+)/gim)].map((m) => m[1]));
   const from = [...dockerfile.matchAll(/^FROM\s+(\S+)/gim)].map((m) => m[1]).filter((ref) => !stages.has(ref));
@@ -289,7 +290,7 @@ function ensureDebianBase() {
   }
 }
 
-export async function ensureImage(ref) {
+async function ensureImage(ref) {
   const [repository, tag = 'latest'] = ref.split(':');
   const standIn = STAND_INS[repository];
   const labels = imageLabels(ref);

@@ -10,6 +10,7 @@
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
 //      server), built from the Go module proxy into the same cache.
+//   5. for `npm test`: a container engine and the images of the container test (src/dev/containers.mjs).
 // A second run finds everything in place and takes well under a second.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
