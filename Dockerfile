@@ -1,7 +1,7 @@
 # One image for the API and the workers (the command picks the role; see docker-compose.yml).
 # Node 24 LTS. Two stages: the build compiles TypeScript to dist/ with the dev dependencies; the
 # image holds dist/ and the production dependencies only, and runs plain `node`.
-# test/deploy/dockerfile.test.ts replays these steps on a host without Docker (in `npm test`).
+# test/deploy/compose.test.ts builds it with `docker build` and runs it in docker-compose.yml (in `npm test`).
 
 FROM node:24-bookworm-slim AS build
 ENV PUPPETEER_SKIP_DOWNLOAD=1

@@ -11,6 +11,7 @@
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
 //      server), built from the Go module proxy into the same cache.
+//   5. for `npm test`: a container engine and the images of the container test (src/dev/containers.mjs).
 // A second run finds everything in place and takes well under a second.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -164,7 +165,7 @@ export async function ensureTemporalCli() {
   return bin;
 }
 
-/** The Node LTS the image runs (Dockerfile) and the deploy replay test checks. */
+/** The Node LTS the image runs (Dockerfile; its node stand-in, src/dev/containers.mjs). */
 export const NODE_LTS_VERSION = '24.21.0';
 
 /**
@@ -216,6 +217,16 @@ export const temporalServer = (opts = {}) =>
 /** An S3-compatible server for the S3 storage tests and `npm run cluster`: `bin.gofakes3`. */
 export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFAKES3_VERSION, packages: ['github.com/johannesboyne/gofakes3/cmd/gofakes3'], ...opts });
 
+/**
+ * For `npm test` only: the container engine, Compose and the images the container test runs
+ * (src/dev/containers.mjs, in a process of its own: it imports this module). When they cannot be
+ * had, the test says why.
+ */
+function ensureContainerTest() {
+  const r = spawnSync(process.execPath, [path.join(root, 'src/dev/containers.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) say('WARNING: the container test (test/deploy/compose.test.ts) cannot run here; it will say why');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     ensureNpmDependencies();
@@ -227,6 +238,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     if (['pretest', 'cluster', 'precluster'].includes(process.env.npm_lifecycle_event ?? '')) {
       for (const tool of [gofakes3(), temporalServer()]) if (tool.reason) say(`WARNING: ${tool.reason}`);
     }
+    if (process.env.npm_lifecycle_event === 'pretest') ensureContainerTest();
     say(`ready (temporal CLI: ${cli})`);
   } catch (err) {
     say(`FAILED: ${err.message}`);

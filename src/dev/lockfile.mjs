@@ -3,8 +3,8 @@
 // packages (native builds such as @swc/core-darwin-arm64) that npm leaves out when it resolves the tree
 // against a registry that serves only this platform's builds. Without them `npm ci` refuses the lock
 // ("Missing: … from lock file") on any machine. Each entry gets the version its parent asks for and the
-// os/cpu/libc its name states, so npm installs it where it fits and skips it elsewhere. The Dockerfile
-// replay test (test/deploy/) runs `npm ci` on the lock and fails when an entry is missing again.
+// os/cpu/libc its name states, so npm installs it where it fits and skips it elsewhere. The container
+// test (test/deploy/compose.test.ts) builds the image, whose `npm ci` fails when an entry is missing again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

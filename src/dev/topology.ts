@@ -16,7 +16,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /**
  * The production topology's shape around the Temporal cluster: `npm run cluster` starts it and
- * docker-compose.yml declares it (test/deploy/dockerfile.test.ts holds the two together).
+ * docker-compose.yml declares it (test/deploy/compose.test.ts holds the two together).
  */
 export const PRODUCTION_TOPOLOGY = { apis: 2, ioWorkers: 1, renderWorkers: 2, renderConcurrency: 1 } as const;
 

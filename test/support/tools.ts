@@ -4,6 +4,7 @@
 // was skipped and why.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { containersUnavailable } from '../../src/dev/containers.mjs';
 import { CHROME_HEADLESS_SHELL, gofakes3, temporalServer } from '../../src/dev/install.mjs';
 
 /** Why a tool cannot be used here, or null when it can. Nothing is built or installed by asking. */
@@ -12,6 +13,7 @@ export const SUITE_TOOLS = {
   'gofakes3 (Go-built S3 server)': () => gofakes3({ build: false }).reason ?? null,
   tesseract: () => (spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout?.match(/^eng$/m) ? null : 'tesseract with English data is not installed'),
   'Chromium headless shell': () => (fs.existsSync(CHROME_HEADLESS_SHELL) ? null : `${CHROME_HEADLESS_SHELL} is missing`),
+  'a container engine (Docker, Compose v2, base images)': () => containersUnavailable(),
 } satisfies Record<string, () => string | null>;
 
 export type SuiteTool = keyof typeof SUITE_TOOLS;
