@@ -2,6 +2,7 @@
 // on its task queue, with options named for why they differ.
 import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import {
+  DELIVERY_PRIORITY,
   TASK_QUEUES,
   type MediaActivities,
   type PlannedAttempt,
@@ -33,6 +34,9 @@ const QUICK: ActivityOptions = {
 const AWAITED_ON_CANCEL = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } as const;
 
 export const records = proxyActivities<RecordActivities>(UNTIL_WRITTEN);
+
+/** The terminal record, which the completed event follows: ahead of the queues' backlogs, as deliveries are. */
+export const terminalRecord = proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: DELIVERY_PRIORITY });
 
 export const planning = proxyActivities<ProviderActivities & RenderPlanActivities>(QUICK);
 

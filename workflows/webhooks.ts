@@ -5,6 +5,7 @@
 import { ParentClosePolicy, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import type { WebhookEventStatus } from '../src/shared.js';
 import {
+  DELIVERY_PRIORITY,
   TASK_QUEUES,
   type GenerationEventFacts,
   type GenerationWorkflowInput,
@@ -33,6 +34,8 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
     workflowId: eventId,
     taskQueue: TASK_QUEUES.io,
     parentClosePolicy: ParentClosePolicy.ABANDON,
+    // Its workflow tasks and activities overtake compositions and renders in the queues' backlogs.
+    priority: DELIVERY_PRIORITY,
     args: [delivery],
   });
 }
