@@ -268,7 +268,8 @@ function scheduleToStart(before: Map<string, number>, after: Map<string, number>
     const sum = value - (before.get(name) ?? 0);
     const labels = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
     const unit = name.includes('_seconds') ? 1000 : 1;
-    const what = m[1] === 'activity' ? `activity ${labels.activity_type ?? '?'}` : 'workflow task';
+    const extra = Object.entries(labels).filter(([k]) => !['namespace', 'service_name', 'task_queue'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ');
+    const what = `${m[1] === 'activity' ? 'activity' : 'workflow task'}${extra ? ` (${extra})` : ''}`;
     rows.push(`${what} on ${labels.task_queue ?? '?'}: mean ${((sum / count) * unit).toFixed(0)} ms over ${count}`);
   }
   return rows.sort();
@@ -376,7 +377,9 @@ async function burst(stack: Stack, receiver: Awaited<ReturnType<typeof startRece
   const loadAfter = loadAverage();
   const sdk = sdkBefore ? scheduleToStart(sdkBefore, await scrape(stack.sdkMetrics!)) : [];
 
-  const { rows } = await stack.db.query(`SELECT id, status, completed_at FROM generations WHERE id = ANY($1)`, [ids]);
+  const { rows } = await stack.db.query(`SELECT id, status, completed_at, error_code, error_message FROM generations WHERE id = ANY($1)`, [ids]);
+  const failed = rows.find((r) => r.status !== 'completed');
+  if (failed) say(`${stack.label}: generation ${failed.id as string} ${failed.status as string}: ${failed.error_code as string}: ${failed.error_message as string} (figures of failed generations are not comparable)`);
   const statusCounts = new Map<string, number>();
   for (const r of rows) statusCounts.set(r.status as string, (statusCounts.get(r.status as string) ?? 0) + 1);
   const firstArrival = new Map<string, number>();

@@ -2,7 +2,7 @@
 // on its task queue, with options named for why they differ.
 import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import {
-  DELIVERY_PRIORITY,
+  deliveryPriority,
   TASK_QUEUES,
   type MediaActivities,
   type PlannedAttempt,
@@ -36,7 +36,7 @@ const AWAITED_ON_CANCEL = { cancellationType: ActivityCancellationType.WAIT_CANC
 export const records = proxyActivities<RecordActivities>(UNTIL_WRITTEN);
 
 /** The terminal record, which the completed event follows: ahead of the queues' backlogs, as deliveries are. */
-export const terminalRecord = proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: DELIVERY_PRIORITY });
+export const terminalRecord = (organizationId: string) => proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
 export const planning = proxyActivities<ProviderActivities & RenderPlanActivities>(QUICK);
 
@@ -79,12 +79,15 @@ export function providerCalls(attempt: PlannedAttempt) {
   });
 }
 
-export const webhookRecords = proxyActivities<WebhookActivities>(UNTIL_WRITTEN);
+/** Event bookkeeping (in delivery workflows, and the progress events' check), at delivery priority. */
+export const webhookRecords = (organizationId: string) => proxyActivities<WebhookActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
 /** One POST per activity run: the delivery workflow's schedule is the retry policy. */
-export const webhookSender = proxyActivities<WebhookActivities>({
-  taskQueue: TASK_QUEUES.io,
-  // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
-});
+export const webhookSender = (organizationId: string) =>
+  proxyActivities<WebhookActivities>({
+    taskQueue: TASK_QUEUES.io,
+    // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 1 },
+    priority: deliveryPriority(organizationId),
+  });

@@ -29,7 +29,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     ...ended,
   };
   // The record is written, and the end announced, even while the workflow is being cancelled.
-  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => terminalRecord.finishGeneration({ ...outcome, eventSeq })));
+  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq })));
   // Operators see the truth in Temporal: a cancelled generation's workflow ends Canceled, a failed
   // one Failed with the error's code as its type. The API reads the record, not this result.
   if (outcome.status === 'cancelled') throw failure;

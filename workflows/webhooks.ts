@@ -5,7 +5,7 @@
 import { ParentClosePolicy, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import type { WebhookEventStatus } from '../src/shared.js';
 import {
-  DELIVERY_PRIORITY,
+  deliveryPriority,
   TASK_QUEUES,
   type GenerationEventFacts,
   type GenerationWorkflowInput,
@@ -35,13 +35,14 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
     taskQueue: TASK_QUEUES.io,
     parentClosePolicy: ParentClosePolicy.ABANDON,
     // Its workflow tasks and activities overtake compositions and renders in the queues' backlogs.
-    priority: DELIVERY_PRIORITY,
+    priority: deliveryPriority(input.organizationId),
     args: [delivery],
   });
 }
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const plan = await webhookRecords.prepareWebhookEvent(input);
+  const records = webhookRecords(input.organizationId);
+  const plan = await records.prepareWebhookEvent(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
@@ -49,7 +50,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     const scheduled = schedule[attempt - 1]!;
     const wait = previous ? delayBeforeNextAttempt(scheduled, previous) : scheduled;
     if (wait > 0) await sleep(wait);
-    const result = await attemptOnce(input.eventId, attempt);
+    const result = await attemptOnce(input, attempt);
     const status: WebhookEventStatus = isDelivered(result)
       ? 'delivered'
       : isGone(result)
@@ -57,7 +58,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         : attempt === schedule.length
           ? 'failed'
           : 'pending';
-    await webhookRecords.recordWebhookAttempt(result, status);
+    await records.recordWebhookAttempt(result, status);
     if (status !== 'pending') return { status, attempts: attempt };
     previous = result;
   }
@@ -65,10 +66,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 /** An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. */
-async function attemptOnce(eventId: string, attempt: number): Promise<WebhookAttemptResult> {
+async function attemptOnce({ eventId, organizationId }: WebhookDeliveryInput, attempt: number): Promise<WebhookAttemptResult> {
   const startedAt = Date.now(); // workflow time: deterministic
   try {
-    return await webhookSender.attemptWebhookDelivery({ eventId, attempt });
+    return await webhookSender(organizationId).attemptWebhookDelivery({ eventId, attempt });
   } catch (err) {
     const cause = (err as { cause?: Error }).cause;
     return {

@@ -31,12 +31,12 @@ export const TASK_QUEUES = {
 
 /**
  * Task priority of what a client waits on once the work is done: a generation's terminal record and
- * every webhook delivery (its workflow tasks and activities). Temporal dispatches a queue's backlog
- * by `priorityKey` first (1 goes first; unset is 3), then round-robin across fairness keys, so these
- * overtake compositions and renders waiting in the same queues. Unset fields are inherited: the
- * organization's fairness key stays.
+ * every webhook delivery (its workflow tasks and each of its activities). Temporal dispatches a
+ * queue's backlog by `priorityKey` first (1 goes first; unset is 3), then across fairness keys, so
+ * these overtake compositions and renders waiting in the same queues (test/workflows/priority.test.ts).
+ * Set on each command with the organization's fairness key, not left to inheritance.
  */
-export const DELIVERY_PRIORITY: Priority = { priorityKey: 1 };
+export const deliveryPriority = (organizationId: string): Priority => ({ priorityKey: 1, fairnessKey: organizationId });
 
 /** Custom search attributes registered on the Temporal namespace so the UI can filter generations. */
 export const SEARCH_ATTRIBUTES = {
