@@ -1,7 +1,7 @@
 // bench/webhooks: how soon a webhook receiver hears that a generation completed, alone and under a
 // burst, on `npm start` and on `npm run cluster`, and where the time goes.
 //   npx tsx bench/webhooks.ts [--ns 1,10,40] [--cluster-ns 40] [--reps 2] [--before <checkout>]
-//                             [--skip-start] [--skip-cluster]
+//                             [--before-env K=V,…] [--after-env K=V,…] [--skip-start] [--skip-cluster]
 // Each stack is the real command of its checkout (`src/dev/start.ts`, `src/dev/cluster.ts`) run as a
 // subprocess on free ports with a fresh DATA_DIR (embedded PostgreSQL), the local-testing webhook
 // switches on, and a stock HTTPS receiver on loopback in its own process (so the bench's own work never
@@ -9,7 +9,8 @@
 // local provider) are created at once, each with a webhook_url; the figure is the delay from each
 // generation's `completed_at` (PostgreSQL) to the arrival of its `video.generation.completed` event.
 // With `--before <checkout>` the same runs go to that checkout's stack too, interleaved A B B A, both
-// stacks up at once, so both see the same background load.
+// stacks up at once, so both see the same background load; `--before-env` alone compares this
+// checkout with itself under other settings (e.g. `--after-env RENDER_CONCURRENCY=1`).
 // Also printed, per run: the I/O worker's event-loop lag (its prom-client metrics, sampled every
 // 500 ms: the worst interval's max and p99), the backlog of the I/O task queues (DescribeTaskQueue),
 // the schedule-to-start latencies from the Temporal SDK's own metrics (npm start only: its
@@ -37,6 +38,8 @@ const { values } = parseArgs({
     'cluster-ns': { type: 'string', default: '40' },
     reps: { type: 'string', default: '2' },
     before: { type: 'string' },
+    'before-env': { type: 'string', default: '' },
+    'after-env': { type: 'string', default: '' },
     'skip-start': { type: 'boolean', default: false },
     'skip-cluster': { type: 'boolean', default: false },
   },
@@ -108,7 +111,7 @@ type Stack = {
  * Runs `entry` (src/dev/start.ts or src/dev/cluster.ts) of the checkout `root` as `npm start` /
  * `npm run cluster` run it, on free ports, its output in a log file; resolves once /readyz says ok.
  */
-async function startStack(root: string, label: string, topology: Stack['topology'], receiverCa: string): Promise<Stack> {
+async function startStack(root: string, label: string, topology: Stack['topology'], receiverCa: string, extraEnv: NodeJS.ProcessEnv): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-webhooks-${label}-`));
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
   // Two consecutive ports for the cluster's APIs (PORT and PORT + 1).
@@ -130,6 +133,7 @@ async function startStack(root: string, label: string, topology: Stack['topology
     WEBHOOK_UNSAFE_CA_FILE: receiverCa,
     // npm start's one worker: its metrics where the bench can read them (the cluster's log their port).
     ...(topology === 'npm start' && { WORKER_METRICS_PORT: String(metricsPort), TEMPORAL_METRICS_BIND: `127.0.0.1:${sdkPort}` }),
+    ...extraEnv,
   });
   const logFile = path.join(dataDir, 'output.log');
   const fd = fs.openSync(logFile, 'a');
@@ -415,17 +419,19 @@ const receiver = await startReceiver(tls);
 const results: Result[] = [];
 const stacks: Stack[] = [];
 try {
-  const checkouts: Array<{ label: string; root: string }> = [
-    ...(values.before ? [{ label: 'before', root: path.resolve(values.before) }] : []),
-    { label: values.before ? 'after' : 'this', root: here },
+  const envOf = (list: string) => Object.fromEntries(list.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const compare = Boolean(values.before || values['before-env']);
+  const checkouts: Array<{ label: string; root: string; env: NodeJS.ProcessEnv }> = [
+    ...(compare ? [{ label: 'before', root: path.resolve(values.before ?? here), env: envOf(values['before-env']) }] : []),
+    { label: compare ? 'after' : 'this', root: here, env: envOf(values['after-env']) },
   ];
   const plan: Array<{ topology: Stack['topology']; ns: number[] }> = [
     ...(values['skip-start'] ? [] : [{ topology: 'npm start' as const, ns: values.ns.split(',').map(Number) }]),
     ...(values['skip-cluster'] ? [] : [{ topology: 'npm run cluster' as const, ns: values['cluster-ns'].split(',').map(Number) }]),
   ];
   for (const { topology, ns } of plan) {
-    say(`starting ${topology} of ${checkouts.map((c) => `${c.label} (${c.root})`).join(' and ')}; load ${loadAverage()}`);
-    const running = await Promise.all(checkouts.map((c) => startStack(c.root, c.label, topology, tls.certFile)));
+    say(`starting ${topology} of ${checkouts.map((c) => `${c.label} (${c.root}${Object.keys(c.env).length ? `, ${JSON.stringify(c.env)}` : ''})`).join(' and ')}; load ${loadAverage()}`);
+    const running = await Promise.all(checkouts.map((c) => startStack(c.root, c.label, topology, tls.certFile, c.env)));
     stacks.push(...running);
     for (const stack of running) await burst(stack, receiver, 1); // warm-up: first-use costs (bundles, tokenizer, schema)
     for (const n of ns) {
