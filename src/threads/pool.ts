@@ -13,9 +13,13 @@ import type { Finding, TokenUsage } from '../shared.js';
 
 let pool: Tinypool | undefined;
 
+const TASKS = fileURLToPath(siblingModule(import.meta.url, 'tasks'));
+
 function threads(): Tinypool {
   pool ??= new Tinypool({
-    filename: fileURLToPath(siblingModule(import.meta.url, 'tasks')),
+    filename: TASKS,
+    // From source (tsx, vitest) the threads load TypeScript through tsx; the build runs plain .js.
+    execArgv: TASKS.endsWith('.ts') && !process.execArgv.join(' ').includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
     // One warm thread (its engines and tokenizer loaded); a second while both cores have work.
     minThreads: 1,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism())),
