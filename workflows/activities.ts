@@ -1,6 +1,6 @@
 // Every activity the workflows call: one proxy per activity group (src/temporal/contract.ts), each
 // on its task queue, with options named for why they differ.
-import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
 import {
   deliveryPriority,
   TASK_QUEUES,
@@ -81,6 +81,13 @@ export function providerCalls(attempt: PlannedAttempt) {
 
 /** Event bookkeeping (in delivery workflows, and the progress events' check), at delivery priority. */
 export const webhookRecords = (organizationId: string) => proxyActivities<WebhookActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
+
+/**
+ * Recording an event before its first attempt, as a local activity: run by the worker of the delivery
+ * workflow inside its workflow task, so neither a task queue nor a second workflow task stands
+ * between the workflow's start and its first attempt. Retried until written, as a database outage needs.
+ */
+export const webhookPreparation = proxyLocalActivities<Pick<WebhookActivities, 'prepareWebhookEvent'>>({ startToCloseTimeout: '30 seconds', retry: UNTIL_WRITTEN.retry });
 
 /** One POST per activity run: the delivery workflow's schedule is the retry policy. */
 export const webhookSender = (organizationId: string) =>

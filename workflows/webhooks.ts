@@ -2,7 +2,7 @@
 // (id = event id), started as an abandoned child so it outlives the generation and the generation
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
 // resume the schedule where it was.
-import { ParentClosePolicy, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import type { WebhookEventStatus } from '../src/shared.js';
 import {
   deliveryPriority,
@@ -14,7 +14,7 @@ import {
   type WebhookDeliveryResult,
 } from '../src/temporal/contract.js';
 import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
-import { webhookRecords, webhookSender } from './activities.js';
+import { webhookPreparation, webhookRecords, webhookSender } from './activities.js';
 
 /** Emits one lifecycle event when the request carried a webhook_url; does not wait for delivery. */
 export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
@@ -42,7 +42,9 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const records = webhookRecords(input.organizationId);
-  const plan = await records.prepareWebhookEvent(input);
+  // Recorded by a local activity: the first attempt is scheduled in the workflow's first task (issue 35).
+  // Executions from before replay as they ran.
+  const plan = patched('prepare-locally') ? await webhookPreparation.prepareWebhookEvent(input) : await records.prepareWebhookEvent(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
