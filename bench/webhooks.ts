@@ -290,6 +290,7 @@ const STEPS = [
   'record → its activity completed',
   'parent workflow task (starts the delivery)',
   'delivery workflow start → first task started',
+  'first task started → attempt scheduled',
   'prepare: scheduled → started',
   'prepare: started → completed',
   'prepare completed → attempt scheduled',
@@ -317,13 +318,15 @@ async function stepsOf(stack: Stack, generationId: string, completedAtMs: number
   const childEvents = (await stack.temporal.workflow.getHandle(initiated.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!).fetchHistory()).events ?? [];
   const childStarted = childEvents.find((e) => e.workflowExecutionStartedEventAttributes);
   const firstTask = childEvents.find((e) => e.workflowTaskStartedEventAttributes);
-  const prepare = activity(childEvents, 'prepareWebhookEvent');
+  // An activity before issue 35's local-activity preparation; a marker in the first task since.
+  const prepare = activity(childEvents, 'prepareWebhookEvent') ?? { scheduled: NaN, started: NaN, completed: NaN };
   const attempt = activity(childEvents, 'attemptWebhookDelivery');
-  if (!childStarted || !firstTask || !prepare || !attempt) return null;
+  if (!childStarted || !firstTask || !attempt) return null;
   return {
     'record → its activity completed': finish.completed - completedAtMs,
     'parent workflow task (starts the delivery)': ms(initiated) - finish.completed,
     'delivery workflow start → first task started': ms(firstTask) - ms(initiated),
+    'first task started → attempt scheduled': attempt.scheduled - ms(firstTask),
     'prepare: scheduled → started': prepare.started - prepare.scheduled,
     'prepare: started → completed': prepare.completed - prepare.started,
     'prepare completed → attempt scheduled': attempt.scheduled - prepare.completed,
@@ -467,8 +470,8 @@ console.log(`|---|---|---|${STEPS.map(() => '---').join('|')}|`);
 for (const r of results) {
   if (!r.steps.length) continue;
   const cells = STEPS.map((step) => {
-    const xs = r.steps.map((s) => s[step]).sort((a, b) => a - b);
-    return `${percentile(xs, 50)} / ${percentile(xs, 99)}`;
+    const xs = r.steps.map((s) => s[step]).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+    return xs.length ? `${percentile(xs, 50)} / ${percentile(xs, 99)}` : '–';
   });
   console.log(`| ${r.topology} | ${r.stack} | ${r.n} | ${cells.join(' | ')} |`);
 }
