@@ -7,6 +7,7 @@ import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, write
 import type { Finding, GenerationRequest } from '../src/shared.js';
 import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, ValidationInput } from '../src/temporal/contract.js';
 import { metrics } from '../src/metrics.js';
+import { validateOffThread } from '../src/threads/pool.js';
 import type { ActivityDeps } from './deps.js';
 
 /**
@@ -68,7 +69,8 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     /** The engine's error findings about a stored composition (warnings do not block a render). */
     async validateComposition(input: ValidationInput): Promise<Finding[]> {
       const source = await storage.getText(input.key);
-      const findings = await getEngine(input.engine).validate(source, {
+      // Parsing and linting is synchronous CPU work: off the worker's event loop (src/threads).
+      const findings = await validateOffThread(input.engine, source, {
         width: input.width,
         height: input.height,
         durationSeconds: input.durationSeconds,

@@ -1,7 +1,8 @@
 // Every activity the workflows call: one proxy per activity group (src/temporal/contract.ts), each
 // on its task queue, with options named for why they differ.
-import { ActivityCancellationType, proxyActivities, type ActivityOptions } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
 import {
+  deliveryPriority,
   TASK_QUEUES,
   type MediaActivities,
   type PlannedAttempt,
@@ -33,6 +34,9 @@ const QUICK: ActivityOptions = {
 const AWAITED_ON_CANCEL = { cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED } as const;
 
 export const records = proxyActivities<RecordActivities>(UNTIL_WRITTEN);
+
+/** The terminal record, which the completed event follows: ahead of the queues' backlogs, as deliveries are. */
+export const terminalRecord = (organizationId: string) => proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
 export const planning = proxyActivities<ProviderActivities & RenderPlanActivities>(QUICK);
 
@@ -75,12 +79,22 @@ export function providerCalls(attempt: PlannedAttempt) {
   });
 }
 
-export const webhookRecords = proxyActivities<WebhookActivities>(UNTIL_WRITTEN);
+/** Event bookkeeping (in delivery workflows, and the progress events' check), at delivery priority. */
+export const webhookRecords = (organizationId: string) => proxyActivities<WebhookActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
+
+/**
+ * Recording an event before its first attempt, as a local activity: run by the worker of the delivery
+ * workflow inside its workflow task, so neither a task queue nor a second workflow task stands
+ * between the workflow's start and its first attempt. Retried until written, as a database outage needs.
+ */
+export const webhookPreparation = proxyLocalActivities<Pick<WebhookActivities, 'prepareWebhookEvent'>>({ startToCloseTimeout: '30 seconds', retry: UNTIL_WRITTEN.retry });
 
 /** One POST per activity run: the delivery workflow's schedule is the retry policy. */
-export const webhookSender = proxyActivities<WebhookActivities>({
-  taskQueue: TASK_QUEUES.io,
-  // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
-});
+export const webhookSender = (organizationId: string) =>
+  proxyActivities<WebhookActivities>({
+    taskQueue: TASK_QUEUES.io,
+    // The send is bounded at 15 s (src/webhooks/send.ts); a lost worker shows up as a timeout.
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 1 },
+    priority: deliveryPriority(organizationId),
+  });

@@ -5,7 +5,7 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
 import { mediaAssetKey, mediaPartsOf, type GenerationError, type GenerationStatus, type MediaAsset, type TokenUsage } from '../src/shared.js';
 import type { Composition, GenerationOutcome, GenerationWorkflowInput, RenderedChunk, RenderedVideo, RenderInput } from '../src/temporal/contract.js';
-import { media, planning, records, renderer } from './activities.js';
+import { media, planning, records, renderer, terminalRecord } from './activities.js';
 import { composeComposition } from './compose.js';
 import { GenerationLifecycle } from './lifecycle.js';
 
@@ -29,7 +29,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     ...ended,
   };
   // The record is written, and the end announced, even while the workflow is being cancelled.
-  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => records.finishGeneration({ ...outcome, eventSeq })));
+  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq })));
   // Operators see the truth in Temporal: a cancelled generation's workflow ends Canceled, a failed
   // one Failed with the error's code as its type. The API reads the record, not this result.
   if (outcome.status === 'cancelled') throw failure;

@@ -140,7 +140,7 @@ export class GenerationLifecycle {
     let next = PROGRESS_EVENT_STEP;
     await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
     if (ended()) return;
-    if (!(await webhookRecords.webhookEventEnabled({ organizationId: input.organizationId, type: 'video.generation.progress' }))) return;
+    if (!(await webhookRecords(input.organizationId).webhookEventEnabled({ organizationId: input.organizationId, type: 'video.generation.progress' }))) return;
     for (;;) {
       await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
       const progress = state.progress;

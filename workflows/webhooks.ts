@@ -2,9 +2,10 @@
 // (id = event id), started as an abandoned child so it outlives the generation and the generation
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
 // resume the schedule where it was.
-import { ParentClosePolicy, sleep, startChild, uuid4 } from '@temporalio/workflow';
+import { ParentClosePolicy, patched, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import type { WebhookEventStatus } from '../src/shared.js';
 import {
+  deliveryPriority,
   TASK_QUEUES,
   type GenerationEventFacts,
   type GenerationWorkflowInput,
@@ -13,7 +14,7 @@ import {
   type WebhookDeliveryResult,
 } from '../src/temporal/contract.js';
 import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
-import { webhookRecords, webhookSender } from './activities.js';
+import { webhookPreparation, webhookRecords, webhookSender } from './activities.js';
 
 /** Emits one lifecycle event when the request carried a webhook_url; does not wait for delivery. */
 export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
@@ -33,12 +34,17 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
     workflowId: eventId,
     taskQueue: TASK_QUEUES.io,
     parentClosePolicy: ParentClosePolicy.ABANDON,
+    // Its workflow tasks and activities overtake compositions and renders in the queues' backlogs.
+    priority: deliveryPriority(input.organizationId),
     args: [delivery],
   });
 }
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
-  const plan = await webhookRecords.prepareWebhookEvent(input);
+  const records = webhookRecords(input.organizationId);
+  // Recorded by a local activity: the first attempt is scheduled in the workflow's first task (issue 35).
+  // Executions from before replay as they ran.
+  const plan = patched('prepare-locally') ? await webhookPreparation.prepareWebhookEvent(input) : await records.prepareWebhookEvent(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
@@ -46,7 +52,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     const scheduled = schedule[attempt - 1]!;
     const wait = previous ? delayBeforeNextAttempt(scheduled, previous) : scheduled;
     if (wait > 0) await sleep(wait);
-    const result = await attemptOnce(input.eventId, attempt);
+    const result = await attemptOnce(input, attempt);
     const status: WebhookEventStatus = isDelivered(result)
       ? 'delivered'
       : isGone(result)
@@ -54,7 +60,7 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
         : attempt === schedule.length
           ? 'failed'
           : 'pending';
-    await webhookRecords.recordWebhookAttempt(result, status);
+    await records.recordWebhookAttempt(result, status);
     if (status !== 'pending') return { status, attempts: attempt };
     previous = result;
   }
@@ -62,10 +68,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 /** An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. */
-async function attemptOnce(eventId: string, attempt: number): Promise<WebhookAttemptResult> {
+async function attemptOnce({ eventId, organizationId }: WebhookDeliveryInput, attempt: number): Promise<WebhookAttemptResult> {
   const startedAt = Date.now(); // workflow time: deterministic
   try {
-    return await webhookSender.attemptWebhookDelivery({ eventId, attempt });
+    return await webhookSender(organizationId).attemptWebhookDelivery({ eventId, attempt });
   } catch (err) {
     const cause = (err as { cause?: Error }).cause;
     return {

@@ -5,7 +5,7 @@
 // It runs inside Temporal's deterministic sandbox too, so it imports only the domain vocabulary
 // (src/shared.ts) and Temporal's own definitions. Workflow history holds what crosses it: storage
 // keys and small facts, never a composition's source.
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type Priority } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type {
   EngineId,
@@ -28,6 +28,15 @@ export const TASK_QUEUES = {
   io: 'video-io',
   render: 'video-render',
 } as const;
+
+/**
+ * Task priority of what a client waits on once the work is done: a generation's terminal record and
+ * every webhook delivery (its workflow tasks and each of its activities). Temporal dispatches a
+ * queue's backlog by `priorityKey` first (1 goes first; unset is 3), then across fairness keys, so
+ * these overtake compositions and renders waiting in the same queues (test/workflows/priority.test.ts).
+ * Set on each command with the organization's fairness key, not left to inheritance.
+ */
+export const deliveryPriority = (organizationId: string): Priority => ({ priorityKey: 1, fairnessKey: organizationId });
 
 /** Custom search attributes registered on the Temporal namespace so the UI can filter generations. */
 export const SEARCH_ATTRIBUTES = {

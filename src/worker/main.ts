@@ -21,6 +21,7 @@ import { createPool } from '../db/pool.js';
 import { logger } from '../logger.js';
 import { boundPort, serveMetrics } from '../metrics.js';
 import { TASK_QUEUES } from '../temporal/contract.js';
+import { closeThreads } from '../threads/pool.js';
 import { createStorage } from '../storage/index.js';
 import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 import { renderWorkerIdentity } from '../temporal/renderSlots.js';
@@ -117,6 +118,7 @@ logger.info(
 tellSupervisorReady();
 await Promise.all(workers.map((w) => w.run()));
 await closeRenderProcesses(); // the idle spare render processes kept warm between renders
+await closeThreads(); // the I/O activities' CPU threads (src/threads)
 await connection.close();
 await db.end();
 metricsServer.close();

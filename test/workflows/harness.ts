@@ -9,7 +9,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure as FailureOf, CancelledFailure } from '@temporalio/common';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { GenerationRequest, MediaAsset, MediaPart, TokenUsage } from '../../src/shared.js';
 import {
   SEARCH_ATTRIBUTES,
@@ -311,7 +311,8 @@ export function installQuietRuntime() {
   }
 }
 
-export async function startHarness(address: string): Promise<Harness> {
+/** `ioWorker`: options of the `video-io` worker beyond the harness's (e.g. fewer activity slots). */
+export async function startHarness(address: string, opts: { ioWorker?: Partial<WorkerOptions> } = {}): Promise<Harness> {
   installQuietRuntime();
   const namespace = `wf-${crypto.randomBytes(4).toString('hex')}`;
   await createNamespace(address, namespace);
@@ -325,7 +326,7 @@ export async function startHarness(address: string): Promise<Harness> {
     defaultHeartbeatThrottleInterval: '50 ms',
   } as const;
   const workers = await Promise.all([
-    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.io, workflowsPath: WORKFLOWS_PATH, activities: ioActivities }),
+    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.io, workflowsPath: WORKFLOWS_PATH, activities: ioActivities, ...opts.ioWorker }),
     Worker.create({ ...compressed, taskQueue: TASK_QUEUES.render, activities: { renderComposition, renderChunk, joinChunks } }),
   ]);
   const running = Promise.all(workers.map((w) => w.run()));
@@ -347,11 +348,12 @@ export async function startHarness(address: string): Promise<Harness> {
         // As the API names it: the head of the planned order (the stub plan's first provider).
         firstProvider: 'p1',
       };
-      // Id, task queue and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
+      // Id, task queue, fairness key and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
       const handle = await client.workflow.start<GenerationWorkflow>(WORKFLOW_TYPES.generation, {
         workflowId: generationId,
         taskQueue: TASK_QUEUES.io,
         args: [input],
+        priority: { fairnessKey: input.organizationId },
         typedSearchAttributes: [
           { key: SEARCH_ATTRIBUTES.organization, value: input.organizationId },
           { key: SEARCH_ATTRIBUTES.engine, value: input.request.engine },

@@ -2,10 +2,9 @@
 // it implements the adapter directly. Tokens are counted with the real tokenizer (prompt in,
 // composition out) and billed at the requested model's price, like any provider.
 import { z } from 'zod';
-import { getEngine } from '../../engines/index.js';
 import type { TokenUsage } from '../../shared.js';
+import { composeOffThread } from '../../threads/pool.js';
 import type { ProviderProtocol } from '../protocol.js';
-import { countTokens } from '../tokens.js';
 import type { ProviderAdapter } from '../types.js';
 
 const NOTHING: TokenUsage = { input_tokens: 0, output_tokens: 0 };
@@ -15,17 +14,19 @@ const localAdapter: ProviderAdapter = {
   async expand(task) {
     return { text: task.brief.text, usage: NOTHING };
   },
+  // Composing and counting tokens is synchronous CPU work: off the worker's event loop (src/threads).
   async compose(task) {
     const prompt = [task.brief.instructions, task.brief.text].filter(Boolean).join('\n\n');
-    const source = getEngine(task.engine).composeOffline({
+    const spec = {
       prompt: task.brief.text,
       instructions: task.brief.instructions,
       width: task.width,
       height: task.height,
       durationSeconds: task.durationSeconds,
       assets: task.brief.assets ?? [],
-    });
-    return { text: source, usage: { input_tokens: countTokens(prompt), output_tokens: countTokens(source) } };
+    };
+    const { source, usage } = await composeOffThread(task.engine, spec, prompt);
+    return { text: source, usage };
   },
 };
 

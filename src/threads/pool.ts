@@ -1,0 +1,46 @@
+// Synchronous CPU work of the I/O activities (the embedded offline composer and its token count, an
+// engine's validation of a composition) runs in worker threads, not on the worker's event loop: the
+// loop also carries every other activity and workflow task of the process, such as webhook
+// deliveries, and one composition holding it for tens of milliseconds delays all of them. The
+// threads start when first needed and load the engines (and the ENGINE_PLUGINS) themselves
+// (tasks.ts); tinypool queues the work while every thread is busy.
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Tinypool from 'tinypool';
+import { siblingModule } from '../engines/modulePath.js';
+import type { OfflineCompositionSpec, ValidationTarget } from '../engines/types.js';
+import type { Finding, TokenUsage } from '../shared.js';
+
+let pool: Tinypool | undefined;
+
+const TASKS = fileURLToPath(siblingModule(import.meta.url, 'tasks'));
+
+function threads(): Tinypool {
+  pool ??= new Tinypool({
+    filename: TASKS,
+    // From source (tsx, vitest) the threads load TypeScript through tsx; the build runs plain .js.
+    execArgv: TASKS.endsWith('.ts') && !process.execArgv.join(' ').includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+    // One warm thread (its engines and tokenizer loaded); a second while both cores have work.
+    minThreads: 1,
+    maxThreads: Math.max(1, Math.min(2, os.availableParallelism())),
+    idleTimeout: 60_000,
+  });
+  return pool;
+}
+
+/** The engine's offline composition for `spec`, and the tokens it counts as (prompt in, composition out). */
+export function composeOffThread(engine: string, spec: OfflineCompositionSpec, prompt: string): Promise<{ source: string; usage: TokenUsage }> {
+  return threads().run({ engine, spec, prompt }, { name: 'composeOffline' });
+}
+
+/** The engine's findings about `source`. */
+export function validateOffThread(engine: string, source: string, target: ValidationTarget): Promise<Finding[]> {
+  return threads().run({ engine, source, target }, { name: 'validate' });
+}
+
+/** Ends the threads (a stopping worker). */
+export async function closeThreads(): Promise<void> {
+  const current = pool;
+  pool = undefined;
+  await current?.destroy();
+}
