@@ -67,7 +67,7 @@ export function errorMiddleware(): Middleware<AppState> {
  * (a malformed request line, a control character in a header, a head over 16 KiB, a bad chunk) get
  * the one error shape too, instead of Node's bodiless answer; the connection is then closed.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   // Nothing sent yet on this connection (else a response is under way), and the client still listens.
   if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
     socket.destroy();
@@ -81,7 +81,9 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
         : [400, 'invalid_request', `Malformed HTTP request (${err.code ?? 'parse error'})`];
   const body = JSON.stringify(new ApiError(status, code, message).body());
   const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
-  socket.end(head + body, () => socket.destroy());
+  // An answer to HEAD has no body (the client would read one as a second, stray response).
+  const isHead = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(isHead ? head : head + body, () => socket.destroy());
 }
 
 /** The one mapping from domain failures to HTTP statuses. */

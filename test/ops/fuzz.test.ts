@@ -337,6 +337,11 @@ describe('hostile input, case by case', () => {
       expect(head).toMatch(/content-type: application\/json/i);
       errorBody.parse(JSON.parse(body!));
     }
+    // HEAD is answered with the head alone: a body would reach the client as a second, stray response.
+    const headAnswer = await exchange(`HEAD /healthz?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(headAnswer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(headAnswer).toMatch(/content-length: \d+\r\n/i);
+    expect(headAnswer.endsWith('\r\n\r\n')).toBe(true);
   });
 
   it('a body that is not what its Content-Encoding says is a 400; a real gzip body is read', async () => {
