@@ -115,7 +115,7 @@ describe('routing plan', () => {
       { provider: 'alpha', skipped: null, timeoutMs: 120_000 },
       { provider: 'beta', skipped: 'does not serve model gpt-4o-mini', timeoutMs: 7_500 },
       { provider: 'keyless', skipped: null, timeoutMs: 120_000 },
-      { provider: 'local', skipped: null, timeoutMs: 30_000 },
+      { provider: 'local', skipped: null, timeoutMs: 120_000 },
     ]);
   });
 

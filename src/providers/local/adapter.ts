@@ -32,11 +32,13 @@ const localAdapter: ProviderAdapter = {
 
 // The embedded offline composer serves every catalog model (it is the stand-in for all of them).
 // Its compositions stay well below the default max_output_tokens whatever the prompt; the credit hold
-// counts each call at that size.
+// counts each call at that size. Its timeout is the chat providers' default: a worker that has just
+// (re)started warms its composer threads first, which on a loaded machine outlasted a shorter bound and
+// failed generations that only had to wait (a dead worker is still noticed by the call's heartbeat).
 const entry = z
   .object({
     models: z.literal('*').default('*'),
-    timeout_seconds: z.number().positive().max(900).default(30),
+    timeout_seconds: z.number().positive().max(900).default(120),
     max_output_tokens: z.number().int().min(256).max(200_000).default(65_536),
   })
   .strict();
