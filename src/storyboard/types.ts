@@ -82,6 +82,8 @@ export type Storyboard = {
   lang: string;
   /** Writing direction of the prompt's text: right-to-left for Arabic and Hebrew. */
   direction: 'ltr' | 'rtl';
+  /** Asset name of the brand logo the closing scene shows above its content (brand kits); absent: none. */
+  logo?: string | null;
 };
 
 /** Every text a scene shows (counter and countdown figures included), in reading order. */
