@@ -24,7 +24,7 @@ export type BrandChoice = boolean | { colors?: Partial<BrandColours>; font?: Bra
 
 /** Checks logo bytes like a request image (type from the bytes, size, pixels) and stores them; throws `refuse(reason)`. */
 export async function storeLogo(storage: Storage, organizationId: string, bytes: Buffer, refuse: (reason: string) => Error): Promise<StoredLogo> {
-  const image = checkImage(bytes, refuse, LOGO_MAX_BYTES);
+  const image = checkImage(bytes, refuse, 'the file', LOGO_MAX_BYTES);
   // Named by content: a generation's snapshot copies the logo it saw, and a new logo never overwrites it first.
   const digest = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
   const key = `brand/${organizationId}/logo-${digest}.${image.extension}`;

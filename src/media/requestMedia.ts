@@ -69,7 +69,7 @@ function decodeImage(url: string, kind: MediaKind, number: number, param: string
   if (kind !== 'image') throw refused(param, 'data: URLs are accepted for images only; give a video as a public HTTPS URL');
   const decoded = decodeDataUrl(url);
   if ('problem' in decoded) throw refused(param, decoded.problem);
-  const image = checkImage(decoded.bytes, (reason) => refused(param, reason));
+  const image = checkImage(decoded.bytes, (reason) => refused(param, reason), 'the data: URL');
   return { name: `image-${number}.${image.extension}`, bytes: decoded.bytes, mediaType: image.mediaType };
 }
 
@@ -77,11 +77,12 @@ export type CheckedImage = SniffedType & ImageSize;
 
 /**
  * What an uploaded image is (its bytes judged, never a declared type) and its size, within the
- * limits of user media; else throws `refuse(reason)`. Request images and brand logos alike.
+ * limits of user media; else throws `refuse(reason)` (`what` names the upload in it). Request images
+ * and brand logos alike.
  */
-export function checkImage(bytes: Buffer, refuse: (reason: string) => Error, maxBytes: number = MEDIA_LIMITS.maxBytes.image): CheckedImage {
+export function checkImage(bytes: Buffer, refuse: (reason: string) => Error, what: string, maxBytes: number = MEDIA_LIMITS.maxBytes.image): CheckedImage {
   const type = sniffMedia(bytes);
-  if (type?.kind !== 'image') throw refuse('the data does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)');
+  if (type?.kind !== 'image') throw refuse(`${what} does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)`);
   if (bytes.length > maxBytes) throw refuse(`the image is over ${formatLimit(maxBytes)}`);
   const size = imageSize(bytes, type.mediaType);
   if (!size) throw refuse(`the ${type.mediaType} image's header is unreadable (truncated or corrupt)`);

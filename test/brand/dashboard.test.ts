@@ -83,7 +83,7 @@ it('a member sets the brand kit in the browser; the next video uses it, brand:fa
   await page.fill('#colour-background', '#ffffff');
   await page.setInputFiles('#logo', { name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
   await save();
-  expect(await page.textContent('.notice.error')).toContain('Logo: the data does not hold a PNG, JPEG, GIF or WebP image');
+  expect(await page.textContent('.notice.error')).toContain('Logo: the file does not hold a PNG, JPEG, GIF or WebP image');
 
   // The kit: colours, serif, the logo uploaded, shown on the closing scene.
   const kit = { background: '#f2c230', text: '#1a1a1a', accent: '#1f4fd8', font: 'serif' };
