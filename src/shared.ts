@@ -47,7 +47,7 @@ export type GenerationRequest = {
 
 // ---- Brand kits (extension) -----------------------------------------------------------------------
 
-/** Type styles of the installed font families (the storyboard's FontFamily). */
+/** Type styles of the installed font families: the storyboard's FontFamily is this list. */
 export const BRAND_FONTS = ['sans', 'serif', 'mono', 'rounded'] as const;
 export type BrandFont = (typeof BRAND_FONTS)[number];
 

@@ -33,10 +33,10 @@ export function storyboardDocument(sb: Storyboard, canvas: { width: number; heig
     const area = logo ? { ...f, my: f.my + logo.reserve, sh: f.sh - logo.reserve } : f;
     const layout = sceneLayout({ f: area, look, ease, id, scene, t0: t.t0 });
     const logoHtml = logo && sb.logo ? logoImage(f, logo, sb.logo) : '';
-    const place = logo ? ` style="top:${px(area.my)};height:${px(area.sh)}"` : '';
+    const moved = logo ? ` style="top:${px(area.my)};height:${px(area.sh)}"` : '';
     clips.push(
       `<div id="${id}" class="clip" data-start="${sec(scene.start - overlap)}" data-duration="${sec(scene.duration + overlap)}" data-track-index="${1 + (i % 2)}">` +
-        `<div class="sc" id="${id}-c"${place}>${logoHtml}${layout.html}</div></div>`,
+        `<div class="sc" id="${id}-c"${moved}>${logoHtml}${layout.html}</div></div>`,
     );
     tweens.push(`// ${scene.kind}`, ...t.tweens, ...layout.tweens);
   });
