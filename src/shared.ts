@@ -37,7 +37,38 @@ export type GenerationRequest = {
   duration_seconds: number | null;
   provider_order: string[] | null;
   webhook_url: string | null;
+  /**
+   * Extension: the organization's brand kit as this generation uses it (with the request's overrides),
+   * resolved when the generation is created so a render stays the same when the kit changes later.
+   * Absent or null: no brand (none set, or the request said `brand: false`).
+   */
+  brand?: BrandSnapshot | null;
 };
+
+// ---- Brand kits (extension) -----------------------------------------------------------------------
+
+/** Type styles of the installed font families: the storyboard's FontFamily is this list. */
+export const BRAND_FONTS = ['sans', 'serif', 'mono', 'rounded'] as const;
+export type BrandFont = (typeof BRAND_FONTS)[number];
+
+/** A brand colour: `#rrggbb`, lower case. */
+export const HEX_COLOUR = /^#[0-9a-f]{6}$/;
+
+export type BrandColours = { background: string | null; text: string | null; accent: string | null };
+
+/** A brand kit as one generation applies it: null fields leave the composer's own choice. */
+export type BrandSnapshot = {
+  colors: BrandColours;
+  font: BrandFont | null;
+  /** The logo, stored as one of the generation's assets (named `brand-logo.<ext>`); null: none. */
+  logo: MediaAsset | null;
+  /** Whether the closing scene shows the logo. */
+  logo_on_closing: boolean;
+};
+
+/** Asset name of a generation's brand logo (`brand-logo.png`): never taken for the requester's own image. */
+export const brandLogoName = (extension: string) => `brand-logo.${extension}`;
+export const isBrandLogo = (asset: Pick<MediaAsset, 'name'>) => asset.name.startsWith('brand-logo.');
 
 export type TokenUsage = { input_tokens: number; output_tokens: number };
 

@@ -47,10 +47,14 @@ async function makeVideo(input: GenerationWorkflowInput, lifecycle: GenerationLi
   return render(input, lifecycle, composition, assets);
 }
 
-/** The requester's images and videos, stored as the generation's assets (only their descriptions enter history). */
+/**
+ * The requester's images and videos, stored as the generation's assets (only their descriptions enter
+ * history), and the brand kit's logo, which the API stored with the generation when it created it.
+ */
 async function fetchMedia({ generationId, request }: GenerationWorkflowInput): Promise<MediaAsset[]> {
   const parts = mediaPartsOf(request);
-  return parts.length > 0 ? media.fetchMedia({ generationId, parts }) : [];
+  const fetched = parts.length > 0 ? await media.fetchMedia({ generationId, parts }) : [];
+  return request.brand?.logo ? [...fetched, request.brand.logo] : fetched;
 }
 
 /**

@@ -41,11 +41,11 @@ const commands: Record<string, Command> = {
     run: (db, o) => createOrganization(db, name.parse(o.name), cents.parse(o.credits ?? 0)),
   },
   'create-key': {
-    usage: 'create-key --org ORG_ID --name NAME',
+    usage: 'create-key --org ORG_ID --name NAME [--manage-brand]',
     run: async (db, o) => {
       const org = id.parse(o.org);
       if (!(await getOrganization(db, org))) throw new UsageError(`unknown organization ${org}`);
-      const key = await createApiKey(db, org, name.parse(o.name));
+      const key = await createApiKey(db, org, name.parse(o.name), { manageBrand: o['manage-brand'] === true });
       return { ...key, note: 'Store this key now: it is shown only once.' };
     },
   },
@@ -149,6 +149,7 @@ async function main(argv: string[]): Promise<number> {
         disable: { type: 'string' },
         email: { type: 'string' },
         'password-stdin': { type: 'boolean' },
+        'manage-brand': { type: 'boolean' },
       },
     });
     await migrate(db);

@@ -6,6 +6,7 @@
 // repairs. Each call is counted at its largest (README, "Credits and holds"):
 //   output ≤ the provider's max_output_tokens;
 //   input  ≤ the engine's system prompt (contract + guide, counted with our tokenizer) + FRAMING_TOKENS
+//          + the brand kit's lines, when the generation has one (counted)
 //          + the request's text in UTF-8 bytes (a token is at least one byte)
 //          + MEDIA_PART_TOKENS per image or video part
 //          + the expanded prompt (≤ the largest max_output_tokens) when expansion is asked for
@@ -14,6 +15,7 @@
 import type { Catalog } from '../catalog/index.js';
 import { getEngine } from '../engines/index.js';
 import type { ProviderRegistry, SecretReader } from '../providers/registry.js';
+import { brandGuide } from '../providers/prompts.js';
 import { countTokens } from '../providers/tokens.js';
 import type { GenerationRequest, TokenUsage } from '../shared.js';
 
@@ -48,6 +50,8 @@ export function holdTokens(request: GenerationRequest, registry: ProviderRegistr
   const requestText = [request.instructions ?? '', ...parts.map((p) => (p.type === 'text' ? p.text : p.url))];
   const base =
     engineSystemTokens(request.engine) +
+    // The brand kit's constraints in the system prompt (a few lines; its logo is listed, never attached).
+    (request.brand ? countTokens(brandGuide(request.brand)) : 0) +
     requestText.reduce((sum, t) => sum + Buffer.byteLength(t, 'utf8'), 0) +
     parts.filter((p) => p.type !== 'text').length * MEDIA_PART_TOKENS;
   const expansion = request.expand_prompt ? Math.max(...outputs) : 0;

@@ -9,6 +9,7 @@ import type { DashboardContext, DashboardState } from './context.js';
 import { htmlErrors } from './errors.js';
 import { securityHeaders } from './headers.js';
 import { authRoutes } from './routes/auth.js';
+import { brandRoutes } from './routes/brand.js';
 import { generationsRoutes } from './routes/generations.js';
 import { keysRoutes } from './routes/keys.js';
 import { usageRoutes } from './routes/usage.js';
@@ -19,7 +20,7 @@ const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWi
 
 /** The dashboard's middleware, and its routers (the app reads the methods a path allows off them). */
 export function dashboard(deps: AppDeps): { middleware: Middleware<AppState>; routers: Router<DashboardState>[] } {
-  const pages = [authRoutes(deps), keysRoutes(deps), webhooksRoutes(deps), usageRoutes(deps), generationsRoutes(deps)];
+  const pages = [authRoutes(deps), keysRoutes(deps), webhooksRoutes(deps), brandRoutes(deps), usageRoutes(deps), generationsRoutes(deps)];
   const assets = assetRoutes();
   const handle = compose<DashboardContext>([
     securityHeaders(),

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { createSession, deleteSession, findSession, type DashboardSession, type SessionLimits } from '../db/sessions.js';
 import { unauthenticated } from '../errors.js';
 import type { AppDeps } from '../http/context.js';
-import type { DashboardContext, DashboardState } from './context.js';
+import type { DashboardContext, DashboardState, FormFile } from './context.js';
 import { clearCookie, readTokenCookie, setCookie } from './cookies.js';
 import { checkCsrf } from './csrf.js';
 import { readForm } from './form.js';
@@ -58,8 +58,10 @@ export function requireMember(opts: { page?: boolean } = {}): Middleware<Dashboa
       return seeOther(ctx as DashboardContext, `/dashboard/login?next=${encodeURIComponent(ctx.path)}`);
     }
     if (!reading) {
-      ctx.state.form = await readForm(ctx as DashboardContext);
-      checkCsrf(ctx.state.form, session.csrfToken);
+      const { form, files } = await readForm(ctx as DashboardContext);
+      ctx.state.form = form;
+      ctx.state.files = files;
+      checkCsrf(form, session.csrfToken);
     }
     await next();
   };
@@ -73,3 +75,9 @@ export function member(ctx: DashboardContext): DashboardSession {
 
 /** The form of a POST behind requireMember. */
 export const form = (ctx: DashboardContext): URLSearchParams => ctx.state.form ?? new URLSearchParams();
+
+/** A file of a multipart POST behind requireMember; undefined when none was chosen. */
+export const formFile = (ctx: DashboardContext, name: string): FormFile | undefined => {
+  const file = ctx.state.files?.get(name);
+  return file && file.bytes.length > 0 ? file : undefined;
+};

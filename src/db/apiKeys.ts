@@ -17,16 +17,23 @@ export type ApiKeyInfo = {
   last_used_at: string | null;
   revoked_at: string | null;
   active: boolean;
+  /** Extension: the key may change the organization's brand kit (PUT /v1/brand). */
+  can_manage_brand: boolean;
 };
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest();
 
-export async function createApiKey(db: Db, organizationId: string, name: string): Promise<ApiKeyInfo & { key: string }> {
+export async function createApiKey(
+  db: Db,
+  organizationId: string,
+  name: string,
+  rights: { manageBrand?: boolean } = {},
+): Promise<ApiKeyInfo & { key: string }> {
   const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('hex');
   const id = newId('key');
   const { rows } = await db.query(
-    `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix) VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-    [id, organizationId, name, hashKey(key), key.slice(0, SHOWN_PREFIX_LENGTH)],
+    `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, can_manage_brand) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    [id, organizationId, name, hashKey(key), key.slice(0, SHOWN_PREFIX_LENGTH), rights.manageBrand ?? false],
   );
   return { ...toInfo(rows[0]), key };
 }
@@ -53,13 +60,13 @@ export async function deleteApiKey(db: Db, keyId: string): Promise<boolean> {
   return rowCount === 1;
 }
 
-export type KeyPrincipal = { apiKeyId: string; organizationId: string };
+export type KeyPrincipal = { apiKeyId: string; organizationId: string; canManageBrand: boolean };
 
 /** The organization behind an active key, or null (malformed, unknown, revoked or deleted). */
 export async function authenticateApiKey(db: Db, key: string): Promise<KeyPrincipal | null> {
   if (!KEY_PATTERN.test(key)) return null;
   const { rows } = await db.query(
-    'SELECT id, organization_id, last_used_at FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    'SELECT id, organization_id, last_used_at, can_manage_brand FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
     [hashKey(key)],
   );
   const row = rows[0];
@@ -68,7 +75,7 @@ export async function authenticateApiKey(db: Db, key: string): Promise<KeyPrinci
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
     db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [row.id]).catch(() => {});
   }
-  return { apiKeyId: row.id, organizationId: row.organization_id };
+  return { apiKeyId: row.id, organizationId: row.organization_id, canManageBrand: row.can_manage_brand };
 }
 
 /** An api_keys row as pg returns it (timestamps as Date). */
@@ -80,6 +87,7 @@ type ApiKeyRow = {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  can_manage_brand: boolean;
 };
 
 function toInfo(r: ApiKeyRow): ApiKeyInfo {
@@ -92,5 +100,6 @@ function toInfo(r: ApiKeyRow): ApiKeyInfo {
     last_used_at: r.last_used_at?.toISOString() ?? null,
     revoked_at: r.revoked_at?.toISOString() ?? null,
     active: r.revoked_at === null,
+    can_manage_brand: r.can_manage_brand,
   };
 }

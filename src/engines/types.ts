@@ -1,6 +1,6 @@
 // The one contract between the workflow activities and the rendering engines.
 import type { z } from 'zod';
-import type { Finding, MediaAsset, RenderChunk } from '../shared.js';
+import type { BrandSnapshot, Finding, MediaAsset, RenderChunk } from '../shared.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding, MediaAsset, RenderChunk };
@@ -87,6 +87,8 @@ export type OfflineCompositionSpec = Canvas & {
   /** Seconds the video must last; null: the storyboard's natural length. */
   durationSeconds: number | null;
   assets: readonly MediaAsset[];
+  /** The organization's brand kit as this generation applies it (its logo is one of `assets`); absent: none. */
+  brand?: BrandSnapshot | null;
 };
 
 /** What an LLM needs to write this engine's compositions, and how its reply is read. */

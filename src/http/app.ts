@@ -1,6 +1,7 @@
 // Where every HTTP request enters: middleware order and the route table. The one module of src/http
 // that knows its users (the API's routers and the dashboard); they import the rest of src/http.
 import Koa from 'koa';
+import { brandRoutes } from '../api/brand/routes.js';
 import { enginesRoutes } from '../api/engines/routes.js';
 import { generationsRoutes } from '../api/generations/routes.js';
 import { healthRoutes } from '../api/health/routes.js';
@@ -28,7 +29,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const { mediaBaseUrl } = deps.config;
   const publicRouters = [healthRoutes(deps), enginesRoutes(deps), mediaRoutes({ storage: deps.storage, mediaBaseUrl }), openApiRoutes(deps)];
   const site = dashboard(deps);
-  const keyedRouters = [generationsRoutes(deps), usageRoutes(deps)];
+  const keyedRouters = [generationsRoutes(deps), usageRoutes(deps), brandRoutes(deps)];
   const routers = [...publicRouters, ...site.routers, ...keyedRouters];
 
   app.use(requestLogMiddleware(deps.logger, POLLS));

@@ -10,7 +10,7 @@ import type { Storage } from '../storage/index.js';
 import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver } from '../webhooks/urlPolicy.js';
 import { decodeDataUrl } from './dataUrl.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS } from './limits.js';
-import { imageSize, sniffMedia } from './sniff.js';
+import { imageSize, sniffMedia, type ImageSize, type SniffedType } from './sniff.js';
 import { putBytes } from './storageFiles.js';
 
 /** An image received as a data: URL, to store as asset `name` once the generation exists. */
@@ -69,14 +69,26 @@ function decodeImage(url: string, kind: MediaKind, number: number, param: string
   if (kind !== 'image') throw refused(param, 'data: URLs are accepted for images only; give a video as a public HTTPS URL');
   const decoded = decodeDataUrl(url);
   if ('problem' in decoded) throw refused(param, decoded.problem);
-  const type = sniffMedia(decoded.bytes);
-  if (type?.kind !== 'image') throw refused(param, 'the data: URL does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)');
-  if (decoded.bytes.length > MEDIA_LIMITS.maxBytes.image) throw refused(param, `the image is over ${formatLimit(MEDIA_LIMITS.maxBytes.image)}`);
-  const size = imageSize(decoded.bytes, type.mediaType);
-  if (!size) throw refused(param, `the ${type.mediaType} image's header is unreadable (truncated or corrupt)`);
+  const image = checkImage(decoded.bytes, (reason) => refused(param, reason), 'the data: URL');
+  return { name: `image-${number}.${image.extension}`, bytes: decoded.bytes, mediaType: image.mediaType };
+}
+
+export type CheckedImage = SniffedType & ImageSize;
+
+/**
+ * What an uploaded image is (its bytes judged, never a declared type) and its size, within the
+ * limits of user media; else throws `refuse(reason)` (`what` names the upload in it). Request images
+ * and brand logos alike.
+ */
+export function checkImage(bytes: Buffer, refuse: (reason: string) => Error, what: string, maxBytes: number = MEDIA_LIMITS.maxBytes.image): CheckedImage {
+  const type = sniffMedia(bytes);
+  if (type?.kind !== 'image') throw refuse(`${what} does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)`);
+  if (bytes.length > maxBytes) throw refuse(`the image is over ${formatLimit(maxBytes)}`);
+  const size = imageSize(bytes, type.mediaType);
+  if (!size) throw refuse(`the ${type.mediaType} image's header is unreadable (truncated or corrupt)`);
   const tooBig = imageSizeProblem(size);
-  if (tooBig) throw refused(param, tooBig);
-  return { name: `image-${number}.${type.extension}`, bytes: decoded.bytes, mediaType: type.mediaType };
+  if (tooBig) throw refuse(tooBig);
+  return { ...type, ...size };
 }
 
 /** Stores the decoded data: URL images as the generation's assets. */

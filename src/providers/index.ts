@@ -26,12 +26,12 @@ export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: Abor
   return protocolOf(conn.entry.protocol)!.connect(conn, signal);
 }
 
-/** The request's messages as one brief: every text part in order, every image and video, the stored assets. */
+/** The request's messages as one brief: every text part in order, every image and video, the stored assets, the brand kit. */
 export function briefOf(request: GenerationRequest, expandedPrompt: string | null = null, assets: readonly MediaAsset[] = []): Brief {
   const parts = request.messages.flatMap((m) => m.content);
   const text = parts.flatMap((p) => (p.type === 'text' && p.text.trim() ? [p.text.trim()] : [])).join('\n\n');
   const media = parts.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, url: p.url }] : []));
-  return { text: expandedPrompt ?? text, media, instructions: request.instructions, assets };
+  return { text: expandedPrompt ?? text, media, instructions: request.instructions, assets, brand: request.brand ?? null };
 }
 
 const videoSpec = (r: GenerationRequest): VideoSpec => ({ engine: r.engine, width: r.width, height: r.height, durationSeconds: r.duration_seconds });

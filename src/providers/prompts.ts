@@ -2,7 +2,7 @@
 // duration, the requester's media, and on repair the validator's findings).
 import { DURATION_TOLERANCE_SECONDS, getEngine, MAX_DURATION_SECONDS, type Finding, type MediaAsset } from '../engines/index.js';
 import { formatBytes } from '../media/limits.js';
-import { ASSET_URL_PREFIX } from '../shared.js';
+import { ASSET_URL_PREFIX, isBrandLogo, type BrandSnapshot } from '../shared.js';
 import type { MediaKind } from './protocol.js';
 import type { Brief, CompositionTask, ExpansionTask, MediaRef } from './types.js';
 
@@ -41,6 +41,7 @@ function briefContent(brief: Brief, accepts: MediaKind[], prompt = brief.text): 
 /** "assets/image-1.jpg — image/jpeg, 1200×800, 340 KB, the requester's input image 1" for each asset. */
 export function assetList(assets: readonly MediaAsset[], media: readonly MediaRef[] = [], accepts: readonly MediaKind[] = []): string {
   const lines = assets.map((a) => {
+    if (isBrandLogo(a)) return `- assets/${a.name} — ${a.mediaType}, ${a.width}×${a.height}, ${formatBytes(a.bytes)}, the organization's brand logo`;
     const number = Number(/-(\d+)\./.exec(a.name)?.[1] ?? 0);
     // The nth image part of the request is asset image-n; it is attached when the model looks at that kind and it came as a URL.
     const part = media.filter((m) => m.kind === a.kind)[number - 1];
@@ -69,6 +70,7 @@ export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRe
     task.brief.assets?.length
       ? "The requester's media listed with the request are available to the video: say where each appears, naming it by its assets/ path."
       : '',
+    brandGuide(task.brief.brand),
     llm.guide(),
   ]
     .filter(Boolean)
@@ -94,6 +96,7 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
       .filter(Boolean)
       .join('\n'),
     task.brief.instructions ? `## Instructions from the requester\n${task.brief.instructions}` : '',
+    brandGuide(task.brief.brand),
     `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, without explanation.`,
   ]
     .filter(Boolean)
@@ -106,6 +109,25 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
     );
   }
   return { system, messages };
+}
+
+/** The organization's brand kit as constraints of the video; '' without one. */
+export function brandGuide(brand: BrandSnapshot | null | undefined): string {
+  if (!brand) return '';
+  const { background, text, accent } = brand.colors;
+  const fonts: Record<string, string> = { sans: 'a sans-serif face', serif: 'a serif face', mono: 'a monospace face', rounded: 'a rounded sans-serif face' };
+  const lines = [
+    background ? `- Background colour: ${background} (fill the whole canvas with it).` : '',
+    text ? `- Text colour: ${text}.` : '',
+    accent ? `- Accent colour: ${accent} (highlights, shapes, buttons).` : '',
+    brand.font ? `- Type: ${fonts[brand.font]} (${brand.font}) for all text.` : '',
+    brand.logo
+      ? brand.logo_on_closing
+        ? `- Logo: assets/${brand.logo.name} (${brand.logo.width}×${brand.logo.height}); show it, whole and undistorted, on the closing scene.`
+        : `- Logo: assets/${brand.logo.name} is available; it need not appear.`
+      : '',
+  ].filter(Boolean);
+  return lines.length ? `## Brand (the organization's brand kit: follow it unless the request says otherwise)\n${lines.join('\n')}` : '';
 }
 
 export function repairRequest(findings: Finding[], fence: string): string {

@@ -1,14 +1,15 @@
 // What flows between the composition activities and the provider adapters.
-import type { EngineId, Finding, MediaAsset, MediaKind, TokenUsage } from '../shared.js';
+import type { BrandSnapshot, EngineId, Finding, MediaAsset, MediaKind, TokenUsage } from '../shared.js';
 
 export type MediaRef = { kind: MediaKind; url: string };
 
 /**
  * The request as the LLM sees it: the prompt (possibly expanded), its images/videos (the request's
  * parts: https URLs, or `asset:<name>` for data: URL images), the requester's instructions, and the
- * media stored as the generation's assets, which the composition refers to as `assets/<name>`.
+ * media stored as the generation's assets, which the composition refers to as `assets/<name>`, and
+ * the organization's brand kit (its logo is one of the assets).
  */
-export type Brief = { text: string; media: MediaRef[]; instructions: string | null; assets?: readonly MediaAsset[] };
+export type Brief = { text: string; media: MediaRef[]; instructions: string | null; assets?: readonly MediaAsset[]; brand?: BrandSnapshot | null };
 
 /** What the video must be: engine, canvas, and the length asked for (null: the composition's choice). */
 export type VideoSpec = { engine: EngineId; width: number; height: number; durationSeconds: number | null };

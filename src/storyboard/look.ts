@@ -1,5 +1,6 @@
 // The look of a storyboard: a preset chosen by the prompt's hash, then the prompt's own words
 // ("teal accents", "sepia", "serif", "dark", "minimal", "neon"…) override it.
+import type { BrandSnapshot } from '../shared.js';
 import type { FontFamily, Look, Palette } from './types.js';
 
 const PRESETS: Look[] = [
@@ -156,8 +157,7 @@ function themed(p: Palette, theme: Look['theme'], keepBackground = false): Palet
     ...p,
     background,
     surface: theme === 'light' ? mix(background, '#ffffff', 0.6) : mix(background, '#ffffff', 0.1),
-    text: theme === 'light' ? '#111827' : '#f9fafb',
-    muted: theme === 'light' ? '#4b5563' : '#cbd5e1',
+    ...TEXT_ON[theme],
   };
 }
 
@@ -170,3 +170,38 @@ function legibleAccent(colour: string, background: string): string {
 }
 
 const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+/** WCAG contrast ratio of two #rrggbb colours (1–21; body text needs 4.5 for AA). */
+export const contrastRatio = (a: string, b: string) => contrast(luminance(a), luminance(b));
+
+/**
+ * The look with a brand kit's colours and type style: the background sets the theme and the
+ * surfaces; text and accent are used exactly as given (a text colour left unset follows the theme
+ * when the look's own would not read on the brand background).
+ */
+export function brandLook(look: Look, brand: Pick<BrandSnapshot, 'colors' | 'font'>): Look {
+  const { background, text, accent } = brand.colors;
+  let out: Look = { ...look, palette: { ...look.palette }, ...(brand.font && { font: brand.font }) };
+  if (background) {
+    const theme = luminance(background) > 0.4 ? 'light' : 'dark';
+    const p = out.palette;
+    out = {
+      ...out,
+      name: `${look.name}-brand`,
+      theme,
+      palette: {
+        ...p,
+        ...(contrastRatio(p.text, background) < 4.5 && TEXT_ON[theme]),
+        background,
+        surface: mix(background, theme === 'light' ? '#000000' : '#ffffff', theme === 'light' ? 0.06 : 0.1),
+        accent: legibleAccent(p.accent, background),
+        accent2: legibleAccent(p.accent2, background),
+      },
+    };
+  }
+  if (text) out.palette = { ...out.palette, text, muted: mix(text, out.palette.background, 0.3) };
+  if (accent) out.palette = { ...out.palette, accent };
+  return out;
+}
+
+const TEXT_ON = { light: { text: '#111827', muted: '#4b5563' }, dark: { text: '#f9fafb', muted: '#cbd5e1' } } as const;

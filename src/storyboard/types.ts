@@ -3,10 +3,13 @@
 // every text a scene shows is one of its string fields, each the user's own words (from the prompt or
 // the instructions); the engines add shapes, motion and colour, never words.
 
+import type { BrandFont } from '../shared.js';
+
 /** Colours as #rrggbb. */
 export type Palette = { background: string; surface: string; text: string; muted: string; accent: string; accent2: string };
 
-export type FontFamily = 'sans' | 'serif' | 'mono' | 'rounded';
+/** The installed type styles: one list with the brand kits' (BRAND_FONTS in src/shared.ts). */
+export type FontFamily = BrandFont;
 
 /** How the whole video looks and moves, from the prompt's words (colours, "serif", "neon"…) or its hash. */
 export type Look = {
@@ -82,6 +85,8 @@ export type Storyboard = {
   lang: string;
   /** Writing direction of the prompt's text: right-to-left for Arabic and Hebrew. */
   direction: 'ltr' | 'rtl';
+  /** Asset name of the brand logo the closing scene shows above its content (brand kits); absent: none. */
+  logo?: string | null;
 };
 
 /** Every text a scene shows (counter and countdown figures included), in reading order. */

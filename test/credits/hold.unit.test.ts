@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/index.js';
 import { holdMicros, holdTokens, MEDIA_PART_TOKENS, REPAIR_FINDINGS_TOKENS } from '../../src/credits/hold.js';
+import { brandGuide } from '../../src/providers/prompts.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
+import { countTokens } from '../../src/providers/tokens.js';
 import { generationRequest } from '../support/fixtures.js';
 
 const registry = ProviderRegistry.parse({
@@ -43,6 +45,11 @@ describe('credit hold', () => {
     const expanded = holdTokens(request({ expand_prompt: true }), registry, 1, noKey);
     expect(expanded.output_tokens - base.output_tokens).toBe(1_000);
     expect(expanded.input_tokens - base.input_tokens).toBe(none.input_tokens + 2 * 1_000);
+    // A brand kit: its lines in the system prompt of each call.
+    const brand = { colors: { background: '#0b1f3a', text: '#ffffff', accent: null }, font: 'serif' as const, logo: null, logo_on_closing: true };
+    const branded = holdTokens({ ...request(), brand }, registry, 1, noKey);
+    expect(branded.input_tokens - base.input_tokens).toBe(2 * countTokens(brandGuide(brand)));
+    expect(countTokens(brandGuide(brand))).toBeGreaterThan(10);
   });
 
   it('prices the tokens at the model’s effective price on the engine', () => {

@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps, AppState } from '../../http/context.js';
 import { idParams, validate } from '../../http/validate.js';
+import type { BrandChoice } from '../../brand/kits.js';
 import type { GenerationRequest } from '../../shared.js';
 import { ATTRIBUTION_WARNING_HEADER, readAppHeaders } from './appHeaders.js';
 import { idempotencyOf } from './idempotency.js';
@@ -20,7 +21,7 @@ const readQuery = z.object({
 });
 
 /** One request shape: its path, body schema, and the translations in and out of the service. */
-type Shape<S extends z.ZodType<{ stream: boolean }>> = {
+type Shape<S extends z.ZodType<{ stream: boolean; brand?: BrandChoice }>> = {
   name: StreamShape;
   path: string;
   schema: S;
@@ -32,13 +33,13 @@ export function generationsRoutes(deps: AppDeps) {
   const router = new Router<AppState>();
   const { responsesRequest, chatRequest } = requestSchemas();
 
-  const mount = <S extends z.ZodType<{ stream: boolean }>>(shape: Shape<S>) => {
+  const mount = <S extends z.ZodType<{ stream: boolean; brand?: BrandChoice }>>(shape: Shape<S>) => {
     router.post(
       shape.path,
       validate({ body: shape.schema }, async (ctx, { body }) => {
         const idempotency = idempotencyOf(ctx, shape.name, body);
         const { app, warnings } = readAppHeaders(ctx);
-        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), app, idempotency);
+        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), app, idempotency, body.brand);
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
         if (warnings.length) ctx.set(ATTRIBUTION_WARNING_HEADER, warnings.join('; '));
         const { organizationId } = ctx.state.auth;

@@ -1,6 +1,7 @@
 // Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
 // chosen here and documented in the README.
 import { z } from 'zod';
+import { brandRequestSchema } from '../brand/schema.js';
 import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
 
 export const LIMITS = {
@@ -125,6 +126,7 @@ export function requestSchemas() {
       .max(MAX_DURATION_SECONDS)
       .optional()
       .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
+    brand: brandRequestSchema,
     stream: z
       .boolean()
       .default(false)

@@ -28,6 +28,8 @@ import {
 } from '../../temporal/contract.js';
 import type { KeyPrincipal } from '../../db/apiKeys.js';
 import { prepareRequestMedia, storeUploads } from '../../media/requestMedia.js';
+import { brandSnapshot, storeGenerationLogo, type BrandChoice } from '../../brand/kits.js';
+import { getBrandKit } from '../../db/brandKits.js';
 import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
 import type { AppDeps } from '../../http/context.js';
 import { mediaParamOf, type GenerationSnapshot } from './translate.js';
@@ -51,12 +53,18 @@ export async function createGeneration(
   requested: GenerationRequest,
   app: AppInfo,
   idempotency?: Idempotency,
+  brand?: BrandChoice,
 ): Promise<{ generation: GenerationSnapshot; replayed: boolean }> {
   if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config); // '' included: 400, not "absent"
   // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
-  const { request, uploads } = await prepareRequestMedia(requested, deps.config, mediaParamOf);
+  const prepared = await prepareRequestMedia(requested, deps.config, mediaParamOf);
+  const { uploads } = prepared;
   const id = newId('gen');
   const { organizationId } = principal;
+  // The kit as it is now goes with the request (and its logo into the generation's assets): a render never changes with the kit.
+  const kit = await getBrandKit(deps.db, organizationId);
+  const branded = brandSnapshot(kit, brand);
+  const request: GenerationRequest = branded === undefined ? prepared.request : { ...prepared.request, brand: branded };
   if (idempotency) {
     const claim = await claimIdempotencyKey(deps.db, organizationId, idempotency.key, idempotency.requestHash, id);
     if (!claim.claimed) {
@@ -65,7 +73,7 @@ export async function createGeneration(
       }
       const replayed = await generationOfKey(deps, organizationId, idempotency, claim.generationId);
       if (replayed) return { generation: replayed, replayed: true };
-      return createGeneration(deps, principal, requested, app, idempotency); // the first request failed and gave the key up
+      return createGeneration(deps, principal, requested, app, idempotency, brand); // the first request failed and gave the key up
     }
   }
   try {
@@ -76,6 +84,7 @@ export async function createGeneration(
     const { row } = admission;
     try {
       await storeUploads(deps.storage, id, uploads);
+      if (branded?.logo && kit?.logo) await storeGenerationLogo(deps.storage, id, kit.logo);
       await deps.temporal.workflow.start(
         WORKFLOW_TYPES.generation,
         generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),

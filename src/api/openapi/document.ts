@@ -6,8 +6,10 @@ import { MAX_ID_CHARS } from '../../http/validate.js';
 import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
-import { CONFLICT_EXAMPLES, CREATE_REQUESTS, ERROR_EXAMPLES, EXAMPLE_ID, catalogExample, eventStreamExamples, generationExamples, usageExample } from './examples.js';
+import { brandPutSchema } from '../brand/schema.js';
+import { BRAND_PUT_EXAMPLE, CONFLICT_EXAMPLES, CREATE_REQUESTS, ERROR_EXAMPLES, EXAMPLE_ID, brandKitExample, catalogExample, eventStreamExamples, generationExamples, usageExample } from './examples.js';
 import {
+  brandKit,
   cancelResult,
   chatList,
   chatView,
@@ -67,6 +69,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
       'Invalid request: `error.param` names the field, parameter or header (`path` for a path that is not UTF-8 text without control characters, e.g. `%00`, `%FF`). Codes: `invalid_request`, `invalid_json` (also a body nested deeper than 32 levels), `invalid_webhook_url`, `invalid_media_url`',
   },
   401: { name: 'Unauthorized', description: 'Missing, invalid, revoked or deleted API key (`unauthorized`)' },
+  403: { name: 'Forbidden', description: 'Extension: the key lacks the right this operation needs (`brand_not_allowed`)' },
   402: {
     name: 'PaymentRequired',
     description: "The balance does not cover the credit holds of the organization's generations in flight plus this one's worst-case cost (`insufficient_credits`)",
@@ -251,14 +254,14 @@ Generations are asynchronous: a create answers at once with the generation queue
 
 **Units**: \`created_at\`/\`created\` and \`expires_at\` are Unix seconds; \`completed_at\` is Unix milliseconds; \`latency_ms\` milliseconds; money in \`cost_usd\` (dollars) and \`*_cents\` (cents).
 
-**Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints.`;
+**Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints, brand kits (\`/v1/brand\`, a create's \`brand\`).`;
 
 export function openApiDocument(serverUrl: string) {
   const { responsesRequest, chatRequest } = requestSchemas();
   const ex = generationExamples(serverUrl);
   const streams = eventStreamExamples(serverUrl);
   const schemas = {
-    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest }, 'input'),
+    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest, PutBrandKitRequest: brandPutSchema }, 'input'),
     ...componentSchemas(
       {
         Response: responsesView,
@@ -268,6 +271,7 @@ export function openApiDocument(serverUrl: string) {
         CancelResult: cancelResult,
         EngineCatalog: enginesCatalog,
         Usage: usageResource,
+        BrandKit: brandKit,
         Progress: progress,
         SignedUrl: signedUrl,
         Error: errorBody,
@@ -309,6 +313,7 @@ export function openApiDocument(serverUrl: string) {
         { name: 'Responses', description: 'Generations in the Responses shape (`POST /v1/responses`), as OpenAI’s Responses API' },
         { name: 'Chat Completions', description: 'Generations in the Chat Completions shape, for clients that speak OpenAI’s chat API' },
         { name: 'Usage', description: 'Credit and usage of the key’s organization' },
+        { name: 'Brand', description: 'Extension: the organization’s brand kit (logo, colours, type style), applied to every generation' },
         { name: 'Catalog', description: 'Engines, orchestration models and prices (public)' },
         { name: 'Operations', description: 'Extension: probes for load balancers and orchestrators (public)' },
         { name: 'Webhooks', description: 'Signed events this service POSTs to a generation’s `webhook_url` (Standard Webhooks; the brand word is `service`)' },
@@ -342,6 +347,24 @@ export function openApiDocument(serverUrl: string) {
             summary: 'Credit balance and usage statistics of the key’s organization',
             description: 'Balance, all-time totals, the last days per day and per route, and the latest generations.',
             responses: { ...ok('Usage', jsonOf('Usage', { usage: usageExample() })), ...errors(401, 429, 503) },
+          },
+        },
+        '/v1/brand': {
+          get: {
+            tags: ['Brand'],
+            operationId: 'getBrandKit',
+            summary: 'The organization’s brand kit (extension)',
+            description: 'Logo, colours, type style and whether the closing scene shows the logo. Every generation of the organization applies it unless its request says `brand: false` (or overrides fields with a `brand` object). Any key may read it.',
+            responses: { ...ok('The brand kit (all null until one is set)', jsonOf('BrandKit', { kit: brandKitExample(serverUrl) })), ...errors(401, 429, 503) },
+          },
+          put: {
+            tags: ['Brand'],
+            operationId: 'putBrandKit',
+            summary: 'Replace the organization’s brand kit (extension)',
+            description:
+              'Replaces the whole kit; an absent `logo` keeps the stored one, `null` removes it. Only keys created with the right to manage the brand may call it (dashboard, API keys; admin CLI `create-key --manage-brand`): the kit restyles every video of the organization, so a key that only makes videos cannot change it. Members change it on the dashboard’s Brand page. A text/background pair below WCAG AA 4.5:1 is accepted and flagged in `contrast`. Generations already created keep the kit they started with.',
+            requestBody: { required: true, content: { 'application/json': { schema: ref('PutBrandKitRequest'), example: BRAND_PUT_EXAMPLE } } },
+            responses: { ...ok('The kit as stored', jsonOf('BrandKit', { kit: brandKitExample(serverUrl) })), ...errors(400, 401, 403, 413, 415, 429, 503) },
           },
         },
         '/v1/engines': {

@@ -131,9 +131,16 @@ export const ERROR_EXAMPLES: Record<number, Record<string, { summary: string; va
     missing_field: { summary: 'A required field is missing', value: error('invalid_request', 'model: Invalid input: expected string, received undefined', 'model') },
     unknown_field: { summary: 'A field this API does not know', value: error('invalid_request', 'duration: Unrecognized key: "duration"', 'duration') },
     invalid_webhook_url: { summary: 'webhook_url is not public HTTPS', value: error('invalid_webhook_url', 'webhook_url must be a public HTTPS URL: http is not https', 'webhook_url') },
+    invalid_brand_colour: { summary: 'Extension: a brand colour that is not #rrggbb', value: error('invalid_request', 'colors.background: must be a colour written #rrggbb', 'colors.background') },
     invalid_json: { summary: 'The body is not JSON', value: error('invalid_json', 'Request body is not valid JSON: Unexpected token } in JSON at position 12') },
   },
   401: { unauthorized: { summary: 'No key, or a revoked or deleted one', value: error('unauthorized', 'Missing or invalid API key') } },
+  403: {
+    brand_not_allowed: {
+      summary: 'The key may not change the brand kit',
+      value: error('brand_not_allowed', 'This API key may not change the brand kit: use a key created with the right to manage it (dashboard, API keys), or the dashboard’s Brand page'),
+    },
+  },
   402: {
     insufficient_credits: {
       summary: 'The balance does not cover the hold',
@@ -186,3 +193,24 @@ export function usageExample() {
     recent_requests: [{ id: ID, status: 'completed', model_name: MODEL, engine: ENGINE, cost_cents: 0.24, latency_ms: 41_250, created_at: CREATED * 1000, completed_at: CREATED * 1000 + 41_250 }],
   };
 }
+
+/** Extension: a brand kit as GET and PUT /v1/brand answer it. */
+export function brandKitExample(serverUrl: string) {
+  return {
+    object: 'brand_kit',
+    colors: { background: '#0b1f3a', text: '#ffffff', accent: '#ff7a1a' },
+    font: 'serif',
+    logo: { url: `${serverUrl}/media/brand/org_0f3a/logo-5d41402abc4b2a76b9719d91.png?expires=1795003600&sig=…`, expires_at: 1_795_003_600, media_type: 'image/png', bytes: 18_342, width: 640, height: 200 },
+    logo_on_closing: true,
+    contrast: { text_on_background: 16.21, meets_wcag_aa: true },
+    updated_at: '2026-11-23T09:12:44.000Z',
+  };
+}
+
+/** Extension: a PUT /v1/brand body. */
+export const BRAND_PUT_EXAMPLE = {
+  colors: { background: '#0b1f3a', text: '#ffffff', accent: '#ff7a1a' },
+  font: 'serif',
+  logo: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPj/HwADAgH/ZQ0GaQAAAABJRU5ErkJggg==',
+  logo_on_closing: true,
+};

@@ -299,3 +299,35 @@ export const webhookEvent = z
       .describe('Payload'),
   })
   .describe('A signed lifecycle event, POSTed to the request’s `webhook_url`');
+
+const brandColour = (what: string) => z.string().nullable().describe(`${what}, \`#rrggbb\`; null: the composer’s own`);
+
+/** Extension: GET and PUT /v1/brand. */
+export const brandKit = z
+  .strictObject({
+    object: z.literal('brand_kit').describe('`brand_kit`'),
+    colors: z
+      .strictObject({ background: brandColour('Background'), text: brandColour('Text colour'), accent: brandColour('Accent') })
+      .describe('Up to three colours'),
+    font: z.enum(['sans', 'serif', 'mono', 'rounded']).nullable().describe('Type style from the installed families; null: the composer’s own'),
+    logo: z
+      .strictObject({
+        url: z.string().describe('The logo, signed: works without the API key until `expires_at`'),
+        expires_at: unixSeconds('When the signature expires'),
+        media_type: z.string().describe('`image/png`, `image/jpeg`, `image/gif` or `image/webp` (judged by its bytes)'),
+        bytes: z.number().int().describe('Size in bytes'),
+        width: z.number().int().describe('Width in pixels'),
+        height: z.number().int().describe('Height in pixels'),
+      })
+      .nullable()
+      .describe('The logo; null: none'),
+    logo_on_closing: z.boolean().describe('Whether the closing scene shows the logo'),
+    contrast: z
+      .strictObject({
+        text_on_background: z.number().nullable().describe('WCAG contrast ratio of the text colour on the background (1–21); null unless both are set'),
+        meets_wcag_aa: z.boolean().nullable().describe('Whether it reaches 4.5:1 (WCAG AA for body text); a kit below is kept, but flagged here and on the dashboard'),
+      })
+      .describe('Legibility of the text on the background'),
+    updated_at: z.string().nullable().describe('When the kit was last set (ISO 8601); null: never'),
+  })
+  .describe('Extension: the organization’s brand kit, applied to every generation unless the request opts out (`brand: false`)');

@@ -112,3 +112,33 @@ async function refreshSections() {
     // Offline or signed out: the sections stay as they were.
   }
 }
+
+// The Brand page: the text/background contrast, recomputed as colours are typed (WCAG relative
+// luminance; the server computes it again when the kit is saved).
+const brandForm = document.getElementById('brand-form');
+if (brandForm) {
+  const live = document.getElementById('contrast-live');
+  const colour = (name) => brandForm.querySelector(`[data-colour="${name}"]`).value.trim().toLowerCase();
+  const luminance = (hex) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const update = () => {
+    const background = colour('background');
+    const text = colour('text');
+    if (!/^#[0-9a-f]{6}$/.test(background) || !/^#[0-9a-f]{6}$/.test(text)) {
+      live.textContent = '';
+      live.className = 'js-only';
+      return;
+    }
+    const [a, b] = [luminance(background), luminance(text)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const low = ratio < 4.5;
+    live.textContent = low
+      ? `Low contrast: text on background is ${ratio.toFixed(2)}:1, below WCAG AA 4.5:1 for body text.`
+      : `Text on background: ${ratio.toFixed(2)}:1, meets WCAG AA 4.5:1.`;
+    live.className = low ? 'js-only notice warning' : 'js-only small';
+  };
+  brandForm.addEventListener('input', update);
+  update();
+}

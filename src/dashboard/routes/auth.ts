@@ -38,7 +38,7 @@ export function authRoutes(deps: AppDeps): Router<DashboardState> {
   });
 
   router.post(LOGIN_PATH, async (ctx) => {
-    const form = await readForm(ctx);
+    const { form } = await readForm(ctx);
     const email = (form.get('email') ?? '').trim().slice(0, 320);
     const password = form.get('password') ?? '';
     const next = safeNext(form.get('next'));

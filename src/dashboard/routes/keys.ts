@@ -32,7 +32,7 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
       const keys = await listApiKeys(db, session.organizationId);
       return sendPage(ctx, keysPage({ session, keys, message: { kind: 'error', text: name.error.issues[0]!.message } }), 400);
     }
-    const created = await createApiKey(db, session.organizationId, name.data);
+    const created = await createApiKey(db, session.organizationId, name.data, { manageBrand: form(ctx).get('manage_brand') === 'on' });
     ctx.state.log.info({ api_key_id: created.id }, 'dashboard: key created');
     const keys = await listApiKeys(db, session.organizationId);
     sendPage(ctx, keysPage({ session, keys, created, message: { kind: 'ok', text: 'Key created.' } }), 201);

@@ -43,6 +43,7 @@ ${copyable('new-key', created.key)}
   ${csrfField(csrf)}
   <div class="field"><label for="key-name">Name</label>
     <input type="text" id="key-name" name="name" required maxlength="200" placeholder="e.g. production server" value="${name ?? ''}"></div>
+  <div class="field"><label><input type="checkbox" id="key-manage-brand" name="manage_brand" value="on"> May change the brand kit (<code>PUT /v1/brand</code>)</label></div>
   <button type="submit">Create key</button>
 </form>
 </section>
@@ -51,12 +52,13 @@ ${copyable('new-key', created.key)}
 ${keys.length === 0
   ? html`<p class="muted">No keys yet.</p>`
   : html`<div class="table-wrap"><table>
-<thead><tr><th>Name</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+<thead><tr><th>Name</th><th>Key</th><th>Rights</th><th>Created</th><th>Last used</th><th>Status</th><th></th></tr></thead>
 <tbody>
 ${keys.map(
   (k) => html`<tr id="key-${k.id}" data-key-id="${k.id}">
 <td>${k.name}</td>
 <td><code>${k.prefix}…</code></td>
+<td>${k.can_manage_brand ? 'videos, brand kit' : 'videos'}</td>
 <td>${dateTime(k.created_at)}</td>
 <td>${k.last_used_at ? dateTime(k.last_used_at) : html`<span class="muted">never</span>`}</td>
 <td>${k.active ? html`<span class="badge active">active</span>` : html`<span class="badge revoked" title="${`revoked ${dateTime(k.revoked_at)}`}">revoked</span>`}</td>

@@ -4,12 +4,13 @@ import { assetUrl } from '../assets.js';
 import { csrfField } from '../csrf.js';
 import { html, type SafeHtml } from '../html.js';
 
-export type Section = 'usage' | 'keys' | 'webhooks';
+export type Section = 'usage' | 'keys' | 'webhooks' | 'brand';
 
 const NAV: Array<[Section, string, string]> = [
   ['usage', 'Usage', '/dashboard/usage'],
   ['keys', 'API keys', '/dashboard/keys'],
   ['webhooks', 'Webhooks', '/dashboard/webhooks'],
+  ['brand', 'Brand', '/dashboard/brand'],
 ];
 
 export function layout(opts: { title: string; session?: DashboardSession; section?: Section }, body: SafeHtml): SafeHtml {

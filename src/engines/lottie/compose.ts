@@ -109,6 +109,18 @@ export class Composer {
     return this.look.palette;
   }
 
+  /** Draws with the safe area narrowed to `area` (the closing scene below the brand logo). */
+  within<T>(area: Box, draw: () => T): T {
+    const self = this as { safe: Box };
+    const saved = self.safe;
+    self.safe = area;
+    try {
+      return draw();
+    } finally {
+      self.safe = saved;
+    }
+  }
+
   /** Text colour that reads on `background`. */
   onColour(background: string): string {
     return luminance(background) > 0.4 ? '#111827' : '#ffffff';

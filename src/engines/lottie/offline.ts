@@ -4,23 +4,29 @@
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
 // over a background and ornament that last the whole video. The first frame already shows the
 // title. Same prompt, same JSON.
+import { isBrandLogo } from '../../shared.js';
+import { withBrand } from '../../storyboard/brand.js';
 import { planStoryboard } from '../../storyboard/plan.js';
 import { sceneTexts, type Look, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
 import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
-import { EASE, ellipse, fill, group, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
+import { EASE, ellipse, fill, group, imageLayer, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
 import { drawBars, drawCountdown, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
-  const image = spec.assets.find((a) => a.kind === 'image') ?? null;
-  const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
+  const image = spec.assets.find((a) => a.kind === 'image' && !isBrandLogo(a)) ?? null;
+  const planned = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
+  const board = withBrand(planned, spec.brand);
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
   const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
 
   const imageRef = image ? imageAsset(image) : null;
   if (imageRef) c.assets.push(imageRef.asset);
+  const logo = board.logo ? spec.assets.find((a) => a.name === board.logo) : undefined;
+  const logoRef = logo ? imageAsset(logo, 'brand_logo') : null;
+  if (logoRef) c.assets.push(logoRef.asset);
 
   // Scene windows in frames: they tile the timeline exactly.
   const windows = board.scenes.map((scene, i) => {
@@ -32,7 +38,9 @@ export function composeLottie(spec: OfflineCompositionSpec): string {
   const sceneLayers = windows.map(({ scene, start, end }, i) => {
     const L = end - start;
     const id = `scene_${i + 1}`;
-    precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(drawScene(c, scene, L, imageRef?.ref ?? null)) });
+    const last = i === windows.length - 1;
+    const layers = last && logoRef ? closingWithLogo(c, logoRef.ref, L, () => drawScene(c, scene, L, imageRef?.ref ?? null)) : drawScene(c, scene, L, imageRef?.ref ?? null);
+    precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(layers) });
     return precompLayer({ ind: 0, nm: `${i + 1} ${scene.kind}`, ip: start, op: end, st: start, ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1) }, id, c.W, c.H);
   });
   const cuts = windows.slice(0, -1).map((w) => w.end);
@@ -66,11 +74,21 @@ function sceneText(scene: TimedScene): string {
   return sceneTexts(scene).filter(Boolean).join(' ');
 }
 
-/** The user's picture: an image asset the render resolves from the generation's stored media. */
-function imageAsset(a: MediaAsset): { asset: Json; ref: { id: string; w: number; h: number } } {
+/** The user's picture (or the brand logo): an image asset the render resolves from the generation's stored media. */
+function imageAsset(a: MediaAsset, id = 'image_1'): { asset: Json; ref: { id: string; w: number; h: number } } {
   const w = a.width ?? 1024;
   const h = a.height ?? 1024;
-  return { asset: { id: 'image_1', w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id: 'image_1', w, h } };
+  return { asset: { id, w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id, w, h } };
+}
+
+/** The closing scene drawn below the brand logo, which is fitted into a band at the top of the safe area. */
+function closingWithLogo(c: Composer, logo: { id: string; w: number; h: number }, L: number, draw: () => Json[]): Json[] {
+  const band = Math.round(c.safe.h * 0.2);
+  const reserve = band + Math.round(c.safe.h * 0.04);
+  const layers = c.within({ ...c.safe, y: c.safe.y + reserve, h: c.safe.h - reserve }, draw);
+  const scale = Math.min(c.safe.w / logo.w, band / logo.h) * 100;
+  const centre = [c.safe.x + c.safe.w / 2, c.safe.y + band / 2];
+  return [imageLayer({ ind: 0, nm: 'brand logo', ip: 0, op: L, ks: { a: [logo.w / 2, logo.h / 2], p: centre, s: [scale, scale] } }, logo.id), ...layers];
 }
 
 function drawScene(c: Composer, scene: TimedScene, L: number, image: { id: string; w: number; h: number } | null): Json[] {

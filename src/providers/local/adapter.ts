@@ -24,6 +24,7 @@ const localAdapter: ProviderAdapter = {
       height: task.height,
       durationSeconds: task.durationSeconds,
       assets: task.brief.assets ?? [],
+      brand: task.brief.brand ?? null,
     };
     const { source, usage } = await composeOffThread(task.engine, spec, prompt);
     return { text: source, usage };

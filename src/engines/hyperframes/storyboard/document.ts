@@ -5,7 +5,7 @@
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../../storyboard/types.js';
 import { scriptOf, type Script } from '../../../text/scripts.js';
 import { fontFaces, fontStack } from './fonts.js';
-import { frameOf, js, mix, MOTION_EASES, px, readableOn, rgba, sec, type Eases, type Frame } from './frame.js';
+import { escapeHtml, frameOf, js, mix, MOTION_EASES, px, readableOn, rgba, sec, type Eases, type Frame } from './frame.js';
 import { PAGE_RUNTIME } from './runtime.js';
 import { sceneLayout } from './scenes.js';
 
@@ -28,10 +28,15 @@ export function storyboardDocument(sb: Storyboard, canvas: { width: number; heig
     const overlap = first ? 0 : crossing(sb.scenes[i - 1]!, scene);
     const next = sb.scenes[i + 1];
     const t = transition(f, look, ease, id, scene, overlap, next ? crossing(scene, next) : 0);
-    const layout = sceneLayout({ f, look, ease, id, scene, t0: t.t0 });
+    // The closing scene shows the brand logo (when asked) above its content, in the top of its safe area.
+    const logo = !next && sb.logo ? logoBand(f) : null;
+    const area = logo ? { ...f, my: f.my + logo.reserve, sh: f.sh - logo.reserve } : f;
+    const layout = sceneLayout({ f: area, look, ease, id, scene, t0: t.t0 });
+    const logoHtml = logo && sb.logo ? logoImage(f, logo, sb.logo) : '';
+    const moved = logo ? ` style="top:${px(area.my)};height:${px(area.sh)}"` : '';
     clips.push(
       `<div id="${id}" class="clip" data-start="${sec(scene.start - overlap)}" data-duration="${sec(scene.duration + overlap)}" data-track-index="${1 + (i % 2)}">` +
-        `<div class="sc" id="${id}-c">${layout.html}</div></div>`,
+        `<div class="sc" id="${id}-c"${moved}>${logoHtml}${layout.html}</div></div>`,
     );
     tweens.push(`// ${scene.kind}`, ...t.tweens, ...layout.tweens);
   });
@@ -71,6 +76,20 @@ const SCRIPT_LANG: Partial<Record<Script, string>> = { 'cjk-jp': 'ja', 'cjk-kr':
 /** The document language when the planner knows none: from the script of the storyboard's text (glyph choice follows it). */
 function scriptLang(sb: Storyboard): string {
   return SCRIPT_LANG[scriptOf(sb.scenes.flatMap(sceneTexts).join(' '))] ?? 'und';
+}
+
+// ---- brand logo ----------------------------------------------------------------------------------
+
+/** The logo's band at the top of the safe area: its height, and the height the scene gives up for it (band and gap). */
+function logoBand(f: Frame): { height: number; reserve: number } {
+  const height = Math.round(f.sh * 0.2);
+  return { height, reserve: height + Math.round(f.sh * 0.04) };
+}
+
+/** The logo, fitted into its band (positioned from the scene's moved safe area, so it moves with the scene). */
+function logoImage(f: Frame, band: { height: number; reserve: number }, name: string): string {
+  const style = `position:absolute;left:0;top:${px(-band.reserve)};width:${px(f.sw)};height:${px(band.height)};object-fit:contain`;
+  return `<img class="brand-logo" id="brand-logo" src="assets/${escapeHtml(encodeURI(name))}" alt="" style="${style}">`;
 }
 
 // ---- transitions ---------------------------------------------------------------------------------
