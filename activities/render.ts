@@ -20,7 +20,7 @@ import { planChunks } from '../src/engines/chunks.js';
 import { getEngine, RenderError, type RenderOptions } from '../src/engines/index.js';
 import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
 import { joinChunkFiles } from '../src/engines/join.js';
-import { probeVideo } from '../src/engines/probe.js';
+import { probeVideo, type ProbedVideo } from '../src/engines/probe.js';
 import type { RenderMedia } from '../src/engines/render.js';
 import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
@@ -143,7 +143,7 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
   }
 
   /** Stores the finished video and its poster frame; the composition is the artifact. */
-  async function storeVideo(input: RenderInput, video: RenderResult, dir: string): Promise<RenderedVideo> {
+  async function storeVideo(input: RenderInput, video: ProbedVideo, dir: string): Promise<RenderedVideo> {
     const ctx = Context.current();
     const stored = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
     await storage.put(stored.key, video.path, stored.content_type);

@@ -1,7 +1,7 @@
 // Render benchmark: what a render costs, and what each setting changes.
 //   npx tsx bench/render.ts [--mode bare|settings|chunks|composer] [--reps N] [--engines hyperframes,lottie]
 //                           [--durations 3,6] [--sizes 1080x1920,1920x1080] [--candidates …] [--chunks 2]
-//                           [--before <checkout>] [--prompts <corpus ids>]
+//                           [--before <checkout>] [--prompts <corpus ids>] [--length natural|<seconds>]
 // Each render's process tree (render process, Chrome, ffmpeg) is sampled every 100 ms from /proc: wall
 // time, frames per second, peak RSS, and the CPU seconds it used (a figure other load on the machine
 // does not distort), also split by what each process does (processRole).
@@ -20,6 +20,11 @@
 //   src/engines composers, with node_modules), both asked for the length `--durations` names and
 //   rendered by this checkout's engines, alternating A B B A: CPU seconds and wall seconds per second of
 //   video, so a new composer's cost shows apart from the engines'.
+// - `--mode engines` (issue 34): the embedded composer's compositions of corpus prompts (`--prompts`)
+//   rendered by `--before <checkout>`'s engines and by this checkout's, alternating: CPU and wall
+//   seconds per video-second, the share of frames the render skipped (its own report), SSIM of this
+//   checkout's video against the before video (mean and worst frame), and whether frame counts and
+//   durations agree.
 // - `--mode chunks` (issue 18): one video rendered in one piece, then as `--chunks` chunks at once
 //   (the render slots of this machine) and joined, with the SSIM of the joined video against the
 //   one-piece render at every chunk boundary; then chunks of other lengths each rendered alone, as
@@ -62,6 +67,8 @@ const { values: args } = parseArgs({
     chunks: { type: 'string', default: '2' },
     before: { type: 'string' },
     prompts: { type: 'string', default: 'en-howto-router,es-ad-bakery,ja-countdown,de-results' },
+    /** Lengths of the compositions in `--mode engines` (seconds); `natural`: the storyboard's own. */
+    length: { type: 'string', default: 'natural' },
   },
 });
 const reps = Number(args.reps);
@@ -477,9 +484,8 @@ async function compareChunks() {
 /** The embedded composer's compositions, this checkout's against `--before`'s, per video-second (issue 30). */
 async function compareComposers() {
   if (!args.before) throw new Error('--mode composer needs --before <checkout of the previous composer>');
-  const { loadCorpus } = await import('../test/storyboard/corpus.js');
   const previous = (await import(path.resolve(args.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
-  const prompts = args.prompts.split(',').map((id) => loadCorpus('tuning').find((p) => p.id === id) ?? (() => { throw new Error(`no corpus prompt ${id}`); })());
+  const prompts = await corpusPrompts();
   const [width, height] = SIZES[0]!;
   const rows: Array<{ engine: string; id: string; which: string; seconds: number; wallS: number; cpuS: number }> = [];
   for (const engine of ENGINES) {
@@ -511,6 +517,82 @@ async function compareComposers() {
   }
 }
 
+/** Spare render processes of other checkouts' engines, closed at the end. */
+const closers: Array<() => Promise<void>> = [];
+
+/** Corpus prompts by id (test/storyboard/corpus/); `bench`, in `--mode engines`, is this benchmark's own composition. */
+async function corpusPrompts() {
+  const { loadCorpus } = await import('../test/storyboard/corpus.js');
+  const corpus = [...loadCorpus('tuning'), { id: 'bench', lang: 'en', prompt: '' }];
+  return args.prompts.split(',').map((id) => corpus.find((p) => p.id === id) ?? (() => { throw new Error(`no corpus prompt ${id}`); })());
+}
+
+/** `--before`'s engines against this checkout's on the composer's compositions (issue 34). */
+async function compareEngines() {
+  if (!args.before) throw new Error('--mode engines needs --before <checkout of the previous engines>');
+  const previous = (await import(path.resolve(args.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
+  // Its own spare render processes, closed at the end as ours are.
+  const previousProcesses = (await import(path.resolve(args.before, 'src/engines/isolation/renderProcess.ts'))) as { closeRenderProcesses: () => Promise<void> };
+  closers.push(previousProcesses.closeRenderProcesses);
+  const prompts = await corpusPrompts();
+  type EngineRow = { engine: string; size: string; id: string; which: 'before' | 'after'; frames: number; seconds: number; wallS: number; cpuS: number; skipped: number; outputPath: string };
+  const rows: EngineRow[] = [];
+  const scores: Array<{ engine: string; size: string; id: string; mean: number; worst: number; sameFrames: boolean; sameDuration: boolean }> = [];
+  for (const engine of ENGINES) {
+    for (const [width, height] of SIZES) {
+      const size = `${width}x${height}`;
+      for (const [n, p] of prompts.entries()) {
+        const spec = { prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: args.length === 'natural' ? null : Number(args.length), assets: [], width, height };
+        const source = p.id === 'bench' ? sourceOf({ engine, seconds: spec.durationSeconds ?? 3, width, height }) : getEngine(engine).composeOffline(spec);
+        for (let i = 0; i < reps; i++) {
+          // Alternate which goes first, so neither always runs on a warmer (or busier) machine.
+          const order: Array<'before' | 'after'> = (n + i) % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+          for (const which of order) {
+            await new Promise((r) => setTimeout(r, 1500));
+            const outputPath = path.join(work, `${engine}-${size}-${p.id}-${which}-${Date.now()}.mp4`);
+            const started = performance.now();
+            const render = (which === 'after' ? getEngine : previous.getEngine)(engine).render;
+            const { value, cpuSeconds, cpuByRole } = await withTreeUsage(() => render(source, { width, height, fps: FPS, outputPath, tools: config.render }));
+            const cpuS = cpuSeconds - (cpuByRole[DEV_ONLY] ?? 0);
+            const skipped = (value as { framesSkipped?: number }).framesSkipped ?? 0;
+            rows.push({ engine, size, id: p.id, which, frames: value.frames, seconds: value.durationSeconds, wallS: (performance.now() - started) / 1000, cpuS, skipped, outputPath });
+            console.log(`${engine} ${size} ${p.id} ${which}: ${value.frames} frames ${value.durationSeconds.toFixed(3)} s, ${rows.at(-1)!.wallS.toFixed(1)} s wall, ${cpuS.toFixed(1)} CPU s, ${skipped} skipped (load ${load()})`);
+          }
+        }
+        const last = (which: string) => rows.filter((r) => r.engine === engine && r.size === size && r.id === p.id && r.which === which).at(-1)!;
+        const [before, after] = [last('before'), last('after')];
+        const score = await ssim(after.outputPath, before.outputPath);
+        scores.push({ engine, size, id: p.id, ...score, sameFrames: before.frames === after.frames, sameDuration: Math.abs(before.seconds - after.seconds) < 1e-3 });
+        console.log(`  SSIM after vs before: mean ${score.mean.toFixed(4)}, worst ${score.worst.toFixed(4)}; frames ${before.frames}/${after.frames}, duration ${before.seconds.toFixed(3)}/${after.seconds.toFixed(3)} s`);
+      }
+    }
+  }
+  console.log(`\nload average (1 min) at the end: ${load()}`);
+  console.log('| engine | canvas | prompt | video s | CPU s/vs before → after | wall s/vs before → after | frames skipped | SSIM mean / worst | frames, duration equal |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const perVs = (rs: EngineRow[], key: 'cpuS' | 'wallS') => rs.reduce((a, r) => a + r[key], 0) / rs.reduce((a, r) => a + r.seconds, 0);
+  for (const s of scores) {
+    const rs = (which: string) => rows.filter((r) => r.engine === s.engine && r.size === s.size && r.id === s.id && r.which === which);
+    const after = rs('after');
+    const skipped = after.reduce((a, r) => a + r.skipped, 0) / after.reduce((a, r) => a + r.frames, 0);
+    console.log(
+      `| ${s.engine} | ${s.size} | ${s.id} | ${after[0]!.seconds.toFixed(1)} | ${perVs(rs('before'), 'cpuS').toFixed(2)} → ${perVs(after, 'cpuS').toFixed(2)} | ${perVs(rs('before'), 'wallS').toFixed(2)} → ${perVs(after, 'wallS').toFixed(2)} | ${(skipped * 100).toFixed(0)} % | ${s.mean.toFixed(4)} / ${s.worst.toFixed(4)} | ${s.sameFrames && s.sameDuration ? 'yes' : 'NO'} |`,
+    );
+  }
+  for (const engine of ENGINES) {
+    for (const [width, height] of SIZES) {
+      const size = `${width}x${height}`;
+      const rs = (which: string) => rows.filter((r) => r.engine === engine && r.size === size && r.which === which);
+      const ss = scores.filter((s) => s.engine === engine && s.size === size);
+      const after = rs('after');
+      const skipped = after.reduce((a, r) => a + r.skipped, 0) / after.reduce((a, r) => a + r.frames, 0);
+      console.log(
+        `| **${engine}** | ${size} | all ${ss.length} | ${after.reduce((a, r) => a + r.seconds, 0).toFixed(1)} | **${perVs(rs('before'), 'cpuS').toFixed(2)} → ${perVs(after, 'cpuS').toFixed(2)}** | ${perVs(rs('before'), 'wallS').toFixed(2)} → ${perVs(after, 'wallS').toFixed(2)} | ${(skipped * 100).toFixed(0)} % | ${(ss.reduce((a, s) => a + s.mean, 0) / ss.length).toFixed(4)} / ${Math.min(...ss.map((s) => s.worst)).toFixed(4)} | ${ss.every((s) => s.sameFrames && s.sameDuration) ? 'yes' : 'NO'} |`,
+      );
+    }
+  }
+}
+
 async function main() {
   console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
@@ -518,6 +600,7 @@ async function main() {
   if (args.mode === 'settings') await compareSettings();
   else if (args.mode === 'chunks') await compareChunks();
   else if (args.mode === 'composer') await compareComposers();
+  else if (args.mode === 'engines') await compareEngines();
   else await compareWithBare();
 }
 
@@ -525,5 +608,6 @@ try {
   await main();
 } finally {
   await closeRenderProcesses();
+  for (const close of closers) await close();
   fs.rmSync(work, { recursive: true, force: true });
 }

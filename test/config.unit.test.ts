@@ -36,18 +36,19 @@ describe('config', () => {
   });
 
   it('reads the settings renders run with: the CRF of every engine, and each engine\'s own (declared in its module)', () => {
-    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2', CHROME_PATH: '/opt/chrome/chrome', RENDER_PAGE_NETWORK_GUARD: 'off' };
+    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', LOTTIE_SKIP_HELD_FRAMES: 'off', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2', CHROME_PATH: '/opt/chrome/chrome', RENDER_PAGE_NETWORK_GUARD: 'off' };
     const { render } = loadConfig(set);
     expect(render.crf).toBe(30);
-    expect(render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'fast' });
+    expect(render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'fast', skipHeldFrames: false });
     expect(render.engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/opt/chrome/chrome', quality: 'high', workers: 2, pageNetworkGuard: false });
     // Defaults, as README "Configuration" lists them.
-    expect(loadConfig({}).render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'veryfast' });
+    expect(loadConfig({}).render.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'veryfast', skipHeldFrames: true });
     expect(loadConfig({}).render.engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/usr/lib/chromium/chromium-headless-shell', quality: 'draft', workers: 1, pageNetworkGuard: true });
   });
 
   it.each([
     ['lottie', 'LOTTIE_X264_PRESET', 'placebo'],
+    ['lottie', 'LOTTIE_SKIP_HELD_FRAMES', 'yes'],
     ['hyperframes', 'HYPERFRAMES_QUALITY', 'best'],
     ['hyperframes', 'HYPERFRAMES_WORKERS', '1.5'],
     ['hyperframes', 'RENDER_PAGE_NETWORK_GUARD', 'maybe'],

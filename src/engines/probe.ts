@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import type { RenderResult } from './types.js';
 
+/** A video file as ffprobe describes it. */
+export type ProbedVideo = Omit<RenderResult, 'framesSkipped'>;
+
 const run = promisify(execFile);
 
 type FfprobeStream = {
@@ -23,7 +26,7 @@ const parseRate = (rate = '0/1') => {
 };
 
 /** Probes the first video stream of `filePath`. `countPackets` reads the whole file for an exact frame count. */
-export async function probeVideo(filePath: string, ffprobePath = 'ffprobe', countPackets = false): Promise<RenderResult> {
+export async function probeVideo(filePath: string, ffprobePath = 'ffprobe', countPackets = false): Promise<ProbedVideo> {
   const args = ['-v', 'error', '-select_streams', 'v:0', '-show_streams', '-show_format', '-of', 'json'];
   if (countPackets) args.push('-count_packets');
   const { stdout } = await run(ffprobePath, [...args, filePath], { maxBuffer: 1 << 20 });

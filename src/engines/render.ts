@@ -23,12 +23,12 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
   }
   const { ffmpegPath, timeoutMs, crf } = opts.tools;
   const settings = opts.tools.engineSettings(engine);
-  await runIsolated(
+  const report = await runIsolated(
     { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, ffmpegPath, crf, settings, assetsDir: opts.assetsDir, assets: opts.assets, chunk: opts.chunk },
     { entry: engine.renderEntry, preload: engine.preload ?? [], readOnly: engine.settings?.sandboxPaths?.(settings) ?? [] },
     opts.outputPath,
     opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },
   );
-  return probeVideo(opts.outputPath, ffprobeFor(ffmpegPath));
+  return { ...(await probeVideo(opts.outputPath, ffprobeFor(ffmpegPath))), framesSkipped: report.framesSkipped };
 }

@@ -73,7 +73,15 @@ export type RenderResult = {
   fps: number;
   bytes: number;
   codec: string;
+  /**
+   * Frames the render did not draw or capture again because nothing changed (the previous one was
+   * encoded again); null when the engine cannot tell.
+   */
+  framesSkipped: number | null;
 };
+
+/** What a render process reports about its render beyond the file. */
+export type RenderReport = Pick<RenderResult, 'framesSkipped'>;
 
 export type Canvas = { width: number; height: number };
 

@@ -49,7 +49,8 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
     } finally {
       await network.close();
     }
-    return;
+    // The producer's chunk result does not count the frames it reused.
+    return { framesSkipped: null };
   }
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
@@ -81,6 +82,9 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
   if (renderJob.status !== 'complete') {
     throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
   }
+  // Frames Chrome drew no damage for (BeginFrame hasDamage false): not encoded as JPEG nor sent over
+  // CDP; the producer hands the encoder the previous frame's JPEG again.
+  return { framesSkipped: renderJob.perfSummary?.beginFrameReuse?.noDamageFrames ?? null };
 };
 
 /**

@@ -47,8 +47,8 @@ async function run(current: ParentMessage['job']) {
   };
   try {
     const render = await renderer;
-    await render(current, { onProgress, log });
-    await send({ type: 'done' });
+    const report = (await render(current, { onProgress, log })) ?? { framesSkipped: null };
+    await send({ type: 'done', report });
     process.exit(0);
   } catch (err) {
     const e = err instanceof RenderError ? err : new RenderError('render_failed', (err as Error)?.message ?? String(err));

@@ -1,6 +1,6 @@
 // Messages between an engine (parent) and its render process (child), over Node's IPC channel.
 import type { Logger } from '../../logger.js';
-import type { Finding, MediaAsset, RenderChunk, RenderErrorCode, RenderProgress } from '../types.js';
+import type { Finding, MediaAsset, RenderChunk, RenderErrorCode, RenderProgress, RenderReport } from '../types.js';
 
 /** Everything a render process needs; it reads no config or environment of its own. `S`: the engine's settings. */
 export type IsolatedJob<S = unknown> = {
@@ -34,7 +34,7 @@ export type ParentMessage = { type: 'render'; job: IsolatedJob };
 
 export type ChildMessage =
   | { type: 'progress'; progress: RenderProgress }
-  | { type: 'done' }
+  | { type: 'done'; report: RenderReport }
   | { type: 'failed'; code: RenderErrorCode; message: string; findings?: Finding[] };
 
 /**
@@ -47,4 +47,4 @@ export type ChildProgram = { entry: URL; preload: readonly string[]; readOnly: r
 export type ChildRenderer<S = unknown> = (
   job: IsolatedJob<S>,
   ctx: { onProgress: (progress: RenderProgress) => void; log: Logger },
-) => Promise<void>;
+) => Promise<RenderReport | void>;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { contextLogger } from '../../logger.js';
-import { RenderError, type RenderProgress, type RenderTools } from '../types.js';
+import { RenderError, type RenderProgress, type RenderReport, type RenderTools } from '../types.js';
 import { RenderProcessTree } from './processTree.js';
 import type { ChildMessage, ChildProgram, IsolatedJob, ParentMessage } from './protocol.js';
 import { acquireRenderProcess, keepSpare, releaseRenderProcess, type RenderProcess } from './renderProcess.js';
@@ -36,7 +36,7 @@ export async function runIsolated(
   outputPath: string,
   tools: RenderTools,
   opts: IsolatedRenderOptions,
-): Promise<void> {
+): Promise<RenderReport> {
   if (opts.signal?.aborted) throw new RenderError('render_aborted', 'Render aborted before it started');
   const started = Date.now();
   const proc = acquireRenderProcess(job.engine, program, tools);
@@ -53,9 +53,10 @@ export async function runIsolated(
   const tree = new RenderProcessTree(proc.renderId, proc.child.pid);
 
   try {
-    await supervise(proc, fullJob, tree, tools, opts);
+    const report = await supervise(proc, fullJob, tree, tools, opts);
     await moveFile(fullJob.outputPath, outputPath);
-    log.info({ wallMs: Date.now() - started, peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20) }, 'render finished');
+    log.info({ wallMs: Date.now() - started, peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20), framesSkipped: report.framesSkipped }, 'render finished');
+    return report;
   } catch (thrown) {
     const wallMs = Date.now() - started;
     const err = limitError(proc, fullJob, tools, thrown);
@@ -132,10 +133,10 @@ function largestFile(dir: string): number {
   return largest;
 }
 
-function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, tools: RenderTools, opts: IsolatedRenderOptions): Promise<void> {
+function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, tools: RenderTools, opts: IsolatedRenderOptions): Promise<RenderReport> {
   const { child, outputTail: tail } = proc;
   const log = contextLogger({ render: proc.renderId, engine: job.engine }); // bound now: the handlers below run outside the caller's context
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<RenderReport>((resolve, reject) => {
     let outcome: ChildMessage | undefined;
     let failure: RenderError | undefined;
     let settled = false;
@@ -146,7 +147,7 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
       clearInterval(sampler);
       opts.signal?.removeEventListener('abort', onAbort);
       if (err) reject(err);
-      else resolve();
+      else resolve(outcome?.type === 'done' ? outcome.report : { framesSkipped: null });
     };
     const fail = (err: RenderError) => {
       if (failure || outcome) return;

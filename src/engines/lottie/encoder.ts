@@ -1,27 +1,33 @@
-// Raw RGBA frames in, H.264 MP4 out: one ffmpeg process fed through stdin. The frames carry
-// straight (not premultiplied) alpha, so ffmpeg composites them over a solid background first.
+// Raw RGBA frames in, H.264 MP4 out: one ffmpeg process fed through stdin. Frames painted over the
+// render's own background (background.ts) are opaque and only converted; frames that still carry
+// straight (not premultiplied) alpha are composited over the background colour by ffmpeg.
 import { spawn } from 'node:child_process';
+import { LOTTIE_BACKGROUND } from './background.js';
 
-/** Behind transparent pixels. Lottie files have no background of their own (a solid layer is one). */
-export const LOTTIE_BACKGROUND = 'white';
-
-export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; background?: string; crf: number; preset: string };
+export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; opaque?: boolean; crf: number; preset: string };
 
 export function encoderArgs(spec: EncodeSpec): string[] {
   const size = `${spec.width}x${spec.height}`;
+  const raw = ['-f', 'rawvideo', '-s', size, '-framerate', String(spec.fps)];
   return [
     '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', size, '-framerate', String(spec.fps), '-i', 'pipe:0',
-    '-f', 'lavfi', '-i', `color=c=${spec.background ?? LOTTIE_BACKGROUND}:s=${size}:r=${spec.fps}`,
-    '-filter_complex', '[1:v][0:v]overlay=shortest=1:format=auto,format=yuv420p[v]',
-    '-map', '[v]', '-frames:v', String(spec.frames),
+    ...(spec.opaque
+      ? // Every alpha byte is 255: read as padding.
+        [...raw, '-pix_fmt', 'rgb0', '-i', 'pipe:0']
+      : [
+          ...raw, '-pix_fmt', 'rgba', '-i', 'pipe:0',
+          '-f', 'lavfi', '-i', `color=c=${LOTTIE_BACKGROUND}:s=${size}:r=${spec.fps}`,
+          '-filter_complex', '[1:v][0:v]overlay=shortest=1:format=auto,format=yuv420p[v]', '-map', '[v]',
+        ]),
+    '-frames:v', String(spec.frames),
     '-c:v', 'libx264', '-preset', spec.preset, '-crf', String(spec.crf), '-pix_fmt', 'yuv420p',
     '-movflags', '+faststart',
     spec.outputPath,
   ];
 }
 
-export type Encoder = { write(frame: Uint8Array): Promise<void>; finish(): Promise<void> };
+/** `write` takes a frame the caller no longer changes (the same one may be written again: a held frame). */
+export type Encoder = { write(frame: Buffer): Promise<void>; finish(): Promise<void> };
 
 export function startEncoder(ffmpegPath: string, spec: EncodeSpec): Encoder {
   const ffmpeg = spawn(ffmpegPath, encoderArgs(spec), { stdio: ['pipe', 'ignore', 'pipe'] });
@@ -38,8 +44,7 @@ export function startEncoder(ffmpegPath: string, spec: EncodeSpec): Encoder {
 
   return {
     async write(frame) {
-      // The frame is a view into memory the next render overwrites: hand ffmpeg a copy.
-      if (!ffmpeg.stdin.write(Buffer.from(frame))) {
+      if (!ffmpeg.stdin.write(frame)) {
         await Promise.race([new Promise((r) => ffmpeg.stdin.once('drain', r)), exited]);
       }
     },

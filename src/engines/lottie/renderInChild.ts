@@ -1,8 +1,12 @@
-// Child side of a Lottie render: ThorVG renders each output frame, ffmpeg encodes them.
+// Child side of a Lottie render: ThorVG renders each output frame over the canvas colour, ffmpeg
+// encodes them. A frame whose animated properties hold still since the frame before (holds.ts) is not
+// drawn again: the encoder receives the previous frame once more, so frame count and timing stay exact.
 import type { ChildRenderer } from '../isolation/protocol.js';
 import { RenderError } from '../types.js';
 import { inlineLottieAssets } from './assets.js';
+import { isOpaque, withBackground } from './background.js';
 import { startEncoder } from './encoder.js';
+import { frameHolds } from './holds.js';
 import { loadPlayer, preloadPlayer } from './player.js';
 import type { LottieSettings } from './settings.js';
 import { lottieFrameAt, outputFps, outputFrames } from './timing.js';
@@ -21,17 +25,30 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
   const frames = end - start;
 
   await preloaded.catch(() => {});
-  const player = await loadPlayer(animation, job.source, job);
-  const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset });
+  const holds = job.settings.skipHeldFrames ? frameHolds(animation) : null;
+  const painted = withBackground(animation);
+  const player = await loadPlayer(painted, painted === animation ? job.source : JSON.stringify(painted), job);
+  const frameAt = (k: number) => lottieFrameAt(k, animation, fps, player.totalFrames);
+  let framesSkipped = 0;
   try {
+    // A chunk starts with a drawn frame. Copied: the player's buffer is overwritten by the next frame.
+    let shown = { at: frameAt(start), frame: Buffer.from(player.render(frameAt(start))) };
+    // Opaque unless `contain` leaves a margin the background did not reach (ThorVG clipping it to the box).
+    const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset, opaque: isOpaque(shown.frame) });
     for (let k = start; k < end; k++) {
-      await encoder.write(player.render(lottieFrameAt(k, animation, fps, player.totalFrames)));
+      if (k > start) {
+        const at = frameAt(k);
+        if (holds?.same(shown.at, at)) framesSkipped++;
+        else shown = { at, frame: Buffer.from(player.render(at)) };
+      }
+      await encoder.write(shown.frame);
       const done = k + 1 - start;
       // The encoder runs alongside; its last part (flushing the file) is the encoding stage.
       onProgress({ stage: 'rendering', fraction: (done / frames) * 0.97, framesRendered: done, framesTotal: frames });
     }
     onProgress({ stage: 'encoding', fraction: 0.97, framesRendered: frames, framesTotal: frames });
     await encoder.finish();
+    return { framesSkipped };
   } catch (err) {
     throw new RenderError('render_failed', `Lottie render failed: ${(err as Error).message}`);
   } finally {
