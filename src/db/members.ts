@@ -74,7 +74,7 @@ export async function countRecentLoginFailures(
   const { rows } = await db.query(
     `SELECT count(*) FILTER (WHERE email = $1)::int AS by_pair, count(*)::int AS by_ip, min(failed_at) AS oldest_by_ip,
             (SELECT failed_at FROM login_failures WHERE email = $1 AND ip = $2 AND failed_at > now() - make_interval(secs => $3)
-             ORDER BY failed_at DESC, id DESC OFFSET 1 LIMIT 1) AS previous_by_pair
+             ORDER BY id DESC OFFSET 1 LIMIT 1) AS previous_by_pair
      FROM login_failures
      WHERE ip = $2 AND failed_at > now() - make_interval(secs => $3)`,
     [normalizeEmail(email), ip, windowSeconds],

@@ -277,26 +277,35 @@ describe('sign-in rate limit', () => {
     const { org } = await createOrgWithKey(app.db);
     const member = await createTestMember(app.db, org.id);
     const client = new DashboardClient(app.url);
-    for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++) expect((await client.signIn(member.email, `wrong ${i}`)).status).toBe(401);
-    // Time is moved, not waited for: the pair's failures are dated back past each delay.
-    const age = (seconds: number) =>
-      app.db.query(`UPDATE login_failures SET failed_at = failed_at - make_interval(secs => $3) WHERE email = $1 AND ip = $2`, [member.email, client.ip, seconds]);
-    const waits: number[] = [];
+    let lastFailureSent = 0;
+    for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++) {
+      lastFailureSent = Date.now();
+      expect((await client.signIn(member.email, `wrong ${i}`)).status).toBe(401);
+    }
+    // Time is moved, not waited for: the pair's failures are dated forward by a margin before each
+    // throttled attempt (so a slow machine cannot let a 1 s delay pass before the attempt arrives),
+    // then back past the delay.
+    const MARGIN_S = 30;
+    const shift = (seconds: number) =>
+      app.db.query(`UPDATE login_failures SET failed_at = failed_at + make_interval(secs => $3) WHERE email = $1 AND ip = $2`, [member.email, client.ip, seconds]);
     for (let failures = LOGIN_LIMIT.freeFailures; failures < LOGIN_LIMIT.freeFailures + 4; failures++) {
+      await shift(MARGIN_S);
       const throttled = await client.signIn(member.email, member.password);
+      const sinceLastFailure = Math.ceil((Date.now() - lastFailureSent) / 1000);
       expect(throttled.status).toBe(429);
       expect(throttled.body).toContain('Too many failed sign-ins');
+      // The wait runs from the pair's previous failure: its delay (plus the margin), less the time since.
       const wait = Number(throttled.headers.get('retry-after'));
-      expect(wait).toBeGreaterThan(pairDelaySeconds(failures) - 2);
-      expect(wait).toBeLessThanOrEqual(pairDelaySeconds(failures));
-      waits.push(wait);
-      await age(pairDelaySeconds(failures));
+      expect(wait).toBeLessThanOrEqual(pairDelaySeconds(failures) + MARGIN_S);
+      expect(wait).toBeGreaterThanOrEqual(pairDelaySeconds(failures) + MARGIN_S - sinceLastFailure);
+      await shift(-(pairDelaySeconds(failures) + MARGIN_S));
+      lastFailureSent = Date.now();
       expect((await client.signIn(member.email, `wrong again ${failures}`)).status).toBe(401);
     }
     expect(pairDelaySeconds(LOGIN_LIMIT.freeFailures + 3)).toBe(8);
     expect(pairDelaySeconds(1000)).toBe(LOGIN_LIMIT.maxDelaySeconds);
     // Once the delay has passed, the right password works and forgives the pair's failures.
-    await age(LOGIN_LIMIT.maxDelaySeconds);
+    await shift(-LOGIN_LIMIT.maxDelaySeconds);
     expect((await client.signIn(member.email, member.password)).status).toBe(303);
     expect((await app.db.query('SELECT 1 FROM login_failures WHERE email = $1 AND ip = $2', [member.email, client.ip])).rowCount).toBe(0);
   });
