@@ -4,23 +4,34 @@
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
 // over a background and ornament that last the whole video. The first frame already shows the
 // title. Same prompt, same JSON.
-import { planStoryboard } from '../../storyboard/plan.js';
-import { sceneTexts, type Look, type TimedScene } from '../../storyboard/types.js';
+import { offlineStoryboard } from '../../storyboard/plan.js';
+import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
-import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
+import type { MediaAsset, OfflineCompositionSpec, StoryboardTarget } from '../types.js';
 import { EASE, ellipse, fill, group, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
-import { drawBars, drawCountdown, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
+import { drawBars, drawCountdown, drawCounter, drawCta, drawImage, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
-  const image = spec.assets.find((a) => a.kind === 'image') ?? null;
-  const board = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
+  return drawLottie(offlineStoryboard(spec), spec);
+}
+
+type ImageRef = { id: string; w: number; h: number };
+
+export function drawLottie(board: Storyboard, target: StoryboardTarget): string {
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
+  const c = new Composer(target.width, target.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
 
-  const imageRef = image ? imageAsset(image) : null;
-  if (imageRef) c.assets.push(imageRef.asset);
+  // One image asset per picture the scenes show (image_1 the first, as a planned title has it).
+  const images = new Map<string, ImageRef>();
+  for (const name of board.scenes.flatMap((s) => (s.kind === 'title' && s.image ? [s.image] : s.kind === 'image' ? [s.image] : []))) {
+    const a = target.assets.find((x) => x.name === name);
+    if (!a || images.has(name)) continue;
+    const { asset, ref } = imageAsset(a, `image_${images.size + 1}`);
+    images.set(name, ref);
+    c.assets.push(asset);
+  }
 
   // Scene windows in frames: they tile the timeline exactly.
   const windows = board.scenes.map((scene, i) => {
@@ -32,7 +43,7 @@ export function composeLottie(spec: OfflineCompositionSpec): string {
   const sceneLayers = windows.map(({ scene, start, end }, i) => {
     const L = end - start;
     const id = `scene_${i + 1}`;
-    precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(drawScene(c, scene, L, imageRef?.ref ?? null)) });
+    precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(drawScene(c, scene, L, images)) });
     return precompLayer({ ind: 0, nm: `${i + 1} ${scene.kind}`, ip: start, op: end, st: start, ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1) }, id, c.W, c.H);
   });
   const cuts = windows.slice(0, -1).map((w) => w.end);
@@ -67,16 +78,18 @@ function sceneText(scene: TimedScene): string {
 }
 
 /** The user's picture: an image asset the render resolves from the generation's stored media. */
-function imageAsset(a: MediaAsset): { asset: Json; ref: { id: string; w: number; h: number } } {
+function imageAsset(a: MediaAsset, id: string): { asset: Json; ref: ImageRef } {
   const w = a.width ?? 1024;
   const h = a.height ?? 1024;
-  return { asset: { id: 'image_1', w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id: 'image_1', w, h } };
+  return { asset: { id, w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id, w, h } };
 }
 
-function drawScene(c: Composer, scene: TimedScene, L: number, image: { id: string; w: number; h: number } | null): Json[] {
+function drawScene(c: Composer, scene: TimedScene, L: number, images: Map<string, ImageRef>): Json[] {
   switch (scene.kind) {
     case 'title':
-      return drawTitle(c, scene, L, scene.image ? image : null);
+      return drawTitle(c, scene, L, scene.image ? (images.get(scene.image) ?? null) : null);
+    case 'image':
+      return drawImage(c, scene, L, images.get(scene.image) ?? null);
     case 'statement':
       return drawStatement(c, scene, L);
     case 'counter':
