@@ -37,6 +37,12 @@ export type GenerationRequest = {
   duration_seconds: number | null;
   provider_order: string[] | null;
   webhook_url: string | null;
+  /**
+   * Extension: a storyboard request. The storyboard (placeholders filled, checked) is stored under
+   * storyboardKey(id) before the workflow starts, and drawn as written: no provider is called.
+   * `bytes`: its size, bounding the tokens it counts as. Absent or null: a prompt request.
+   */
+  storyboard?: { bytes: number } | null;
 };
 
 export type TokenUsage = { input_tokens: number; output_tokens: number };
@@ -83,6 +89,12 @@ export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): Medi
 
 /** Storage key of a generation's media asset; compositions refer to it as `assets/<name>`. */
 export const mediaAssetKey = (generationId: string, name: string) => `generations/${generationId}/assets/${name}`;
+
+/**
+ * Storage key of a generation's storyboard (JSON, public form): the one a storyboard request sent, or
+ * the one the embedded composer planned. Linked as `storyboard_url`.
+ */
+export const storyboardKey = (generationId: string) => `generations/${generationId}/storyboard.json`;
 
 /** Storage key of a generation's poster frame (a JPEG stored beside the video by the render activity). */
 export const posterKey = (generationId: string) => `generations/${generationId}/poster.jpg`;

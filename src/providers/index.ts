@@ -19,7 +19,7 @@ export type ProviderCompositionCall = {
   repair: Repair | null;
   assets?: readonly MediaAsset[];
 };
-export type WrittenComposition = { source: string; usage: TokenUsage };
+export type WrittenComposition = { source: string; usage: TokenUsage; storyboard: string | null };
 
 /** The adapter of the connection's protocol (the registry has refused entries of any unregistered one). */
 export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: AbortSignal): ProviderAdapter {
@@ -58,5 +58,5 @@ export async function writeComposition(env: CallEnv, call: ProviderCompositionCa
     brief: briefOf(request, call.expandedPrompt, call.assets),
     repair: call.repair,
   });
-  return { source: extractComposition(reply.text, request.engine), usage: reply.usage };
+  return { source: extractComposition(reply.text, request.engine), usage: reply.usage, storyboard: reply.storyboard ?? null };
 }

@@ -22,11 +22,16 @@ export const STORYBOARD_VERSION = 1;
 export const STORYBOARD_LIMITS = {
   scenes: 24,
   /** Characters of one text field. */
-  textChars: 400,
+  textChars: 200,
   /** Items of a bars, list or steps scene; numbers of a countdown. */
   items: 8,
   countdown: 10,
   variables: 64,
+  /**
+   * Output tokens a storyboard's composition counts as, at most: the embedded composer's bound (its
+   * default max_output_tokens), which the credit hold reserves.
+   */
+  outputTokens: 65_536,
 } as const;
 
 const noNul = (s: string) => !s.includes('\u0000') && s.isWellFormed();
@@ -47,7 +52,7 @@ const assetRef = z
   .describe('An image part of the request: `image-1` is the first image (in `input`/`messages` order), `image-2` the second…');
 
 const scene = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S, description: string) =>
-  z.strictObject({ kind: z.literal(kind), ...shape, seconds }).describe(description);
+  z.strictObject({ kind: z.literal(kind).describe(`\`${kind}\``), ...shape, seconds }).describe(description);
 
 const figureFields = {
   value,
@@ -114,7 +119,14 @@ export const lookSchema = z
     name: z.string().max(40).optional().describe('A preset to start from: midnight, sunrise, paper, forest, studio; the fields below override it'),
     theme: z.enum(['dark', 'light']).optional().describe('Dark or light'),
     palette: z
-      .strictObject({ background: hex.optional(), surface: hex.optional(), text: hex.optional(), muted: hex.optional(), accent: hex.optional(), accent2: hex.optional() })
+      .strictObject({
+        background: hex.optional().describe('Behind everything'),
+        surface: hex.optional().describe('Cards and bars’ tracks'),
+        text: hex.optional().describe('Headlines and body text'),
+        muted: hex.optional().describe('Secondary text'),
+        accent: hex.optional().describe('Figures, bars, the button'),
+        accent2: hex.optional().describe('A second accent (ornament, wipes)'),
+      })
       .optional()
       .describe('Colours #rrggbb: background, surface (cards), text, muted (secondary text), accent, accent2'),
     type: z
@@ -131,6 +143,24 @@ export const lookSchema = z
   })
   .describe('How the video looks; every field optional (default: a preset chosen by the storyboard’s text)');
 
+/** The storyboard the reference and the README show: every scene kind but the image (which needs an image part). */
+export const STORYBOARD_EXAMPLE = {
+  version: 1,
+  scenes: [
+    { kind: 'title', title: 'Nimbus Q3 in numbers', subtitle: 'The calm calendar, for {{company}}' },
+    { kind: 'statement', text: 'Teams plan less and do more.' },
+    { kind: 'counter', value: '12,000', suffix: '+', label: 'teams use Nimbus', seconds: 3 },
+    { kind: 'progress', value: 92, label: 'renew after their first year' },
+    { kind: 'bars', label: 'Signups by quarter', items: [{ label: 'Q1', value: 12 }, { label: 'Q2', value: 18 }, { label: 'Q3', value: 25 }] },
+    { kind: 'list', heading: 'What’s new', items: ['Focus time', 'Shared agendas', 'Smart reminders'] },
+    { kind: 'steps', heading: 'Get started', items: [{ marker: '1.', text: 'Sign up' }, { marker: '2.', text: 'Connect your calendar' }] },
+    { kind: 'countdown', numbers: [3, 2, 1], payoff: 'Launch day!' },
+    { kind: 'quote', quote: 'Our meetings halved in a month.', attribution: 'Ana Ribeiro, Casa Lupa' },
+    { kind: 'cta', text: 'Try it free', link: 'nimbus.app', date: 'From 1 October', price: '$4 a seat' },
+  ],
+  look: { name: 'midnight', palette: { accent: '#14b8a6' }, type: { family: 'sans', uppercase: false }, transition: 'fade' },
+} as const;
+
 export const storyboardSchema = z
   .strictObject({
     version: z.literal(STORYBOARD_VERSION).default(STORYBOARD_VERSION).describe('Storyboard format version: 1'),
@@ -145,7 +175,8 @@ export const storyboardSchema = z
     lang: z.string().regex(/^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag').optional().describe('BCP 47 language of the text (line breaking, glyphs); default: detected'),
     direction: z.enum(['ltr', 'rtl']).optional().describe('Writing direction; default: from the text’s script'),
   })
-  .describe('Extension: a storyboard, the video scene by scene (rendered as written: nothing is planned or asked of an LLM)');
+  .describe('Extension: a storyboard, the video scene by scene (rendered as written: nothing is planned or asked of an LLM)')
+  .meta({ examples: [STORYBOARD_EXAMPLE] });
 
 export const variablesSchema = z
   .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a name of letters, digits, _ . -'), z.union([z.string().max(STORYBOARD_LIMITS.textChars), z.number().finite()]))

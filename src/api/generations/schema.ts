@@ -2,6 +2,7 @@
 // chosen here and documented in the README.
 import { z } from 'zod';
 import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
+import { storyboardSchema, variablesSchema } from '../../storyboard/schema.js';
 
 export const LIMITS = {
   /** Messages in `input` / `messages`. */
@@ -125,6 +126,10 @@ export function requestSchemas() {
       .max(MAX_DURATION_SECONDS)
       .optional()
       .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
+    storyboard: storyboardSchema
+      .optional()
+      .describe('Extension: the video scene by scene, instead of (or with) a prompt. Rendered as written: nothing is planned or asked of an LLM; a prompt sent with it only supplies the images its scenes name (`image-1`…)'),
+    variables: variablesSchema.optional(),
     stream: z
       .boolean()
       .default(false)
@@ -136,7 +141,8 @@ export function requestSchemas() {
       ...common,
       input: z
         .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
-        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts`),
+        .optional()
+        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts. Required unless \`storyboard\` is given`),
       instructions: nullAsAbsent(instructions),
       aspect_ratio: nullAsAbsent(aspectRatio),
     })
@@ -153,7 +159,8 @@ export function requestSchemas() {
         )
         .min(1)
         .max(LIMITS.maxMessages)
-        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user`),
+        .optional()
+        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user. Required unless \`storyboard\` is given`),
       instructions: nullAsAbsent(instructions),
       aspectRatio: nullAsAbsent(aspectRatio),
       // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_ID_CHARS } from '../../http/validate.js';
 import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
+import { storyboardSchema } from '../../storyboard/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
 import { CONFLICT_EXAMPLES, CREATE_REQUESTS, ERROR_EXAMPLES, EXAMPLE_ID, catalogExample, eventStreamExamples, generationExamples, usageExample } from './examples.js';
 import {
@@ -258,7 +259,7 @@ export function openApiDocument(serverUrl: string) {
   const ex = generationExamples(serverUrl);
   const streams = eventStreamExamples(serverUrl);
   const schemas = {
-    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest }, 'input'),
+    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest, Storyboard: storyboardSchema }, 'input'),
     ...componentSchemas(
       {
         Response: responsesView,

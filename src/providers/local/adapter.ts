@@ -25,8 +25,8 @@ const localAdapter: ProviderAdapter = {
       durationSeconds: task.durationSeconds,
       assets: task.brief.assets ?? [],
     };
-    const { source, usage } = await composeOffThread(task.engine, spec, prompt);
-    return { text: source, usage };
+    const { source, usage, storyboard } = await composeOffThread(task.engine, spec, prompt);
+    return { text: source, usage, storyboard };
   },
 };
 
