@@ -22,9 +22,9 @@ export const STORYBOARD_VERSION = 1;
 export const STORYBOARD_LIMITS = {
   scenes: 24,
   /** Characters of one text field. */
-  textChars: 200,
+  textChars: 300,
   /** Items of a bars, list or steps scene; numbers of a countdown. */
-  items: 8,
+  items: 12,
   countdown: 10,
   variables: 64,
   /**

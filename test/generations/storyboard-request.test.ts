@@ -4,7 +4,7 @@
 // storyboards are 400s naming the path; a prompt-planned generation links its storyboard, which sent
 // back unchanged makes the byte-identical composition, and with one counter changed differs only there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
+import { fillVariables, STORYBOARD_EXAMPLE, storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
 import { sceneTexts } from '../../src/storyboard/types.js';
 import { fold, hyperframesTexts, lottieTexts, type Composition } from '../storyboard/corpus.js';
 import { probeUrl } from '../support/media.js';
@@ -28,23 +28,12 @@ type Engine = 'lottie' | 'hyperframes';
 const canvas = { width: 180, height: 320 };
 const image = `data:image/png;base64,${twoColourImage(90, 120).toString('base64')}`;
 
-/** Every scene kind, each 0.6 s (short renders), in a look without capitals. */
+/** Every scene kind (the reference's example, its title and an image scene showing the picture), each 0.6 s: short renders. */
 const everyKind = {
-  scenes: [
-    { kind: 'title', title: 'Nimbus in numbers', subtitle: 'The calm calendar', image: 'image-1' },
-    { kind: 'statement', text: 'Teams plan less and do more.' },
-    { kind: 'counter', value: '12,000', suffix: '+', label: 'teams use Nimbus' },
-    { kind: 'progress', value: 92, label: 'renew after a year' },
-    { kind: 'bars', label: 'Signups by quarter', items: [{ label: 'Q1', value: 12 }, { label: 'Q2', value: 18 }, { label: 'Q3', value: 25 }] },
-    { kind: 'list', heading: 'What is new', items: ['Focus time', 'Shared agendas', 'Reminders'] },
-    { kind: 'steps', heading: 'Get started', items: [{ marker: '1.', text: 'Sign up' }, { marker: '2.', text: 'Connect your calendar' }] },
-    { kind: 'countdown', numbers: [3, 2, 1], payoff: 'Launch day!' },
-    { kind: 'quote', quote: 'Our meetings halved in a month.', attribution: 'Ana Ribeiro' },
-    { kind: 'cta', text: 'Try it free', link: 'nimbus.app', date: 'From 1 October', price: '$4 a seat' },
-    { kind: 'image', asset: 'image-1', caption: 'Made in Porto' },
-  ].map((s) => ({ ...s, seconds: 0.6 })),
-  look: { name: 'midnight', type: { uppercase: false } },
+  ...STORYBOARD_EXAMPLE,
+  scenes: [...STORYBOARD_EXAMPLE.scenes, { kind: 'image', asset: 'image-1', caption: 'Made in Porto' }].map((s, i) => ({ ...s, ...(i === 0 && { image: 'image-1' }), seconds: 0.6 })),
 };
+const company = { company: 'Casa Lupa' };
 
 const textsOf = (engine: Engine, artifact: string): Composition => (engine === 'lottie' ? lottieTexts(artifact) : hyperframesTexts(artifact));
 /** The texts a composition shows, scene by scene, as sorted lists (engines differ in the order they draw a scene's parts). */
@@ -75,18 +64,20 @@ async function completed(json: Record<string, unknown>) {
 describe('storyboard requests', () => {
   for (const engine of ['lottie', 'hyperframes'] as const) {
     it(`every scene kind renders on ${engine}; the artifact shows exactly the storyboard's text; billed as tokens`, { timeout: 300_000 }, async () => {
-      const { done, artifact } = await completed({ engine, storyboard: everyKind, input: [{ role: 'user', content: [{ type: 'input_image', image_url: image }] }] });
-      expect(words(byScene(textsOf(engine, artifact)))).toEqual(words(expectedTexts(everyKind)));
+      const { done, artifact } = await completed({ engine, storyboard: everyKind, variables: company, input: [{ role: 'user', content: [{ type: 'input_image', image_url: image }] }] });
+      const filled = fillVariables(everyKind, company);
+      expect(JSON.stringify(filled)).toContain('Casa Lupa');
+      expect(words(byScene(textsOf(engine, artifact)))).toEqual(words(expectedTexts(filled)));
       // The image scene and the title show the request's picture.
       expect(artifact).toContain('image-1.png');
       expect(done.provider).toBe('storyboard');
       expect(done.usage.input_tokens).toBeGreaterThan(0);
       expect(done.usage.output_tokens).toBeGreaterThan(0);
       expect(done.usage.cost_usd).toBeGreaterThan(0);
-      expect((await probeUrl(done.output_video_url)).duration).toBeCloseTo(6.6, 1);
+      expect((await probeUrl(done.output_video_url)).duration).toBeCloseTo(0.6 * everyKind.scenes.length, 1);
       // The storyboard it drew is linked, signed, as sent.
       const linked = await (await fetch(done.storyboard_url.url)).json();
-      expect(linked).toEqual(storyboardSchema.parse(everyKind));
+      expect(linked).toEqual(storyboardSchema.parse(filled));
     });
   }
 
@@ -129,6 +120,10 @@ describe('storyboard requests', () => {
       expect(res.body.error.param, JSON.stringify(res.body)).toBe(param);
       expect(res.body.error.message).toContain(param);
     }
+    // The reference's pictures are served (frames of real renders, bench/storyboard-pictures.ts).
+    const picture = await fetch(`${stack.url}/docs/pictures/lottie-counter.png`);
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect((await fetch(`${stack.url}/docs/pictures/none-such.png`)).status).toBe(404);
     // Neither a prompt nor a storyboard; variables without a storyboard.
     expect((await create({ engine: 'lottie' })).body.error.param).toBe('input');
     expect((await create({ engine: 'lottie', input: 'Hello', variables: { a: 'b' } })).body.error.param).toBe('variables');

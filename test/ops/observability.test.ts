@@ -74,7 +74,7 @@ describe('OpenAPI', () => {
     // `input` is required unless a storyboard is sent (extension): the schema requires only the model.
     expect(create.required).toEqual(expect.arrayContaining(['model']));
     expect(create.properties).toHaveProperty('input');
-    expect(create.properties.storyboard).toEqual({ $ref: '#/components/schemas/Storyboard' });
+    expect(create.properties.storyboard).toMatchObject({ $ref: '#/components/schemas/Storyboard' });
     // An engine id, or null for the default (optional fields take null as "not given").
     expect(create.properties.engine.anyOf).toEqual([expect.objectContaining({ enum: ['hyperframes', 'lottie', 'auto'] }), { type: 'null' }]);
     const chat = schemaOf(doc.paths['/v1/chat/completions'].post.requestBody);
