@@ -4,10 +4,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine } from '../src/engines/index.js';
 import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, writeComposition } from '../src/providers/index.js';
-import type { Finding, GenerationRequest } from '../src/shared.js';
-import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, ValidationInput } from '../src/temporal/contract.js';
+import { storyboardKey, type Finding, type GenerationRequest } from '../src/shared.js';
+import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, StoryboardActivities, StoryboardDrawCall, ValidationInput } from '../src/temporal/contract.js';
 import { metrics } from '../src/metrics.js';
-import { validateOffThread } from '../src/threads/pool.js';
+import { drawStoryboardOffThread, validateOffThread } from '../src/threads/pool.js';
 import type { ActivityDeps } from './deps.js';
 
 /**
@@ -20,7 +20,7 @@ const compositionKey = (generationId: string, engine: string, draftNumber: numbe
 /** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
 const HEARTBEAT_INTERVAL_MS = 5000;
 
-export function createProviderActivities({ config, logger, storage }: ActivityDeps): ProviderActivities {
+export function createProviderActivities({ config, logger, storage }: ActivityDeps): ProviderActivities & StoryboardActivities {
   const { secret, repairRounds } = config.providers;
   // Read now: a broken registry file stops the worker at start-up rather than failing generations.
   const registry = registryOf(config);
@@ -63,7 +63,19 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
       const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous, assets }));
       const key = compositionKey(generationId, request.engine, draftNumber);
       await storage.putText(key, written.source, getEngine(request.engine).artifact.mediaType);
-      return { key, usage: written.usage };
+      // The embedded composer's plan, kept beside the composition: the generation links it (storyboard_url).
+      if (!written.storyboard) return { key, usage: written.usage };
+      await storage.putText(storyboardKey(generationId), written.storyboard, 'application/json');
+      return { key, usage: written.usage, storyboardKey: storyboardKey(generationId) };
+    },
+
+    /** A storyboard request: its stored storyboard drawn by the engine (no provider), the composition stored. */
+    async drawStoryboard({ generationId, request, assets }: StoryboardDrawCall): Promise<CompositionDraft> {
+      const storyboard = await storage.getText(storyboardKey(generationId));
+      const { source, usage } = await drawStoryboardOffThread(request.engine, storyboard, { width: request.width, height: request.height, assets }, request.brand ?? null);
+      const key = compositionKey(generationId, request.engine, 1);
+      await storage.putText(key, source, getEngine(request.engine).artifact.mediaType);
+      return { key, usage, storyboardKey: storyboardKey(generationId) };
     },
 
     /** The engine's error findings about a stored composition (warnings do not block a render). */

@@ -43,6 +43,12 @@ export type GenerationRequest = {
    * Absent or null: no brand (none set, or the request said `brand: false`).
    */
   brand?: BrandSnapshot | null;
+  /**
+   * Extension: a storyboard request. The storyboard (placeholders filled, checked) is stored under
+   * storyboardKey(id) before the workflow starts, and drawn as written: no provider is called.
+   * `bytes`: its size, bounding the tokens it counts as. Absent or null: a prompt request.
+   */
+  storyboard?: { bytes: number } | null;
 };
 
 // ---- Brand kits (extension) -----------------------------------------------------------------------
@@ -114,6 +120,12 @@ export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): Medi
 
 /** Storage key of a generation's media asset; compositions refer to it as `assets/<name>`. */
 export const mediaAssetKey = (generationId: string, name: string) => `generations/${generationId}/assets/${name}`;
+
+/**
+ * Storage key of a generation's storyboard (JSON, public form): the one a storyboard request sent, or
+ * the one the embedded composer planned. Linked as `storyboard_url`.
+ */
+export const storyboardKey = (generationId: string) => `generations/${generationId}/storyboard.json`;
 
 /** Storage key of a generation's poster frame (a JPEG stored beside the video by the render activity). */
 export const posterKey = (generationId: string) => `generations/${generationId}/poster.jpg`;

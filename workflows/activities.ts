@@ -10,6 +10,7 @@ import {
   type RecordActivities,
   type RenderActivities,
   type RenderPlanActivities,
+  type StoryboardActivities,
   type WebhookActivities,
 } from '../src/temporal/contract.js';
 
@@ -38,7 +39,7 @@ export const records = proxyActivities<RecordActivities>(UNTIL_WRITTEN);
 /** The terminal record, which the completed event follows: ahead of the queues' backlogs, as deliveries are. */
 export const terminalRecord = (organizationId: string) => proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
-export const planning = proxyActivities<ProviderActivities & RenderPlanActivities>(QUICK);
+export const planning = proxyActivities<ProviderActivities & RenderPlanActivities & StoryboardActivities>(QUICK);
 
 export const media = proxyActivities<MediaActivities>({
   ...AWAITED_ON_CANCEL,

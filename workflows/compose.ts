@@ -58,7 +58,7 @@ export async function composeComposition(
           durationSeconds: request.duration_seconds,
           assets,
         });
-        if (errors.length === 0) return { key: draft.key, provider };
+        if (errors.length === 0) return { key: draft.key, provider, storyboardKey: draft.storyboardKey ?? null };
         if (round >= plan.repairRounds) {
           throw fail('invalid_composition', `The composition from ${provider} is still invalid after ${round} repair round(s): ${listFindings(errors)}`);
         }
@@ -79,6 +79,24 @@ export async function composeComposition(
     PROVIDER_FAILURE.unavailable,
     reasons.length ? `No provider could write the composition: ${reasons.join('; ')}` : 'No provider is configured for this request',
   );
+}
+
+/** The provider a storyboard request's generation names: the storyboard itself, drawn as written. */
+export const STORYBOARD_PROVIDER = 'storyboard';
+
+/**
+ * A storyboard request's composition: the stored storyboard drawn by the engine, no provider called
+ * and no repair (the engines draw every storyboard the API admits). It counts as tokens like the
+ * embedded composer's call: the storyboard in, the composition out.
+ */
+export async function drawStoryboardComposition(input: GenerationWorkflowInput, assets: MediaAsset[], usage: TokenUsage, onCall: (provider: string, repairRound: number) => Promise<void>): Promise<Composition> {
+  const { generationId, request } = input;
+  await onCall(STORYBOARD_PROVIDER, 0);
+  const draft = await planning.drawStoryboard({ generationId, request, assets });
+  add(usage, draft.usage);
+  const errors = await planning.validateComposition({ engine: request.engine, key: draft.key, width: request.width, height: request.height, durationSeconds: request.duration_seconds, assets });
+  if (errors.length > 0) throw fail('invalid_composition', `The storyboard's composition is invalid: ${listFindings(errors)}`);
+  return { key: draft.key, provider: STORYBOARD_PROVIDER, storyboardKey: draft.storyboardKey ?? null };
 }
 
 const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });

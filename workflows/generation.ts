@@ -6,7 +6,7 @@ import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFa
 import { mediaAssetKey, mediaPartsOf, type GenerationError, type GenerationStatus, type MediaAsset, type TokenUsage } from '../src/shared.js';
 import type { Composition, GenerationOutcome, GenerationWorkflowInput, RenderedChunk, RenderedVideo, RenderInput } from '../src/temporal/contract.js';
 import { media, planning, records, renderer, terminalRecord } from './activities.js';
-import { composeComposition } from './compose.js';
+import { composeComposition, drawStoryboardComposition } from './compose.js';
 import { GenerationLifecycle } from './lifecycle.js';
 
 export async function generationWorkflow(input: GenerationWorkflowInput): Promise<GenerationStatus> {
@@ -14,10 +14,12 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
   await lifecycle.queued();
   // Tokens the composition step consumed, whatever happens next: billed on every outcome.
   const consumed: TokenUsage = { input_tokens: 0, output_tokens: 0 };
+  // Where the composition's storyboard is, once known (kept on every outcome).
+  const storyboard: { key: string | null } = { key: null };
   let ended: Pick<GenerationOutcome, 'status' | 'rendered' | 'error' | 'internalCause'>;
   let failure: unknown = null;
   try {
-    ended = { status: 'completed', rendered: await makeVideo(input, lifecycle, consumed), error: null };
+    ended = { status: 'completed', rendered: await makeVideo(input, lifecycle, consumed, storyboard), error: null };
   } catch (err) {
     failure = err;
     ended = isCancellation(err) ? { status: 'cancelled', rendered: null, error: { code: 'cancelled', message: 'Generation was cancelled' } } : failedWith(input, err);
@@ -27,6 +29,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     provider: lifecycle.state.provider,
     usage: consumed.input_tokens + consumed.output_tokens > 0 ? consumed : null,
     ...ended,
+    ...(storyboard.key && { storyboardKey: storyboard.key }),
   };
   // The record is written, and the end announced, even while the workflow is being cancelled.
   await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq })));
@@ -38,11 +41,14 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
 }
 
 /** The steps of a generation, in order: start, fetch its media, compose, render. */
-async function makeVideo(input: GenerationWorkflowInput, lifecycle: GenerationLifecycle, consumed: TokenUsage): Promise<RenderedVideo> {
+async function makeVideo(input: GenerationWorkflowInput, lifecycle: GenerationLifecycle, consumed: TokenUsage, storyboard: { key: string | null }): Promise<RenderedVideo> {
   await records.markStarted(input.generationId);
   lifecycle.inProgress();
   const assets = await fetchMedia(input);
-  const composition = await composeComposition(input, assets, consumed, (provider, round) => lifecycle.providerCall(provider, round));
+  const onCall = (provider: string, round: number) => lifecycle.providerCall(provider, round);
+  // A storyboard request is drawn as written; a prompt goes to the providers.
+  const composition = input.request.storyboard ? await drawStoryboardComposition(input, assets, consumed, onCall) : await composeComposition(input, assets, consumed, onCall);
+  storyboard.key = composition.storyboardKey ?? null;
   lifecycle.rendering(composition.provider);
   return render(input, lifecycle, composition, assets);
 }

@@ -11,13 +11,16 @@
 //          + MEDIA_PART_TOKENS per image or video part
 //          + the expanded prompt (≤ the largest max_output_tokens) when expansion is asked for
 //          + on a repair, the previous draft (≤ the provider's max_output_tokens) + REPAIR_FINDINGS_TOKENS.
-// Prices are per model and engine (the catalog), the same whichever provider answers.
+// Prices are per model and engine (the catalog), the same whichever provider answers. A storyboard
+// request (extension) makes one call of the embedded composer: its storyboard's bytes in, at most
+// STORYBOARD_LIMITS.outputTokens out (what it is billed at most).
 import type { Catalog } from '../catalog/index.js';
 import { getEngine } from '../engines/index.js';
 import type { ProviderRegistry, SecretReader } from '../providers/registry.js';
 import { brandGuide } from '../providers/prompts.js';
 import { countTokens } from '../providers/tokens.js';
 import type { GenerationRequest, TokenUsage } from '../shared.js';
+import { STORYBOARD_LIMITS } from '../storyboard/schema.js';
 
 /** Canvas, duration, reply-format and media-list lines around the engine's contract and guide. */
 export const FRAMING_TOKENS = 1_000;
@@ -41,6 +44,9 @@ function engineSystemTokens(engine: string): number {
 
 /** The largest number of tokens a generation's provider calls can use (see the head of this file). */
 export function holdTokens(request: GenerationRequest, registry: ProviderRegistry, repairRounds: number, secret: SecretReader): TokenUsage {
+  // A storyboard request calls no provider: it counts as the embedded composer's one call, the
+  // storyboard in (a token is at least one byte) and its composition out.
+  if (request.storyboard) return { input_tokens: request.storyboard.bytes, output_tokens: STORYBOARD_LIMITS.outputTokens };
   const outputs = registry
     .plan(request.provider_order, request.model, secret)
     .filter((attempt) => !attempt.skipped)

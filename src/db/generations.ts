@@ -24,6 +24,8 @@ export type GenerationRow = {
   completed_at: Date | null;
   video_key: string | null;
   artifact_key: string | null;
+  /** Extension: where the composition's storyboard is stored (the embedded composer's or a storyboard request's); null: none. */
+  storyboard_key: string | null;
   artifact_type: string | null;
   input_tokens: number | null;
   output_tokens: number | null;
@@ -114,7 +116,7 @@ export async function finishGeneration(db: Db, catalog: Catalog, outcome: Genera
          latency_ms = (EXTRACT(EPOCH FROM (now() - created_at)) * 1000)::int,
          video_key = $4, artifact_key = $5, artifact_type = $6, duration_seconds = $7,
          input_tokens = $8, output_tokens = $9, cost_micros = $10, error_code = $11, error_message = $12,
-         event_seq = $13
+         event_seq = $13, storyboard_key = $14
        WHERE id = $1`,
       [
         row.id,
@@ -130,6 +132,7 @@ export async function finishGeneration(db: Db, catalog: Catalog, outcome: Genera
         outcome.error?.code ?? null,
         outcome.error?.message ?? null,
         outcome.eventSeq ?? null,
+        outcome.storyboardKey ?? null,
       ],
     );
     if (cost) {

@@ -1,6 +1,7 @@
 // The one contract between the workflow activities and the rendering engines.
 import type { z } from 'zod';
 import type { BrandSnapshot, Finding, MediaAsset, RenderChunk } from '../shared.js';
+import type { Storyboard } from '../storyboard/types.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding, MediaAsset, RenderChunk };
@@ -150,7 +151,15 @@ export interface EngineModule {
   readonly llm: EngineLlmKit;
   /** A valid composition from the prompt alone, for the embedded offline `local` provider. */
   composeOffline(spec: OfflineCompositionSpec): string;
+  /**
+   * The storyboard drawn as a composition (storyboard requests, and the embedded composer's plan);
+   * images by their local asset names among `target.assets`. Absent: the engine takes no storyboards.
+   */
+  drawStoryboard?(storyboard: Storyboard, target: StoryboardTarget): string;
 }
+
+/** The canvas a storyboard is drawn on, and the generation's assets its image scenes name. */
+export type StoryboardTarget = Canvas & { assets: readonly MediaAsset[] };
 
 /** An engine as callers use it: the module plus its isolated render. */
 export interface Engine extends EngineModule {

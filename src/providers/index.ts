@@ -19,7 +19,8 @@ export type ProviderCompositionCall = {
   repair: Repair | null;
   assets?: readonly MediaAsset[];
 };
-export type WrittenComposition = { source: string; usage: TokenUsage };
+/** `storyboard`: the storyboard the composition draws (JSON), when the provider planned one (the embedded composer). */
+export type WrittenComposition = { source: string; usage: TokenUsage; storyboard?: string };
 
 /** The adapter of the connection's protocol (the registry has refused entries of any unregistered one). */
 export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: AbortSignal): ProviderAdapter {
@@ -58,5 +59,5 @@ export async function writeComposition(env: CallEnv, call: ProviderCompositionCa
     brief: briefOf(request, call.expandedPrompt, call.assets),
     repair: call.repair,
   });
-  return { source: extractComposition(reply.text, request.engine), usage: reply.usage };
+  return { source: extractComposition(reply.text, request.engine), usage: reply.usage, ...(reply.storyboard && { storyboard: reply.storyboard }) };
 }

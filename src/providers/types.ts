@@ -21,7 +21,8 @@ export type Repair = { previous: string; findings: Finding[] };
 
 export type CompositionTask = VideoSpec & { brief: Brief; repair: Repair | null };
 
-export type ProviderReply = { text: string; usage: TokenUsage };
+/** `storyboard`: the storyboard the composition draws (JSON, public form), from the embedded composer only. */
+export type ProviderReply = { text: string; usage: TokenUsage; storyboard?: string | null };
 
 /** One per protocol (src/providers/<protocol>/adapter.ts). Failures throw ProviderError. */
 export interface ProviderAdapter {

@@ -61,6 +61,12 @@ const PRESETS: Look[] = [
   },
 ];
 
+/** A preset by its name ("midnight", "paper"…), as storyboards name their look; undefined when none has it. */
+export function presetLook(name: string): Look | undefined {
+  const preset = PRESETS.find((p) => p.name === name);
+  return preset && { ...preset, palette: { ...preset.palette } };
+}
+
 /** Named colours a prompt may ask for (as accents, or as the background with "background"). */
 export const NAMED_COLOURS: Record<string, string> = {
   teal: '#14b8a6', turquoise: '#2dd4bf', cyan: '#06b6d4', aqua: '#22d3ee', mint: '#6ee7b7', green: '#22c55e', emerald: '#10b981',

@@ -198,3 +198,14 @@ export function numberOf(text: string, lex: Lexicon): number | null {
   const key = Object.keys(lex.numberWords).find((w) => w.toLocaleLowerCase() === t.toLocaleLowerCase());
   return key === undefined ? null : lex.numberWords[key]!;
 }
+
+/**
+ * A figure written as `digits` (one number, separators as written, digits of any script) between
+ * `prefix` and `suffix`: what a storyboard's counter shows. Null when `digits` is not one number.
+ */
+export function figureOf(prefix: string, digits: string, suffix: string, lex: Lexicon): Figure | null {
+  if (!/^\p{Nd}/u.test(digits)) return null;
+  const read = readNumber(digits, lex);
+  if (!read || read.digits !== digits) return null;
+  return { text: `${prefix}${digits}${suffix}`, prefix, digits, suffix, value: read.value, decimals: read.decimals, group: read.group, decimal: read.decimal, zero: zeroOf(digits[0]!), lakh: read.lakh };
+}

@@ -10,6 +10,7 @@
 // reordered. Pieces are cut from the prompt by offset (Span), never rebuilt.
 import crypto from 'node:crypto';
 import { MAX_DURATION_SECONDS } from '../engines/limits.js';
+import { isBrandLogo } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
 import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';
@@ -49,6 +50,12 @@ const COUNT_BEAT = 0.8;
 
 export function planStoryboard(req: StoryboardRequest): Storyboard {
   return plan(req).storyboard;
+}
+
+/** The embedded composer's storyboard of an offline composition request: its first image on the title. */
+export function offlineStoryboard(spec: { prompt: string; instructions: string | null; durationSeconds: number | null; assets: readonly { kind: string; name: string }[] }): Storyboard {
+  const image = spec.assets.find((a) => a.kind === 'image' && !isBrandLogo(a))?.name ?? null;
+  return planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image });
 }
 
 export function plan(req: StoryboardRequest): Plan {
@@ -122,12 +129,12 @@ export function plan(req: StoryboardRequest): Plan {
 
 type Ranked = { scene: Scene; order: number; rank: number };
 
-const RANKS: Record<Scene['kind'], number> = { title: 0, steps: 1, countdown: 1, list: 1, bars: 1, counter: 1, progress: 1, quote: 2, cta: 2, statement: 3 };
+const RANKS: Record<Scene['kind'], number> = { title: 0, steps: 1, countdown: 1, list: 1, bars: 1, counter: 1, progress: 1, quote: 2, cta: 2, image: 2, statement: 3 };
 
-const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
+export const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
 
 /** A scene's natural length: time to read it, one beat per step or countdown number. */
-function naturalSeconds(s: Scene, lang: string): number {
+export function naturalSeconds(s: Scene, lang: string): number {
   switch (s.kind) {
     case 'title':
       return 3;
@@ -149,7 +156,11 @@ function naturalSeconds(s: Scene, lang: string): number {
 
 /** Scene times: proportional to each scene's natural length, summing exactly to `total`. */
 function timed(scenes: Scene[], total: number, lang: string): TimedScene[] {
-  const weights = scenes.map((s) => naturalSeconds(s, lang));
+  return timedBy(scenes, scenes.map((s) => naturalSeconds(s, lang)), total);
+}
+
+/** Scene times proportional to `weights`, summing exactly to `total` (rounded to the millisecond). */
+export function timedBy(scenes: Scene[], weights: number[], total: number): TimedScene[] {
   const sum = weights.reduce((a, b) => a + b, 0);
   let start = 0;
   return scenes.map((scene, i) => {

@@ -70,7 +70,10 @@ export type Scene =
   /** Each number big, in turn, a beat each; then the payoff line. Numbers as written ("5", "drei", "٣"). */
   | { kind: 'countdown'; numbers: string[]; payoff: string | null }
   | { kind: 'quote'; quote: string; attribution: string | null }
-  | { kind: 'cta'; action: string; detail: string | null };
+  /** `detail`: the link or address; `date` and `price` (storyboard requests) shown beside it. */
+  | { kind: 'cta'; action: string; detail: string | null; date?: string | null; price?: string | null }
+  /** A picture of the request (`image`: its local asset name) with an optional caption. */
+  | { kind: 'image'; image: string; caption: string | null };
 
 export type SceneKind = Scene['kind'];
 
@@ -111,6 +114,8 @@ export function sceneTexts(scene: Scene): string[] {
     case 'quote':
       return [scene.quote, scene.attribution ?? ''];
     case 'cta':
-      return [scene.action, scene.detail ?? ''];
+      return [scene.action, scene.detail ?? '', scene.date ?? '', scene.price ?? ''];
+    case 'image':
+      return [scene.caption ?? ''];
   }
 }

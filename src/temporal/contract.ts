@@ -127,11 +127,18 @@ export type CompositionCall = {
   /** The request's media, fetched and stored: the LLM is told their names, types and sizes. */
   assets: MediaAsset[];
 };
-/** A composition written by a provider: stored under `key`; only the key enters workflow history. */
-export type CompositionDraft = { key: string; usage: TokenUsage };
+/**
+ * A composition written by a provider: stored under `key`; only the key enters workflow history.
+ * `storyboardKey`: where the storyboard it draws is stored (the embedded composer's plan, or a
+ * storyboard request's), absent when none is known.
+ */
+export type CompositionDraft = { key: string; usage: TokenUsage; storyboardKey?: string | null };
 
-/** The valid composition the compose step settled on: its storage key, and the provider that wrote it. */
-export type Composition = { key: string; provider: string };
+/** The valid composition the compose step settled on: its storage key, the provider that wrote it, its storyboard's key. */
+export type Composition = { key: string; provider: string; storyboardKey?: string | null };
+
+/** A storyboard request's composition: its stored storyboard (storyboardKey) drawn by the engine, no provider called. */
+export type StoryboardDrawCall = { generationId: string; request: GenerationRequest; assets: MediaAsset[] };
 
 /** `durationSeconds`: the length the composition must have (the request's), null when free; `assets`: what it may refer to under `assets/`. */
 export type ValidationInput = { engine: EngineId; key: string; width: number; height: number; durationSeconds: number | null; assets: MediaAsset[] };
@@ -170,6 +177,8 @@ export type GenerationOutcome = {
   eventSeq?: number;
   /** An unexpected failure's own words, for the operator's log only (never stored or shown to clients). */
   internalCause?: string;
+  /** Where the storyboard of the composition is stored (linked as `storyboard_url`); absent: none. */
+  storyboardKey?: string | null;
 };
 
 // ---- Webhook delivery ----------------------------------------------------------------------------
@@ -236,6 +245,11 @@ export interface ProviderActivities {
   writeComposition(call: CompositionCall): Promise<CompositionDraft>;
   /** The engine's error findings about a stored composition (warnings do not block a render). */
   validateComposition(input: ValidationInput): Promise<Finding[]>;
+}
+
+/** Storyboard requests (task queue `video-io`): the stored storyboard drawn as the composition, stored. */
+export interface StoryboardActivities {
+  drawStoryboard(call: StoryboardDrawCall): Promise<CompositionDraft>;
 }
 
 /** The activities that call a provider (each its own attempt; their failures are classified). */

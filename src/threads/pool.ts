@@ -8,8 +8,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
 import { siblingModule } from '../engines/modulePath.js';
-import type { OfflineCompositionSpec, ValidationTarget } from '../engines/types.js';
-import type { Finding, TokenUsage } from '../shared.js';
+import type { OfflineCompositionSpec, StoryboardTarget, ValidationTarget } from '../engines/types.js';
+import type { BrandSnapshot, Finding, TokenUsage } from '../shared.js';
 
 let pool: Tinypool | undefined;
 
@@ -28,9 +28,17 @@ function threads(): Tinypool {
   return pool;
 }
 
-/** The engine's offline composition for `spec`, and the tokens it counts as (prompt in, composition out). */
-export function composeOffThread(engine: string, spec: OfflineCompositionSpec, prompt: string): Promise<{ source: string; usage: TokenUsage }> {
+/**
+ * The engine's offline composition for `spec`, the tokens it counts as (prompt in, composition out),
+ * and the storyboard it draws (JSON, public form; null when the engine plans none).
+ */
+export function composeOffThread(engine: string, spec: OfflineCompositionSpec, prompt: string): Promise<{ source: string; usage: TokenUsage; storyboard: string | null }> {
   return threads().run({ engine, spec, prompt }, { name: 'composeOffline' });
+}
+
+/** A storyboard (JSON, public form) drawn by the engine, and the tokens it counts as (storyboard in, composition out). */
+export function drawStoryboardOffThread(engine: string, storyboard: string, target: StoryboardTarget, brand: BrandSnapshot | null): Promise<{ source: string; usage: TokenUsage }> {
+  return threads().run({ engine, storyboard, target, brand }, { name: 'drawStoryboard' });
 }
 
 /** The engine's findings about `source`. */

@@ -1,8 +1,9 @@
 // Brand kits applied to real renders (API over HTTP, Temporal, a worker process, PostgreSQL, both
 // engines, small canvases): a prompt generation's frames take the kit's background colour and its
 // closing scene shows the logo; `brand: false` does neither; a request override wins over the kit; a
-// generation keeps the kit it was created with. With BRAND_CONTACT_SHEETS=<dir>, each video's contact
-// sheet is written there (the README's pictures of one prompt with two kits).
+// generation keeps the kit it was created with; a storyboard request takes the kit too. With
+// BRAND_CONTACT_SHEETS=<dir>, each video's contact sheet is written there (the README's pictures of
+// one prompt with two kits).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,6 +51,16 @@ async function render(engine: string, brand?: unknown, shape: 'responses' | 'cha
   return { id: created.body.id, video: shape === 'responses' ? done.body.output_video_url : done.body.choices[0].message.video_url.url };
 }
 
+/** A storyboard request (nothing planned): the kit applies to it as to the embedded composer's plan. */
+async function renderStoryboard(engine: string): Promise<string> {
+  const storyboard = { scenes: [{ kind: 'title', title: 'Nimbus', seconds: SECONDS / 2 }, { kind: 'cta', text: 'Try it free', link: 'nimbus.app', seconds: SECONDS / 2 }] };
+  const created = await api(stack.url, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', engine, width: 320, height: 180, storyboard } });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const done = await waitForTerminal(stack.url, key, created.body.id, RENDER_WAIT_MS);
+  expect(done.body.status, JSON.stringify(done.body.error)).toBe('completed');
+  return done.body.output_video_url;
+}
+
 /** What the video shows: its dominant colour mid-way and at the end, and the logo's share of the first and last frames. */
 async function look(video: string, sheet?: string) {
   return withVideo(video, async (file) => {
@@ -74,6 +85,7 @@ describe.each(['lottie', 'hyperframes'])('brand kit on %s', (engine) => {
     const overridden = await render(engine, { colors: { background: '#0e6b4f' }, logo_on_closing: false }, 'chat');
     await setKit(KITS.navy);
     const navy = await render(engine);
+    const navyStoryboard = await renderStoryboard(engine);
 
     const a = await look(branded.video, `${engine}-amber`);
     expect(distance(a.middle.colour, KITS.amber.colors.background), JSON.stringify(a)).toBeLessThanOrEqual(12);
@@ -85,6 +97,10 @@ describe.each(['lottie', 'hyperframes'])('brand kit on %s', (engine) => {
     const n = await look(navy.video, `${engine}-navy`);
     expect(distance(n.middle.colour, KITS.navy.colors.background), JSON.stringify(n)).toBeLessThanOrEqual(12);
     expect(logoShown(n.logoEnd), JSON.stringify(n.logoEnd)).toBe(true);
+
+    const sb = await look(navyStoryboard);
+    expect(distance(sb.middle.colour, KITS.navy.colors.background), JSON.stringify(sb)).toBeLessThanOrEqual(12);
+    expect(logoShown(sb.logoEnd), JSON.stringify(sb.logoEnd)).toBe(true);
 
     const o = await look(optedOut.video);
     expect(distance(o.middle.colour, KITS.amber.colors.background), JSON.stringify(o)).toBeGreaterThan(40);

@@ -71,7 +71,10 @@ describe('OpenAPI', () => {
     );
     const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) => doc.components.schemas[body.content['application/json'].schema.$ref.split('/').pop()!];
     const create = schemaOf(doc.paths['/v1/responses'].post.requestBody);
-    expect(create.required).toEqual(expect.arrayContaining(['model', 'input']));
+    // `input` is required unless a storyboard is sent (extension): the schema requires only the model.
+    expect(create.required).toEqual(expect.arrayContaining(['model']));
+    expect(create.properties).toHaveProperty('input');
+    expect(create.properties.storyboard).toMatchObject({ $ref: '#/components/schemas/Storyboard' });
     // An engine id, or null for the default (optional fields take null as "not given").
     expect(create.properties.engine.anyOf).toEqual([expect.objectContaining({ enum: ['hyperframes', 'lottie', 'auto'] }), { type: 'null' }]);
     const chat = schemaOf(doc.paths['/v1/chat/completions'].post.requestBody);

@@ -44,6 +44,7 @@ const BLANK: GenerationSnapshot = {
   video: null,
   artifact: null,
   artifactType: null,
+  storyboard: null,
   usage: null,
   latencyMs: null,
   error: null,

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { brandRequestSchema } from '../brand/schema.js';
 import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
+import { storyboardSchema, variablesSchema } from '../../storyboard/schema.js';
 
 export const LIMITS = {
   /** Messages in `input` / `messages`. */
@@ -127,6 +128,10 @@ export function requestSchemas() {
       .optional()
       .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
     brand: brandRequestSchema,
+    storyboard: storyboardSchema
+      .optional()
+      .describe('Extension: the video scene by scene, instead of (or with) a prompt. Rendered as written: nothing is planned or asked of an LLM; a prompt sent with it only supplies the images its scenes name (`image-1`…)'),
+    variables: variablesSchema.optional(),
     stream: z
       .boolean()
       .default(false)
@@ -138,7 +143,8 @@ export function requestSchemas() {
       ...common,
       input: z
         .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
-        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts`),
+        .optional()
+        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts. Required unless \`storyboard\` is given`),
       instructions: nullAsAbsent(instructions),
       aspect_ratio: nullAsAbsent(aspectRatio),
     })
@@ -155,7 +161,8 @@ export function requestSchemas() {
         )
         .min(1)
         .max(LIMITS.maxMessages)
-        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user`),
+        .optional()
+        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user. Required unless \`storyboard\` is given`),
       instructions: nullAsAbsent(instructions),
       aspectRatio: nullAsAbsent(aspectRatio),
       // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.

@@ -16,7 +16,7 @@ import { registryOf } from '../../providers/index.js';
 import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
-import { TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
+import { storyboardKey, TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
 import {
   SEARCH_ATTRIBUTES,
   stateQuery,
@@ -32,7 +32,7 @@ import { brandSnapshot, storeGenerationLogo, type BrandChoice } from '../../bran
 import { getBrandKit } from '../../db/brandKits.js';
 import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
 import type { AppDeps } from '../../http/context.js';
-import { mediaParamOf, type GenerationSnapshot } from './translate.js';
+import { mediaParamOf, storyboardJsonOf, type GenerationSnapshot } from './translate.js';
 
 const QUERY_DEADLINE_MS = 2000;
 const CANCEL_WAIT_MS = 10_000;
@@ -85,6 +85,9 @@ export async function createGeneration(
     try {
       await storeUploads(deps.storage, id, uploads);
       if (branded?.logo && kit?.logo) await storeGenerationLogo(deps.storage, id, kit.logo);
+      // A storyboard request's storyboard, stored before the workflow starts: history carries only its size.
+      const storyboard = storyboardJsonOf(requested);
+      if (storyboard) await deps.storage.putText(storyboardKey(id), storyboard, 'application/json');
       await deps.temporal.workflow.start(
         WORKFLOW_TYPES.generation,
         generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),
@@ -224,9 +227,10 @@ export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 
 
 export async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveState | null): Promise<GenerationSnapshot> {
   const completed = row.status === 'completed';
-  const [video, artifact] = await Promise.all([
+  const [video, artifact, storyboard] = await Promise.all([
     completed && row.video_key ? deps.storage.url(row.video_key) : null,
     row.artifact_key ? deps.storage.url(row.artifact_key) : null,
+    row.storyboard_key ? deps.storage.url(row.storyboard_key) : null,
   ]);
   return {
     id: row.id,
@@ -239,6 +243,7 @@ export async function snapshot(deps: AppDeps, row: GenerationRow, live: Generati
     video,
     artifact,
     artifactType: row.artifact_key ? row.artifact_type : null,
+    storyboard,
     usage:
       row.input_tokens !== null && row.output_tokens !== null
         ? { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_micros: row.cost_micros ?? 0 }

@@ -1,13 +1,15 @@
 // The one place where the two request/response shapes meet the internal generation model:
 // Responses request / Chat request → GenerationRequest, and a stored generation → either view.
 import { invalidInput } from '../../errors.js';
-import { chooseEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
+import { chooseEngine, getEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
+import { fillVariables, imageRefs, storyboardSchema, toStoryboard, type PublicStoryboard } from '../../storyboard/schema.js';
+import { sceneTexts } from '../../storyboard/types.js';
 import { assertProviderOrder, registryOf } from '../../providers/registry.js';
 import type { AppDeps } from '../../http/context.js';
-import type { ContentPart, GenerationProgress, GenerationRequest, GenerationStatus, InputMessage } from '../../shared.js';
+import { mediaPartsOf, type ContentPart, type GenerationProgress, type GenerationRequest, type GenerationStatus, type InputMessage } from '../../shared.js';
 import { LIMITS, type ChatRequest, type ResponsesRequest } from './schema.js';
 
-type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url' | 'duration_seconds'>;
+type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url' | 'duration_seconds' | 'storyboard' | 'variables'>;
 
 /** What request translation needs: the catalog (models per engine) and the config (provider registry). */
 export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
@@ -19,6 +21,13 @@ export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
  */
 const MEDIA_PARAMS = new WeakMap<ContentPart, string>();
 export const mediaParamOf = (part: ContentPart): string | undefined => MEDIA_PARAMS.get(part);
+
+/**
+ * The storyboard of a translated storyboard request, filled and checked, as JSON: the service stores
+ * it under the generation (workflow history carries only its size).
+ */
+const STORYBOARDS = new WeakMap<GenerationRequest, string>();
+export const storyboardJsonOf = (request: GenerationRequest): string | undefined => STORYBOARDS.get(request);
 
 /**
  * Content of either shape as internal parts. The shapes differ only in part type names
@@ -37,24 +46,28 @@ function toContentParts(content: string | ShapePart[], at: string): ContentPart[
 }
 
 export function fromResponsesRequest(body: ResponsesRequest, deps: TranslateDeps): GenerationRequest {
+  if (body.input === undefined && !body.storyboard) throw invalidInput('input: required (or a storyboard)', 'input');
   const messages: InputMessage[] =
-    typeof body.input === 'string'
-      ? [{ role: 'user', content: toContentParts(body.input, 'input') }]
-      : body.input.map((m, i) => ({ role: m.role, content: toContentParts(m.content, `input.${i}.content`) }));
+    body.input === undefined
+      ? []
+      : typeof body.input === 'string'
+        ? [{ role: 'user', content: toContentParts(body.input, 'input') }]
+        : body.input.map((m, i) => ({ role: m.role, content: toContentParts(m.content, `input.${i}.content`) }));
   return build(body, deps, messages, body.instructions ?? null, body.aspect_ratio ?? null, 'aspect_ratio');
 }
 
 export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): GenerationRequest {
   // System (and developer) messages of the Chat shape are the Responses shape's `instructions`.
   const isSystem = (m: { role: string }) => m.role === 'system' || m.role === 'developer';
-  const messages: InputMessage[] = body.messages.flatMap((m, i) =>
+  const all = body.messages ?? [];
+  const messages: InputMessage[] = all.flatMap((m, i) =>
     isSystem(m) ? [] : [{ role: m.role, content: toContentParts(m.content, `messages.${i}.content`) }],
   );
-  const systemText = body.messages
+  const systemText = all
     .filter(isSystem)
     .flatMap((m) => toContentParts(m.content, 'messages').flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const instructions = [body.instructions, ...systemText].filter(Boolean).join('\n\n') || null;
-  if (messages.length === 0) throw invalidInput('messages: at least one user message is required', 'messages');
+  if (messages.length === 0 && !body.storyboard) throw invalidInput('messages: at least one user message is required (or a storyboard)', 'messages');
   return build(body, deps, messages, instructions, body.aspectRatio ?? null, 'aspectRatio');
 }
 
@@ -72,20 +85,23 @@ function build(
   if (allText.length - texts.length > LIMITS.maxTotalTextChars) {
     throw invalidInput(`Prompt text is longer than ${LIMITS.maxTotalTextChars} characters in total`, 'input');
   }
-  if (texts.every((t) => t.trim() === '')) throw invalidInput('The prompt has no text', 'input');
+  if (!body.storyboard && texts.every((t) => t.trim() === '')) throw invalidInput('The prompt has no text', 'input');
+  if (body.variables && !body.storyboard) throw invalidInput('variables: they fill a storyboard’s placeholders; send a storyboard with them', 'variables');
   const media = messages.reduce((n, m) => n + m.content.filter((p) => p.type !== 'text').length, 0);
   if (media > LIMITS.maxMediaParts) {
     throw invalidInput(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${media})`, 'input');
   }
 
-  const engine = chooseEngine(body.engine, allText);
+  const storyboard = body.storyboard ? checkedStoryboard(body.storyboard, body, messages) : null;
+  const engine = chooseEngine(body.engine, storyboard ? `${allText}\n${storyboard.texts}` : allText);
+  if (storyboard && !getEngine(engine).drawStoryboard) throw invalidInput(`storyboard: engine ${engine} does not render storyboards`, 'engine');
   if (!catalog.price(engine, body.model)) {
     const offered = catalog.modelIds(engine);
     throw invalidInput(`model: "${body.model}" is not offered on engine ${engine}; choose one of ${offered.join(', ')}`, 'model');
   }
   if (body.provider?.order) assertProviderOrder(registryOf(config), body.provider.order, body.model);
   const canvas = resolveCanvas({ width: body.width, height: body.height, aspect_ratio: aspectRatio ?? undefined }, aspectParam);
-  return {
+  const request: GenerationRequest = {
     model: body.model,
     engine,
     engine_requested: body.engine,
@@ -95,10 +111,38 @@ function build(
     width: canvas.width,
     height: canvas.height,
     aspect_ratio: aspectRatio,
-    duration_seconds: resolveDuration(body.duration_seconds, texts.join('\n')),
+    // A storyboard's length is its own (its scenes' seconds, or the duration it or the request gives).
+    duration_seconds: storyboard ? storyboard.durationSeconds : resolveDuration(body.duration_seconds, texts.join('\n')),
     provider_order: body.provider?.order ?? null,
     webhook_url: body.webhook_url ?? null,
+    ...(storyboard && { storyboard: { bytes: Buffer.byteLength(storyboard.json, 'utf8') } }),
   };
+  if (storyboard) STORYBOARDS.set(request, storyboard.json);
+  return request;
+}
+
+/**
+ * A storyboard request's storyboard: placeholders filled from `variables` (a missing one is a 400
+ * naming it), then read as the engines will (a 400 naming the path of what cannot be), its images
+ * among the request's image parts. Nothing is planned: the storyboard is the video.
+ */
+function checkedStoryboard(sent: PublicStoryboard, body: Common, messages: InputMessage[]) {
+  if (body.expand_prompt) throw invalidInput('expand_prompt: a storyboard is rendered as written; nothing is expanded', 'expand_prompt');
+  const filled = fillVariables(sent, body.variables ?? {});
+  const imageCount = mediaPartsOf({ messages }).filter((p) => p.kind === 'image').length;
+  for (const { ref, param } of imageRefs(filled)) {
+    if (Number(ref.slice('image-'.length)) > imageCount) {
+      throw invalidInput(`${param}: ${ref} names image part ${ref.slice('image-'.length)}, but the request has ${imageCount} image part(s)`, param);
+    }
+  }
+  // Variables may make a text longer than its field allows: checked again, filled.
+  const issue = storyboardSchema.safeParse(filled).error?.issues[0];
+  if (issue) {
+    const param = ['storyboard', ...issue.path.map(String)].join('.');
+    throw invalidInput(`${param}: ${issue.message} (with the variables filled)`, param);
+  }
+  const board = toStoryboard(filled, { image: (ref) => ref, durationSeconds: body.duration_seconds ?? null });
+  return { json: JSON.stringify(filled), durationSeconds: board.durationSeconds, texts: board.scenes.flatMap(sceneTexts).join('\n') };
 }
 
 // ---- Views -------------------------------------------------------------------------------------
@@ -117,6 +161,8 @@ export type GenerationSnapshot = {
   video: SignedUrl | null;
   artifact: SignedUrl | null;
   artifactType: string | null;
+  /** Extension: the storyboard the composition draws, when one is known (signed like the artifact). */
+  storyboard: SignedUrl | null;
   usage: { input_tokens: number; output_tokens: number; cost_micros: number } | null;
   latencyMs: number | null;
   error: { code: string; message: string } | null;
@@ -157,6 +203,7 @@ export function toResponsesView(g: GenerationSnapshot) {
     error: g.error,
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
+    storyboard_url: g.storyboard,
     progress: g.progress,
   };
 }
@@ -198,6 +245,7 @@ export function toChatView(g: GenerationSnapshot) {
     error: g.error && { message: g.error.message, type: g.error.code },
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
+    storyboard_url: g.storyboard,
     progress: g.progress,
   };
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MAX_ID_CHARS } from '../../http/validate.js';
 import { listQuerySchema } from '../generations/list.js';
 import { requestSchemas } from '../generations/schema.js';
+import { storyboardSchema } from '../../storyboard/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
 import { brandPutSchema } from '../brand/schema.js';
 import { BRAND_PUT_EXAMPLE, CONFLICT_EXAMPLES, CREATE_REQUESTS, ERROR_EXAMPLES, EXAMPLE_ID, brandKitExample, catalogExample, eventStreamExamples, generationExamples, usageExample } from './examples.js';
@@ -254,14 +255,49 @@ Generations are asynchronous: a create answers at once with the generation queue
 
 **Units**: \`created_at\`/\`created\` and \`expires_at\` are Unix seconds; \`completed_at\` is Unix milliseconds; \`latency_ms\` milliseconds; money in \`cost_usd\` (dollars) and \`*_cents\` (cents).
 
-**Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints, brand kits (\`/v1/brand\`, a create's \`brand\`).`;
+**Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints, storyboards (\`storyboard\`, \`variables\`, \`storyboard_url\`), brand kits (\`/v1/brand\`, a create's \`brand\`).
+
+## Storyboards (extension)
+
+A create may send a \`storyboard\` (schema \`Storyboard\`) instead of a prompt, or with one for its images: the video scene by scene, rendered as written — nothing is planned and no LLM is asked. \`variables\` fill its \`{{name}}\` placeholders; a missing one is a 400 naming it (\`variables.name\`); a storyboard that cannot be drawn is a 400 naming its path (\`storyboard.scenes.2.value\`). It is billed as the embedded composer's call: the storyboard in, the composition out, at the model's price.
+
+\`\`\`json
+{"model": "gpt-4o-mini", "engine": "lottie",
+ "storyboard": {"scenes": [
+   {"kind": "title", "title": "Welcome, {{name}}"},
+   {"kind": "counter", "value": "{{points}}", "suffix": "+", "label": "points this year", "seconds": 3},
+   {"kind": "cta", "text": "See you on {{date}}", "link": "nimbus.app", "date": "{{date}}"}],
+  "look": {"name": "midnight", "palette": {"accent": "#14b8a6"}}},
+ "variables": {"name": "Ana", "points": "1,250", "date": "Friday 21 June"}}
+\`\`\`
+
+**The edit loop**: a generation the embedded composer planned links its storyboard as \`storyboard_url\` (signed like \`artifact_url\`). Fetch it, change one figure, and send it back as \`storyboard\`: unchanged it makes the byte-identical composition; changed, only that scene differs.
+
+1. \`POST /v1/responses\` with \`input\` (a prompt) → the generation, completed, with \`storyboard_url\`;
+2. \`GET storyboard_url.url\` → the storyboard (JSON);
+3. change \`scenes[i].value\`;
+4. \`POST /v1/responses\` with \`storyboard\` → the same video with that change.
+
+| kind | fields | Lottie | HyperFrames |
+|---|---|---|---|
+| \`title\` | \`title\`, \`subtitle\`?, \`image\`? | ![title, Lottie](/docs/pictures/lottie-title.png) | ![title, HyperFrames](/docs/pictures/hyperframes-title.png) |
+| \`statement\` | \`text\` | ![statement, Lottie](/docs/pictures/lottie-statement.png) | ![statement, HyperFrames](/docs/pictures/hyperframes-statement.png) |
+| \`counter\` | \`value\`, \`prefix\`?, \`suffix\`?, \`label\`, \`qualifier\`? | ![counter, Lottie](/docs/pictures/lottie-counter.png) | ![counter, HyperFrames](/docs/pictures/hyperframes-counter.png) |
+| \`progress\` | \`value\` (0–100), \`prefix\`?, \`suffix\`? (default %), \`label\` | ![progress, Lottie](/docs/pictures/lottie-progress.png) | ![progress, HyperFrames](/docs/pictures/hyperframes-progress.png) |
+| \`bars\` | \`label\`?, \`items\` [{\`label\`, \`value\`, \`prefix\`?, \`suffix\`?}] | ![bars, Lottie](/docs/pictures/lottie-bars.png) | ![bars, HyperFrames](/docs/pictures/hyperframes-bars.png) |
+| \`list\` | \`heading\`?, \`items\` | ![list, Lottie](/docs/pictures/lottie-list.png) | ![list, HyperFrames](/docs/pictures/hyperframes-list.png) |
+| \`steps\` | \`heading\`?, \`items\` (text or {\`marker\`?, \`text\`}) | ![steps, Lottie](/docs/pictures/lottie-steps.png) | ![steps, HyperFrames](/docs/pictures/hyperframes-steps.png) |
+| \`countdown\` | \`numbers\`, \`payoff\`? | ![countdown, Lottie](/docs/pictures/lottie-countdown.png) | ![countdown, HyperFrames](/docs/pictures/hyperframes-countdown.png) |
+| \`quote\` | \`quote\`, \`attribution\`? | ![quote, Lottie](/docs/pictures/lottie-quote.png) | ![quote, HyperFrames](/docs/pictures/hyperframes-quote.png) |
+| \`cta\` | \`text\`, \`link\`?, \`date\`?, \`price\`? | ![cta, Lottie](/docs/pictures/lottie-cta.png) | ![cta, HyperFrames](/docs/pictures/hyperframes-cta.png) |
+| \`image\` | \`asset\` (\`image-1\`…), \`caption\`? | ![image, Lottie](/docs/pictures/lottie-image.png) | ![image, HyperFrames](/docs/pictures/hyperframes-image.png) |`;
 
 export function openApiDocument(serverUrl: string) {
   const { responsesRequest, chatRequest } = requestSchemas();
   const ex = generationExamples(serverUrl);
   const streams = eventStreamExamples(serverUrl);
   const schemas = {
-    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest, PutBrandKitRequest: brandPutSchema }, 'input'),
+    ...componentSchemas({ CreateResponseRequest: responsesRequest, CreateChatCompletionRequest: chatRequest, PutBrandKitRequest: brandPutSchema, Storyboard: storyboardSchema }, 'input'),
     ...componentSchemas(
       {
         Response: responsesView,

@@ -24,7 +24,7 @@ const rendering = { stage: 'rendering', percent: 62, frames_rendered: 96, frames
 export function generationExamples(base: string) {
   const video = media(base, 'video.mp4');
   const tokens = { input: 2_140, output: 3_415 };
-  const responseCommon = { id: ID, object: 'response', model: MODEL, engine: ENGINE, created_at: CREATED, artifact_url: null, artifact_type: null };
+  const responseCommon = { id: ID, object: 'response', model: MODEL, engine: ENGINE, created_at: CREATED, artifact_url: null, artifact_type: null, storyboard_url: null };
   const message = (status: string, content: unknown[]) => [{ type: 'message', id: `${ID}_msg`, role: 'assistant', status, content }];
   const response = {
     queued: { ...responseCommon, status: 'queued', provider: null, completed_at: null, output: message('in_progress', []), output_video_url: null, usage: null, latency_ms: null, error: null, progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null } },
@@ -56,7 +56,7 @@ export function generationExamples(base: string) {
       progress: null,
     },
   };
-  const chatCommon = { id: ID, object: 'chat.completion', model: MODEL, engine: ENGINE, created: CREATED, artifact_url: null, artifact_type: null };
+  const chatCommon = { id: ID, object: 'chat.completion', model: MODEL, engine: ENGINE, created: CREATED, artifact_url: null, artifact_type: null, storyboard_url: null };
   const choice = (videoUrl: unknown, finish: string | null) => [{ index: 0, message: { role: 'assistant', content: null, video_url: videoUrl }, finish_reason: finish }];
   const chat = {
     pending: { ...chatCommon, status: 'pending', provider: null, completed_at: null, choices: choice(null, null), usage: null, latency_ms: null, error: null, progress: response.queued.progress },

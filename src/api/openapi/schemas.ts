@@ -68,6 +68,9 @@ const common = {
   latency_ms: z.number().int().nullable().describe('Milliseconds from creation to the terminal status, set on every terminal status (completed, failed, cancelled); null while in flight'),
   artifact_url: signedUrl.nullable().describe('The engine’s own artifact (for example the Lottie JSON) when produced; else null'),
   artifact_type: z.string().nullable().describe('Media type of the artifact (`application/json`, `text/html`); null without one'),
+  storyboard_url: signedUrl
+    .nullable()
+    .describe('Extension: the storyboard the video draws (JSON, the `storyboard` request field’s form), when the embedded composer planned it or the request sent it; null otherwise (an LLM’s composition, or before it is known). Change it and send it back as `storyboard` to make the same video with that change'),
   progress: progressField,
 };
 
@@ -107,6 +110,7 @@ export const responsesView = z
       .describe('Why it failed or was cancelled; null otherwise'),
     artifact_url: common.artifact_url,
     artifact_type: common.artifact_type,
+    storyboard_url: common.storyboard_url,
     progress: common.progress,
   })
   .describe('A generation in the Responses view');
@@ -148,6 +152,7 @@ export const chatView = z
       .describe('Why it failed or was cancelled; null otherwise'),
     artifact_url: common.artifact_url,
     artifact_type: common.artifact_type,
+    storyboard_url: common.storyboard_url,
     progress: common.progress,
   })
   .describe('A generation in the Chat Completions view');

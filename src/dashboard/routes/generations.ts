@@ -20,6 +20,19 @@ import { sendPage } from '../respond.js';
 import { member, requireMember } from '../session.js';
 import { workflowUrl } from '../temporal.js';
 import { generationPage } from '../views/generation.js';
+import { storyboardSchema } from '../../storyboard/schema.js';
+import type { Storage } from '../../storage/types.js';
+
+/** The generation's stored storyboard and a signed URL to download it; null when it has none (or it cannot be read). */
+async function storyboardOf(storage: Storage, key: string | null) {
+  if (!key) return null;
+  try {
+    const content = storyboardSchema.parse(JSON.parse(await storage.getText(key)));
+    return { content, url: (await storage.url(key)).url };
+  } catch {
+    return null;
+  }
+}
 
 export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
   const { db, storage, config } = deps;
@@ -39,10 +52,11 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
       // origin allowed already for the video the script swaps in at the end.
       const live = inFlight ? await queryLiveState(deps, id, 'debug') : null;
       if (inFlight) await mediaUrl(ctx, storage, `generations/${id}/video.mp4`);
-      const [deliveries, videoUrl, poster] = await Promise.all([
+      const [deliveries, videoUrl, poster, storyboard] = await Promise.all([
         listDeliveries(db, session.organizationId, { generationId: id }),
         completed ? mediaUrl(ctx, storage, generation.video_key) : null,
         completed ? pagePosterUrl(ctx, storage, id) : null,
+        storyboardOf(storage, generation.storyboard_key),
       ]);
       sendPage(
         ctx,
@@ -54,6 +68,7 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
           posterUrl: poster,
           workflowUrl: workflowUrl(config, id),
           deliveries,
+          storyboard,
         }),
       );
     }),

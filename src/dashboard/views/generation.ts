@@ -5,6 +5,8 @@ import type { GenerationProgress, GenerationStatus } from '../../shared.js';
 import { html } from '../html.js';
 import { count, dateTime, fitBox, latency, money, promptFirstLine, promptText } from './format.js';
 import { layout } from './layout.js';
+import { storyboardCard } from './storyboard.js';
+import type { PublicStoryboard } from '../../storyboard/schema.js';
 import { progressLabel } from './progress.js';
 import { deliveriesTable, type Delivery } from './webhooks.js';
 
@@ -25,6 +27,8 @@ export type GenerationPageOptions = {
   posterUrl: string | null;
   workflowUrl: string | null;
   deliveries: Delivery[];
+  /** The storyboard the video draws and its signed URL; null when none is known. */
+  storyboard?: { content: PublicStoryboard; url: string } | null;
 };
 
 /** At most `max` characters (whole code points), elided. */
@@ -49,7 +53,7 @@ function liveCard(g: GenerationRow, live: NonNullable<GenerationPageOptions['liv
 </section>`;
 }
 
-export function generationPage({ session, generation: g, live, videoUrl, posterUrl, workflowUrl, deliveries }: GenerationPageOptions) {
+export function generationPage({ session, generation: g, live, videoUrl, posterUrl, workflowUrl, deliveries, storyboard }: GenerationPageOptions) {
   const fact = (label: string, value: unknown) => html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd>`;
   const prompt = promptText(g.request);
   const firstLine = promptFirstLine(g.request);
@@ -82,6 +86,7 @@ ${workflowUrl
   ? html`<p class="small">Operators: <a id="temporal-link" href="${workflowUrl}" target="_blank" rel="noopener noreferrer">open this generation's workflow in the Temporal UI</a></p>`
   : ''}
 </section>
+${storyboard ? storyboardCard(storyboard.content, storyboard.url, g.id) : ''}
 <section class="card" id="generation-deliveries" data-refresh>
 <h2>Webhook deliveries</h2>
 ${deliveriesTable(deliveries)}

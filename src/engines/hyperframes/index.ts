@@ -2,7 +2,7 @@
 import { siblingModule } from '../modulePath.js';
 import type { EngineModule } from '../types.js';
 import { hyperframesLlm } from './llm.js';
-import { composeHyperframes } from './offline.js';
+import { composeHyperframes, drawHyperframes } from './offline.js';
 import { hyperframesSettings } from './settings.js';
 import { hyperframesTiming } from './timing.js';
 import { validateHyperframes } from './validate.js';
@@ -21,4 +21,5 @@ export const hyperframesEngine: EngineModule = {
   settings: hyperframesSettings,
   llm: hyperframesLlm,
   composeOffline: composeHyperframes,
+  drawStoryboard: drawHyperframes,
 };

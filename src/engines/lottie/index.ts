@@ -3,7 +3,7 @@ import { siblingModule } from '../modulePath.js';
 import type { EngineModule } from '../types.js';
 import { lottieLlm } from './llm.js';
 import { lottieTiming } from './timing.js';
-import { composeLottie } from './offline.js';
+import { composeLottie, drawLottie } from './offline.js';
 import { lottieSettings } from './settings.js';
 import { validateLottie } from './validate.js';
 
@@ -21,4 +21,5 @@ export const lottieEngine: EngineModule = {
   settings: lottieSettings,
   llm: lottieLlm,
   composeOffline: composeLottie,
+  drawStoryboard: drawLottie,
 };

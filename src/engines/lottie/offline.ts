@@ -4,27 +4,36 @@
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
 // over a background and ornament that last the whole video. The first frame already shows the
 // title. Same prompt, same JSON.
-import { isBrandLogo } from '../../shared.js';
 import { withBrand } from '../../storyboard/brand.js';
-import { planStoryboard } from '../../storyboard/plan.js';
-import { sceneTexts, type Look, type TimedScene } from '../../storyboard/types.js';
+import { offlineStoryboard } from '../../storyboard/plan.js';
+import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
-import type { MediaAsset, OfflineCompositionSpec } from '../types.js';
+import type { MediaAsset, OfflineCompositionSpec, StoryboardTarget } from '../types.js';
 import { EASE, ellipse, fill, group, imageLayer, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
-import { drawBars, drawCountdown, drawCounter, drawCta, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
+import { drawBars, drawCountdown, drawCounter, drawCta, drawImage, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
-  const image = spec.assets.find((a) => a.kind === 'image' && !isBrandLogo(a)) ?? null;
-  const planned = planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image: image?.name ?? null });
-  const board = withBrand(planned, spec.brand);
+  return drawLottie(withBrand(offlineStoryboard(spec), spec.brand), spec);
+}
+
+type ImageRef = { id: string; w: number; h: number };
+
+export function drawLottie(board: Storyboard, target: StoryboardTarget): string {
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(spec.width, spec.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
+  const c = new Composer(target.width, target.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
 
-  const imageRef = image ? imageAsset(image) : null;
-  if (imageRef) c.assets.push(imageRef.asset);
-  const logo = board.logo ? spec.assets.find((a) => a.name === board.logo) : undefined;
+  // One image asset per picture the scenes show (image_1 the first, as a planned title has it).
+  const images = new Map<string, ImageRef>();
+  for (const name of board.scenes.flatMap((s) => (s.kind === 'title' && s.image ? [s.image] : s.kind === 'image' ? [s.image] : []))) {
+    const a = target.assets.find((x) => x.name === name);
+    if (!a || images.has(name)) continue;
+    const { asset, ref } = imageAsset(a, `image_${images.size + 1}`);
+    images.set(name, ref);
+    c.assets.push(asset);
+  }
+  const logo = board.logo ? target.assets.find((a) => a.name === board.logo) : undefined;
   const logoRef = logo ? imageAsset(logo, 'brand_logo') : null;
   if (logoRef) c.assets.push(logoRef.asset);
 
@@ -39,7 +48,7 @@ export function composeLottie(spec: OfflineCompositionSpec): string {
     const L = end - start;
     const id = `scene_${i + 1}`;
     const last = i === windows.length - 1;
-    const layers = last && logoRef ? closingWithLogo(c, logoRef.ref, L, () => drawScene(c, scene, L, imageRef?.ref ?? null)) : drawScene(c, scene, L, imageRef?.ref ?? null);
+    const layers = last && logoRef ? closingWithLogo(c, logoRef.ref, L, () => drawScene(c, scene, L, images)) : drawScene(c, scene, L, images);
     precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(layers) });
     return precompLayer({ ind: 0, nm: `${i + 1} ${scene.kind}`, ip: start, op: end, st: start, ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1) }, id, c.W, c.H);
   });
@@ -75,14 +84,14 @@ function sceneText(scene: TimedScene): string {
 }
 
 /** The user's picture (or the brand logo): an image asset the render resolves from the generation's stored media. */
-function imageAsset(a: MediaAsset, id = 'image_1'): { asset: Json; ref: { id: string; w: number; h: number } } {
+function imageAsset(a: MediaAsset, id: string): { asset: Json; ref: ImageRef } {
   const w = a.width ?? 1024;
   const h = a.height ?? 1024;
   return { asset: { id, w, h, u: 'assets/', p: a.name, e: 0 }, ref: { id, w, h } };
 }
 
 /** The closing scene drawn below the brand logo, which is fitted into a band at the top of the safe area. */
-function closingWithLogo(c: Composer, logo: { id: string; w: number; h: number }, L: number, draw: () => Json[]): Json[] {
+function closingWithLogo(c: Composer, logo: ImageRef, L: number, draw: () => Json[]): Json[] {
   const band = Math.round(c.safe.h * 0.2);
   const reserve = band + Math.round(c.safe.h * 0.04);
   const layers = c.within({ ...c.safe, y: c.safe.y + reserve, h: c.safe.h - reserve }, draw);
@@ -91,10 +100,12 @@ function closingWithLogo(c: Composer, logo: { id: string; w: number; h: number }
   return [imageLayer({ ind: 0, nm: 'brand logo', ip: 0, op: L, ks: { a: [logo.w / 2, logo.h / 2], p: centre, s: [scale, scale] } }, logo.id), ...layers];
 }
 
-function drawScene(c: Composer, scene: TimedScene, L: number, image: { id: string; w: number; h: number } | null): Json[] {
+function drawScene(c: Composer, scene: TimedScene, L: number, images: Map<string, ImageRef>): Json[] {
   switch (scene.kind) {
     case 'title':
-      return drawTitle(c, scene, L, scene.image ? image : null);
+      return drawTitle(c, scene, L, scene.image ? (images.get(scene.image) ?? null) : null);
+    case 'image':
+      return drawImage(c, scene, L, images.get(scene.image) ?? null);
     case 'statement':
       return drawStatement(c, scene, L);
     case 'counter':

@@ -578,13 +578,25 @@ export function drawCta(c: Composer, scene: SceneOf<'cta'>, L: number): Json[] {
   const pillW = Math.min(maxPill, detailW + arrowW * (detail ? 1.6 : 1) + 2 * padX);
   const pillH = (detail?.height ?? arrowW) + 2 * padY;
   const emojiSize = T * 0.12;
-  const heights = [...(shown.length ? [emojiSize] : []), headline?.height ?? 0, pillH].filter((h) => h > 0);
+  // A date and a price (storyboard requests): a line each between the action and the button.
+  const facts = [
+    { role: 'date', text: scene.date },
+    { role: 'price', text: scene.price },
+  ].flatMap(({ role, text }) => {
+    const block = text ? c.textBlock({ text, role: 'body', maxSize: T * 0.06, minSize: T * 0.026, maxWidth: safe.w, maxHeight: safe.h * 0.12, maxLines: 2, balance: true, colour: role === 'price' ? palette.accent : palette.muted, align: 'center' }) : null;
+    return block ? [{ role, block }] : [];
+  });
+  const heights = [...(shown.length ? [emojiSize] : []), headline?.height ?? 0, ...facts.map((f) => f.block.height), pillH].filter((h) => h > 0);
   const tops = stack(heights, heights.map(() => T * 0.05), safe);
   const layers: Json[] = [];
   const enter = c.enterLength(L);
   let k = 0;
   if (shown.length) layers.push(...emojiRow(c, shown, safe, tops[k++]! + emojiSize / 2, emojiSize, 0, L, false, true));
   if (headline) layers.push(...c.drawLines(headline, safe.x, tops[k++]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'action'));
+  for (const [j, { role, block }] of facts.entries()) {
+    const t0 = Math.round(enter * 0.3) + j * c.motion.stagger;
+    layers.push(...c.drawLines(block, safe.x, tops[k++]!, 0, L, (i, centre) => c.enter(centre, t0 + i * c.motion.stagger, 'rise', enter), role));
+  }
   const top = tops[k]!;
   const px = safe.x + (safe.w - pillW) / 2;
   const centre: Vec = [px + pillW / 2, top + pillH / 2];
@@ -613,3 +625,10 @@ export function drawCta(c: Composer, scene: SceneOf<'cta'>, L: number): Json[] {
   return layers;
 }
 
+
+// ---- Image ---------------------------------------------------------------------------------------
+
+/** A picture of the request over the whole frame, its caption low on a scrim: the title's layout over an image. */
+export function drawImage(c: Composer, scene: SceneOf<'image'>, L: number, image: { id: string; w: number; h: number } | null): Json[] {
+  return drawTitle(c, { kind: 'title', title: scene.caption ?? '', subtitle: null, image: scene.image }, L, image);
+}

@@ -26,8 +26,8 @@ const localAdapter: ProviderAdapter = {
       assets: task.brief.assets ?? [],
       brand: task.brief.brand ?? null,
     };
-    const { source, usage } = await composeOffThread(task.engine, spec, prompt);
-    return { text: source, usage };
+    const { source, usage, storyboard } = await composeOffThread(task.engine, spec, prompt);
+    return { text: source, usage, storyboard };
   },
 };
 

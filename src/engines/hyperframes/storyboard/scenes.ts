@@ -60,6 +60,9 @@ export function sceneLayout(c: SceneContext): SceneOutput {
       return quote(c, s);
     case 'cta':
       return cta(c, s);
+    case 'image':
+      // The title's layout with the picture and its caption.
+      return title(c, { kind: 'title', title: s.caption ?? '', subtitle: null, image: s.image, start: s.start, duration: s.duration });
   }
 }
 
@@ -85,15 +88,19 @@ function title(c: SceneContext, s: Of<'title'>): SceneOutput {
   const titleMax = u * (s.image ? 12 : f.orient === 'portrait' ? 17 : 16);
   const inner =
     `<div class="rule" id="${id}-rule"></div>` +
-    text(f, `${id}-title`, s.title, { cls: 'h', max: titleMax }) +
+    (s.title ? text(f, `${id}-title`, s.title, { cls: 'h', max: titleMax }) : '') +
     (s.subtitle ? text(f, `${id}-sub`, s.subtitle, { cls: 'sub', max: 5.4 * u }) : '');
   let html = box(f, textRect, { valign: s.image && f.orient !== 'landscape' ? 'start' : 'center' }, inner);
   const t = c.t0;
   const tweens = [
     fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.7, ease: c.ease.in }, t + 0.1),
     // On screen from the first frame: it grows into place rather than fading in.
-    from(`#${id}-title`, { scale: 0.92, y: 2 * u, duration: 0.9, ease: c.ease.in }, t),
-    to(`#${id}-title`, { y: -u, duration: sec(Math.max(0.1, s.duration - 0.9)), ease: 'none' }, t + 0.9),
+    ...(s.title
+      ? [
+          from(`#${id}-title`, { scale: 0.92, y: 2 * u, duration: 0.9, ease: c.ease.in }, t),
+          to(`#${id}-title`, { y: -u, duration: sec(Math.max(0.1, s.duration - 0.9)), ease: 'none' }, t + 0.9),
+        ]
+      : []),
   ];
   if (s.subtitle) tweens.push(fromTo(`#${id}-sub`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.7, ease: c.ease.in }, t + 0.35));
   if (imageRect && s.image) {
@@ -468,15 +475,22 @@ function cta(c: SceneContext, s: Of<'cta'>): SceneOutput {
   const pill =
     `<div class="pillwrap" id="${id}-pill"><div class="ring" id="${id}-ring"></div>` +
     `${text(f, `${id}-detail`, pillText, { cls: 'pill', max: (s.detail ? 7.5 : 9) * u, style: `color:${ink}` })}</div>`;
+  // A date and a price (storyboard requests): a line each between the action and the button.
+  const facts = [
+    { role: 'date', value: s.date },
+    { role: 'price', value: s.price },
+  ].filter((x): x is { role: string; value: string } => Boolean(x.value));
+  const factsHtml = facts.map((x) => text(f, `${id}-${x.role}`, x.value, { cls: 'sub', max: 5 * u, ...(x.role === 'price' && { style: `color:${look.palette.accent}` }) })).join('');
   const html = box(
     f,
     { x: 0, y: 0, w: f.sw, h: f.sh },
     { valign: 'center', halign: 'center' },
-    (s.detail ? text(f, `${id}-action`, s.action, { cls: 'h', max: (f.orient === 'landscape' ? 10 : 11) * u }) : '') + pill,
+    (s.detail ? text(f, `${id}-action`, s.action, { cls: 'h', max: (f.orient === 'landscape' ? 10 : 11) * u }) : '') + factsHtml + pill,
   );
   const t = c.t0;
   const tweens = [
     ...(s.detail ? [fromTo(`#${id}-action`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.55, ease: c.ease.in }, t)] : []),
+    ...facts.map((x, j) => fromTo(`#${id}-${x.role}`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t + 0.15 + 0.1 * j)),
     fromTo(`#${id}-pill`, { opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1, duration: 0.55, ease: c.ease.pop }, t + 0.25),
   ];
   // Two pulses of the ring around the button, while the scene lasts.
