@@ -206,7 +206,14 @@ describe.skipIf(skipWithout('the container test (test/deploy/compose)', 'a conta
       if (!seen && ['completed', 'failed', 'cancelled'].includes(status)) break;
     }
     expect(seen, 'a Chrome renderer seen in a render container during the render').not.toBeNull();
-    const { service, procs } = seen!;
+    const { service } = seen!;
+    // A renderer the zygote has just forked applies its seccomp filter a moment later: the processes
+    // caught before that are read again (the same pids) until none is, dropping those that ended.
+    let procs = seen!.procs;
+    for (let i = 0; i < 20 && procs.some((p) => p.args.includes('--type=renderer') && p.seccomp !== '2'); i++) {
+      const again = await processesIn(service);
+      procs = procs.flatMap((p) => again.filter((q) => q.pid === p.pid && q.args === p.args));
+    }
     const renderUid = Number((await inside(service, ['id', '-u', 'video-render'])).trim());
     const bwrap = procs.filter((p) => p.args.startsWith('/usr/bin/bwrap') || p.args.startsWith('bwrap'));
     expect(bwrap.length, 'bubblewrap wraps the render').toBeGreaterThan(0);
@@ -214,6 +221,7 @@ describe.skipIf(skipWithout('the container test (test/deploy/compose)', 'a conta
     expect(chrome.length).toBeGreaterThan(0);
     expect(chrome.filter((p) => p.args.includes('--no-sandbox'))).toEqual([]);
     const renderers = chrome.filter((p) => p.args.includes('--type=renderer'));
+    expect(renderers.length, 'a renderer still running once its sandbox is up').toBeGreaterThan(0);
     // Chrome's sandbox: seccomp-bpf filters (mode 2; the container itself runs unconfined), the render
     // user, and a PID namespace nested in the container's (bubblewrap's, and Chrome's own).
     for (const p of renderers) {

@@ -57,6 +57,8 @@ describe('Responses shape', () => {
       error: null,
       artifact_url: null,
       artifact_type: null,
+      // Extension: the storyboard the embedded composer planned, once it has.
+      storyboard_url: null,
       // Extension: live progress, null once terminal.
       progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
     });
@@ -95,6 +97,7 @@ describe('Responses shape', () => {
 
     expect(done.artifact_type).toBe('application/json');
     expect(done.artifact_url).toEqual({ url: expect.any(String), expires_at: expect.any(Number) });
+    expect(done.storyboard_url).toEqual({ url: expect.any(String), expires_at: expect.any(Number) });
     const artifact = await fetch(done.artifact_url.url);
     expect(artifact.status).toBe(200);
     const lottie = await artifact.json();
@@ -155,6 +158,8 @@ describe('Chat-Completions shape', () => {
       error: null,
       artifact_url: null,
       artifact_type: null,
+      // Extension: the storyboard the embedded composer planned, once it has.
+      storyboard_url: null,
       progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
     });
 

@@ -262,7 +262,7 @@ Generations are asynchronous: a create answers at once with the generation queue
 A create may send a \`storyboard\` (schema \`Storyboard\`) instead of a prompt, or with one for its images: the video scene by scene, rendered as written — nothing is planned and no LLM is asked. \`variables\` fill its \`{{name}}\` placeholders; a missing one is a 400 naming it (\`variables.name\`); a storyboard that cannot be drawn is a 400 naming its path (\`storyboard.scenes.2.value\`). It is billed as the embedded composer's call: the storyboard in, the composition out, at the model's price.
 
 \`\`\`json
-{"model": "gpt-4o-mini", "engine": "lottie",
+{"model": "gpt-4o-mini",
  "storyboard": {"scenes": [
    {"kind": "title", "title": "Welcome, {{name}}"},
    {"kind": "counter", "value": "{{points}}", "suffix": "+", "label": "points this year", "seconds": 3},
