@@ -67,7 +67,7 @@ describe('OpenAPI', () => {
     const doc = res.body;
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/healthz', '/readyz', '/v1/chat/completions', '/v1/chat/completions/{id}', '/v1/engines', '/v1/responses', '/v1/responses/{id}', '/v1/usage'].sort(),
+      ['/healthz', '/readyz', '/v1/brand', '/v1/chat/completions', '/v1/chat/completions/{id}', '/v1/engines', '/v1/responses', '/v1/responses/{id}', '/v1/usage'].sort(),
     );
     const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) => doc.components.schemas[body.content['application/json'].schema.$ref.split('/').pop()!];
     const create = schemaOf(doc.paths['/v1/responses'].post.requestBody);
