@@ -1,6 +1,7 @@
 // Canvas geometry and the small HTML vocabulary the scene layouts are written in: fixed boxes (absolute
 // rectangles inside the safe area, never overlapping within a scene) holding text the page's fit
 // routine shrinks until it fits its box.
+import { contrastRatio } from '../../../storyboard/look.js';
 import type { Look } from '../../../storyboard/types.js';
 
 export type Orientation = 'portrait' | 'square' | 'landscape';
@@ -135,23 +136,9 @@ export function mix(a: string, b: string, t: number): string {
   return `#${[1, 3, 5].map((i) => Math.round(ch(a, i) * (1 - t) + ch(b, i) * t).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Relative luminance (WCAG) of #rrggbb. */
-export function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
 /** Of the candidates, the colour that reads best on `background`. */
 export function readableOn(background: string, candidates: string[]): string {
-  const bg = luminance(background);
-  const contrast = (c: string) => {
-    const l = luminance(c);
-    return (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05);
-  };
-  return candidates.reduce((best, c) => (contrast(c) > contrast(best) ? c : best));
+  return candidates.reduce((best, c) => (contrastRatio(c, background) > contrastRatio(best, background) ? c : best));
 }
 
 /** Seconds as written into the timeline script. */
