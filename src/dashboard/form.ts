@@ -18,7 +18,7 @@ export async function readForm(ctx: DashboardContext): Promise<{ form: URLSearch
   if (encoding && encoding !== 'identity') throw new ApiError(415, 'unsupported_media_type', `Dashboard forms are sent without Content-Encoding, not ${encoding.slice(0, 40)}`);
   const multipart = type === 'multipart/form-data';
   const body = await readBody(ctx, multipart ? MULTIPART_LIMIT_BYTES : FORM_LIMIT_BYTES);
-  const form = multipart ? readMultipart(body, ctx.get('content-type'), files) : new URLSearchParams(body.toString('utf8'));
+  const form = multipart ? await readMultipart(body, ctx.get('content-type'), files) : new URLSearchParams(body.toString('utf8'));
   // Fields go to PostgreSQL (emails, key names), whose text cannot hold NUL: refused by name, never a 500.
   for (const [name, value] of form) {
     if (!`${name}${value}`.includes('\u0000')) continue;
@@ -39,32 +39,18 @@ async function readBody(ctx: DashboardContext, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const malformed = () => new ApiError(400, 'invalid_request', 'The form is not valid multipart/form-data');
-
-/** RFC 7578: parts between `--boundary` lines, each with headers naming its field (and file name). */
-function readMultipart(body: Buffer, contentType: string, files: Map<string, FormFile>): URLSearchParams {
-  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!boundary) throw malformed();
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-  const form = new URLSearchParams();
-  let at = body.indexOf(delimiter);
-  if (at < 0) throw malformed();
-  for (;;) {
-    at += delimiter.length;
-    if (body.subarray(at, at + 2).toString() === '--') return form; // the closing delimiter
-    const next = body.indexOf(delimiter, at);
-    if (next < 0) throw malformed();
-    // A part: CRLF, headers, CRLF CRLF, content, CRLF before the next delimiter.
-    const part = body.subarray(at + 2, next - 2);
-    const split = part.indexOf('\r\n\r\n');
-    if (split < 0) throw malformed();
-    const headers = part.subarray(0, split).toString('utf8');
-    const content = part.subarray(split + 4);
-    const name = /;\s*name="([^"]*)"/i.exec(headers)?.[1];
-    if (name === undefined) throw malformed();
-    const filename = /;\s*filename="([^"]*)"/i.exec(headers)?.[1];
-    if (filename !== undefined) files.set(name, { filename, bytes: Buffer.from(content) });
-    else form.append(name, content.toString('utf8'));
-    at = next;
+/** RFC 7578 parts, read by the platform's own parser (the Fetch API's `formData()`, undici in Node). */
+async function readMultipart(body: Buffer, contentType: string, files: Map<string, FormFile>): Promise<URLSearchParams> {
+  let parts: FormData;
+  try {
+    parts = await new Response(body, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new ApiError(400, 'invalid_request', 'The form is not valid multipart/form-data');
   }
+  const form = new URLSearchParams();
+  for (const [name, value] of parts) {
+    if (typeof value === 'string') form.append(name, value);
+    else files.set(name, { filename: value.name, bytes: Buffer.from(await value.arrayBuffer()) });
+  }
+  return form;
 }
