@@ -21,7 +21,8 @@
 //   rendered by this checkout's engines, alternating A B B A: CPU seconds and wall seconds per second of
 //   video, so a new composer's cost shows apart from the engines'.
 // - `--mode engines` (issue 34): the embedded composer's compositions of corpus prompts (`--prompts`)
-//   rendered by `--before <checkout>`'s engines and by this checkout's, alternating: CPU and wall
+//   rendered by `--before <checkout>`'s engines (or, with `--before skip-off`, by this checkout's with
+//   held-frame skipping off) and by this checkout's, alternating: CPU and wall
 //   seconds per video-second, the share of frames the render skipped (its own report), SSIM of this
 //   checkout's video against the before video (mean and worst frame), and whether frame counts and
 //   durations agree.
@@ -529,11 +530,15 @@ async function corpusPrompts() {
 
 /** `--before`'s engines against this checkout's on the composer's compositions (issue 34). */
 async function compareEngines() {
-  if (!args.before) throw new Error('--mode engines needs --before <checkout of the previous engines>');
-  const previous = (await import(path.resolve(args.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
+  if (!args.before) throw new Error('--mode engines needs --before <checkout of the previous engines> or --before skip-off');
+  // `skip-off`: this checkout's engines with held-frame skipping off are the `before`.
+  const skipOff = args.before === 'skip-off';
+  const previous = skipOff ? { getEngine } : ((await import(path.resolve(args.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine });
   // Its own spare render processes, closed at the end as ours are.
-  const previousProcesses = (await import(path.resolve(args.before, 'src/engines/isolation/renderProcess.ts'))) as { closeRenderProcesses: () => Promise<void> };
-  closers.push(previousProcesses.closeRenderProcesses);
+  if (!skipOff) closers.push(((await import(path.resolve(args.before, 'src/engines/isolation/renderProcess.ts'))) as { closeRenderProcesses: () => Promise<void> }).closeRenderProcesses);
+  const beforeTools: RenderTools = skipOff
+    ? { ...config.render, engineSettings: (e) => (e.id === 'lottie' ? { ...(config.render.engineSettings(e) as LottieSettings), skipHeldFrames: false } : config.render.engineSettings(e)) }
+    : config.render;
   const prompts = await corpusPrompts();
   type EngineRow = { engine: string; size: string; id: string; which: 'before' | 'after'; frames: number; seconds: number; wallS: number; cpuS: number; skipped: number; outputPath: string };
   const rows: EngineRow[] = [];
@@ -552,7 +557,8 @@ async function compareEngines() {
             const outputPath = path.join(work, `${engine}-${size}-${p.id}-${which}-${Date.now()}.mp4`);
             const started = performance.now();
             const render = (which === 'after' ? getEngine : previous.getEngine)(engine).render;
-            const { value, cpuSeconds, cpuByRole } = await withTreeUsage(() => render(source, { width, height, fps: FPS, outputPath, tools: config.render }));
+            const tools = which === 'after' ? config.render : beforeTools;
+            const { value, cpuSeconds, cpuByRole } = await withTreeUsage(() => render(source, { width, height, fps: FPS, outputPath, tools }));
             const cpuS = cpuSeconds - (cpuByRole[DEV_ONLY] ?? 0);
             const skipped = (value as { framesSkipped?: number }).framesSkipped ?? 0;
             rows.push({ engine, size, id: p.id, which, frames: value.frames, seconds: value.durationSeconds, wallS: (performance.now() - started) / 1000, cpuS, skipped, outputPath });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
+import { frameHolds } from '../../src/engines/lottie/holds.js';
 import { loadPlayer } from '../../src/engines/lottie/player.js';
 import { outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
@@ -118,6 +119,24 @@ describe('offline Lottie composition: every scene kind', () => {
     const prompts = [PROMPTS.orbit, PROMPTS.report, 'Neon night market', 'A vintage postcard from Lisbon'];
     expect(new Set([a, ...prompts.map((p) => compose(p, canvas))].map(background)).size).toBeGreaterThan(1);
     for (const p of prompts) expect(compose(p, canvas)).not.toBe(a);
+  });
+
+  it('rests while a scene holds its text: the ornament moves only at the opening and at the cuts, so a render skips those frames', async () => {
+    for (const [name, prompt] of Object.entries(PROMPTS)) {
+      const animation = JSON.parse(compose(prompt, canvas)) as LottieAnimation & { markers: { tm: number; dr: number }[] };
+      const holds = frameHolds(animation)!;
+      expect(holds, name).not.toBeNull();
+      // Every scene but the title holds still for a third of a second or more between its entrance
+      // and its exit (the title's image, where it has one, keeps moving).
+      for (const { tm, dr } of animation.markers.slice(1)) {
+        const rest = Array.from({ length: dr }, (_, k) => tm + k).filter((f) => f > tm && holds.same(f - 1, f));
+        expect(rest.length, `${name}: held frames of the scene at ${tm}`).toBeGreaterThanOrEqual(10);
+      }
+    }
+    // The render draws none of them again, and reports so.
+    const source = compose(PROMPTS.report, canvas);
+    const { result } = await render(source, canvas, 'held', 10);
+    expect(result.framesSkipped).toBeGreaterThan(result.frames * 0.2);
   });
 
   it('never starts on an empty frame', async () => {

@@ -2,7 +2,8 @@
 // (src/storyboard/) drawn as motion graphics. Each scene is a precomposition — text layers set
 // in the Noto face for their script and fitted to the canvas's safe area, shapes, counters counting up,
 // bars growing, lists staggering in, emoji as images — entering and leaving by the look's transition,
-// over a background and ornament that last the whole video. The first frame already shows the
+// over a background and an ornament that moves only at the opening and at the cuts (so a scene that
+// holds its text gives frames the render need not draw again). The first frame already shows the
 // title. Same prompt, same JSON.
 import { withBrand } from '../../storyboard/brand.js';
 import { offlineStoryboard } from '../../storyboard/plan.js';
@@ -68,7 +69,7 @@ export function drawLottie(board: Storyboard, target: StoryboardTarget): string 
       list: [...c.faces.values()].map((f) => ({ fName: f.name, fFamily: f.family, fStyle: f.bold ? 'Bold' : 'Regular', ascent: 75 })),
     },
     // Lottie draws the first layer on top: wipes, scenes (later ones over earlier), ornament, background.
-    layers: indexed([...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []), ...sceneLayers.reverse(), ...decoration(c, frames), background(c, frames)]),
+    layers: indexed([...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []), ...sceneLayers.reverse(), ...decoration(c, frames, ornamentMotion(cuts, frames)), background(c, frames)]),
     markers: windows.map(({ scene, start, end }) => ({ tm: start, cm: scene.kind, dr: end - start })),
   };
   return JSON.stringify(animation);
@@ -197,12 +198,30 @@ function mixTo(a: string, b: string, t: number): string {
   return `#${[1, 3, 5].map((i) => Math.round(parseInt(a.slice(i, i + 2), 16) * (1 - t) + parseInt(b.slice(i, i + 2), 16) * t).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Keyframes going back and forth between `a` and `b` every `period` frames over the whole video. */
-function drift(a: number[], b: number[], period: number, frames: number): Key[] {
-  const keys: Key[] = [];
-  for (let t = 0, k = 0; t < frames + period; t += period, k++) keys.push([Math.min(t, frames), k % 2 ? b : a, EASE.inOut]);
-  return keys.filter((k, i, all) => i === 0 || k[0] > all[i - 1]![0]);
+/**
+ * When the ornament moves: the opening and each cut's transition, when the picture changes anyway. It
+ * rests while a scene's text holds, so those frames repeat the one before and the render need not draw
+ * them again (holds.ts).
+ */
+type OrnamentMotion = Array<{ from: number; to: number }>;
+
+function ornamentMotion(cuts: number[], frames: number): OrnamentMotion {
+  const windows = [{ from: 0, to: Math.min(frames, 1.5 * FPS) }];
+  for (const cut of cuts) {
+    const from = Math.max(windows.at(-1)!.to, cut - 0.4 * FPS);
+    const to = Math.min(frames, cut + 0.6 * FPS);
+    if (to > from) windows.push({ from, to });
+  }
+  return windows;
 }
+
+/** Keyframes that step from `value(k)` to `value(k + 1)` during the k-th window of motion and hold between windows. */
+function steps(motion: OrnamentMotion, value: (k: number) => number | number[]): Key[] {
+  return motion.flatMap(({ from, to }, k): Key[] => [[from, value(k), EASE.inOut], [to, value(k + 1), EASE.inOut]]);
+}
+
+/** Back and forth between `a` and `b`, one way per window of motion. */
+const drift = (motion: OrnamentMotion, a: number[], b: number[]) => steps(motion, (k) => (k % 2 ? b : a));
 
 /** Concentric opaque discs stepping from the background towards `colour`: a soft halo, cheap to paint. */
 function halo(c: Composer, x: number, y: number, radius: number, colour: string, strength: number, steps = 4): Json[] {
@@ -212,24 +231,24 @@ function halo(c: Composer, x: number, y: number, radius: number, colour: string,
   }).reverse();
 }
 
-function decoration(c: Composer, frames: number): Json[] {
+function decoration(c: Composer, frames: number, motion: OrnamentMotion): Json[] {
   const { W, H, T, palette } = c;
   const look: Look = c.look;
   const tint = look.theme === 'dark' ? 0.22 : 0.16;
   switch (look.decoration) {
     case 'orbs':
       return [
-        shapeLayer({ ind: 0, nm: 'orb 1', ip: 0, op: frames, ks: { p: drift([0, 0], [T * 0.06, T * 0.04], 4 * FPS, frames) } }, halo(c, W * 0.08, H * 0.14, T * 0.42, palette.accent, tint, 6)),
-        shapeLayer({ ind: 0, nm: 'orb 2', ip: 0, op: frames, ks: { p: drift([0, 0], [-T * 0.05, -T * 0.06], 5 * FPS, frames) } }, halo(c, W * 0.94, H * 0.86, T * 0.46, palette.accent2, tint, 6)),
-        shapeLayer({ ind: 0, nm: 'orb 3', ip: 0, op: frames, ks: { p: drift([0, 0], [-T * 0.04, T * 0.05], 3.5 * FPS, frames) } }, halo(c, W * 0.86, H * 0.08, T * 0.16, palette.accent, tint * 1.3, 3)),
+        shapeLayer({ ind: 0, nm: 'orb 1', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.06, T * 0.04]) } }, halo(c, W * 0.08, H * 0.14, T * 0.42, palette.accent, tint, 6)),
+        shapeLayer({ ind: 0, nm: 'orb 2', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.05, -T * 0.06]) } }, halo(c, W * 0.94, H * 0.86, T * 0.46, palette.accent2, tint, 6)),
+        shapeLayer({ ind: 0, nm: 'orb 3', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.04, T * 0.05]) } }, halo(c, W * 0.86, H * 0.08, T * 0.16, palette.accent, tint * 1.3, 3)),
       ];
     case 'glow':
       return [
-        shapeLayer({ ind: 0, nm: 'glow', ip: 0, op: frames, ks: { a: [W / 2, H / 2], p: [W / 2, H / 2], s: drift([100, 100], [112, 112], 3 * FPS, frames) } }, halo(c, W / 2, H / 2, Math.max(W, H) * 0.42, palette.accent, tint, 9)),
+        shapeLayer({ ind: 0, nm: 'glow', ip: 0, op: frames, ks: { a: [W / 2, H / 2], p: [W / 2, H / 2], s: drift(motion, [100, 100], [112, 112]) } }, halo(c, W / 2, H / 2, Math.max(W, H) * 0.42, palette.accent, tint, 9)),
       ];
     case 'rings': {
       const ring = (x: number, y: number, colour: string, n: number, rot: number) =>
-        shapeLayer({ ind: 0, nm: 'rings', ip: 0, op: frames, ks: { a: [x, y], p: [x, y], r: [[0, 0, EASE.linear], [frames, rot]] } }, [
+        shapeLayer({ ind: 0, nm: 'rings', ip: 0, op: frames, ks: { a: [x, y], p: [x, y], r: steps(motion, (k) => (rot * k) / motion.length) } }, [
           group(
             'rings',
             Array.from({ length: n }, (_, k) => ellipse([x, y], [T * (0.3 + 0.22 * k), T * (0.3 + 0.22 * k)])).concat([stroke(mixTo(palette.background, colour, 0.45), Math.max(1, T * 0.004), 100, [T * 0.03, T * 0.018])]),
@@ -243,8 +262,8 @@ function decoration(c: Composer, frames: number): Json[] {
       for (let x = -cell; x <= W + cell; x += cell) lines.push(rect([x, H / 2], [Math.max(1, T * 0.002), H + 2 * cell]));
       for (let y = -cell; y <= H + cell; y += cell) lines.push(rect([W / 2, y], [W + 2 * cell, Math.max(1, T * 0.002)]));
       return [
-        shapeLayer({ ind: 0, nm: 'grid', ip: 0, op: frames, ks: { p: [[0, [0, 0], EASE.linear], [frames, [cell, cell]]] } }, [group('grid', [...lines, fill(mixTo(palette.background, palette.muted, 0.18))])]),
-        shapeLayer({ ind: 0, nm: 'grid glow', ip: 0, op: frames, ks: { p: drift([0, 0], [T * 0.1, T * 0.06], 4 * FPS, frames) } }, halo(c, W * 0.78, H * 0.22, T * 0.4, palette.accent, tint)),
+        shapeLayer({ ind: 0, nm: 'grid', ip: 0, op: frames, ks: { p: steps(motion, (k) => [(cell * k) / motion.length, (cell * k) / motion.length]) } }, [group('grid', [...lines, fill(mixTo(palette.background, palette.muted, 0.18))])]),
+        shapeLayer({ ind: 0, nm: 'grid glow', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.1, T * 0.06]) } }, halo(c, W * 0.78, H * 0.22, T * 0.4, palette.accent, tint)),
       ];
     }
     default:
