@@ -1,25 +1,34 @@
 // Generation-record activities (task queue `video-io`).
 import { finishGeneration, markGenerationStarted } from '../src/db/generations.js';
 import { metrics } from '../src/metrics.js';
-import type { GenerationOutcome, RecordActivities } from '../src/temporal/contract.js';
+import type { AttemptedWithRecord, GenerationOutcome, RecordActivities, WebhookActivities, WebhookDeliveryInput } from '../src/temporal/contract.js';
 import type { ActivityDeps } from './deps.js';
+import { recordAndAttemptOnce } from './webhooks.js';
 
-export function createRecordActivities({ db, catalog, logger }: ActivityDeps): RecordActivities {
+/** `webhooks`: the worker's webhook activities, which send the completed event the terminal record is given. */
+export function createRecordActivities({ db, catalog, logger }: ActivityDeps, webhooks: WebhookActivities): RecordActivities {
   return {
     async markStarted(generationId: string): Promise<void> {
       await markGenerationStarted(db, generationId);
     },
 
-    /** Writes the terminal state and charges the tokens consumed, exactly once. */
-    async finishGeneration(outcome: GenerationOutcome): Promise<void> {
+    /**
+     * Writes the terminal state and charges the tokens consumed, exactly once; then the completed
+     * event's first attempt, when given (its receiver hears of the outcome without waiting for a
+     * workflow task).
+     */
+    async finishGeneration(outcome: GenerationOutcome, completedEvent?: WebhookDeliveryInput): Promise<AttemptedWithRecord | undefined> {
       const engine = await finishGeneration(db, catalog, outcome);
-      if (!engine) return; // already written (by an earlier attempt, which counted and logged it)
-      metrics.generationsFinished.inc({ engine, status: outcome.status });
-      const fields = { generation_id: outcome.generationId, engine, provider: outcome.provider };
-      // An internal error's cause is for the operator alone: clients got a fixed message naming the generation.
-      if (outcome.internalCause !== undefined) logger.error({ ...fields, error: outcome.error, cause: outcome.internalCause }, 'generation failed on an internal error');
-      else if (outcome.status === 'failed') logger.warn({ ...fields, error: outcome.error }, 'generation failed');
-      else logger.info(fields, `generation ${outcome.status}`);
+      // Not when already written (by an earlier attempt, which counted and logged it).
+      if (engine) {
+        metrics.generationsFinished.inc({ engine, status: outcome.status });
+        const fields = { generation_id: outcome.generationId, engine, provider: outcome.provider };
+        // An internal error's cause is for the operator alone: clients got a fixed message naming the generation.
+        if (outcome.internalCause !== undefined) logger.error({ ...fields, error: outcome.error, cause: outcome.internalCause }, 'generation failed on an internal error');
+        else if (outcome.status === 'failed') logger.warn({ ...fields, error: outcome.error }, 'generation failed');
+        else logger.info(fields, `generation ${outcome.status}`);
+      }
+      return completedEvent ? recordAndAttemptOnce(webhooks, db, completedEvent) : undefined;
     },
   };
 }

@@ -3,14 +3,16 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { ApplicationFailure } from '@temporalio/activity';
-import { activeSigningSecrets, getWebhookEvent, getWebhookSettings, insertWebhookEvent, recordWebhookAttempt } from '../src/db/webhooks.js';
+import { activeSigningSecrets, getWebhookEvent, getWebhookSettings, insertWebhookEvent, listWebhookAttempts, recordWebhookAttempt } from '../src/db/webhooks.js';
+import type { Db } from '../src/db/pool.js';
 import type { WebhookEventStatus, WebhookEventType } from '../src/shared.js';
 import { buildWebhookEvent } from '../src/webhooks/events.js';
 import { sendWebhook, type SendOptions } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/signing.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
 import { metrics } from '../src/metrics.js';
-import type { WebhookActivities, WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/temporal/contract.js';
+import { statusAfterAttempt } from '../src/webhooks/retryPolicy.js';
+import type { AttemptedWithRecord, WebhookActivities, WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/temporal/contract.js';
 import type { ActivityDeps } from './deps.js';
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
@@ -87,6 +89,41 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
       );
     },
   };
+}
+
+/**
+ * An event recorded and attempted once, inside another activity (the terminal record's: issue 35). A
+ * retry of that activity finds the attempt recorded and sends nothing twice. Nothing is attempted
+ * (undefined) when the schedule asks for a wait before the first attempt: the delivery workflow waits.
+ */
+export async function recordAndAttemptOnce(webhooks: WebhookActivities, db: Db, event: WebhookDeliveryInput): Promise<AttemptedWithRecord | undefined> {
+  const plan = await webhooks.prepareWebhookEvent(event);
+  if (!plan) return { plan: null };
+  if (plan.retryScheduleMs[0] !== 0) return undefined;
+  const attempts = plan.retryScheduleMs.length;
+  const earlier = (await listWebhookAttempts(db, event.eventId)).find((a) => a.attempt === 1);
+  if (earlier) {
+    const result: WebhookAttemptResult = {
+      eventId: event.eventId,
+      attempt: 1,
+      attemptedAtMs: earlier.attempted_at.getTime(),
+      statusCode: earlier.status_code,
+      durationMs: earlier.duration_ms,
+      error: earlier.error,
+      retryAfterMs: null, // not kept: attempt 2 follows the schedule alone
+      responseExcerpt: earlier.response_excerpt,
+    };
+    return { plan, result, status: statusAfterAttempt(result, 1, attempts) };
+  }
+  let result: WebhookAttemptResult;
+  try {
+    result = await webhooks.attemptWebhookDelivery({ eventId: event.eventId, attempt: 1 });
+  } catch {
+    return undefined; // not attempted: the delivery workflow makes attempt 1 itself
+  }
+  const status = statusAfterAttempt(result, 1, attempts);
+  await webhooks.recordWebhookAttempt(result, status);
+  return { plan, result, status };
 }
 
 /** Metric label of one attempt: no_response (policy, DNS, TLS, timeout), delivered (2xx), gone (410), rejected. */

@@ -296,6 +296,7 @@ const STEPS = [
   'prepare completed → attempt scheduled',
   'attempt: scheduled → started',
   'attempt started → arrival',
+  'sent with the record: record started → arrival',
 ] as const;
 
 async function stepsOf(stack: Stack, generationId: string, completedAtMs: number, arrivalMs: number): Promise<Steps | null> {
@@ -310,11 +311,14 @@ async function stepsOf(stack: Stack, generationId: string, completedAtMs: number
     return { scheduled: ms(scheduled), started: ms(started), completed: ms(completed) };
   };
   const finish = activity(events, 'finishGeneration', true);
-  const initiated = events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).find((e) => {
-    const input = defaultPayloadConverter.fromPayload<{ facts: { type: string } }>(e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!);
-    return input.facts.type === 'video.generation.completed';
-  });
+  const childInput = (e: HistoryEvent) => defaultPayloadConverter.fromPayload<{ facts: { type: string }; attempted?: { plan: unknown } }>(e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!);
+  const initiated = events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).find((e) => childInput(e).facts.type === 'video.generation.completed');
   if (!finish || !initiated) return null;
+  if (childInput(initiated).attempted?.plan) {
+    // Issue 35: the terminal record's activity made the first attempt; its delivery workflow came after.
+    const none = Object.fromEntries(STEPS.map((step) => [step, NaN])) as Steps;
+    return { ...none, 'record → its activity completed': finish.completed - completedAtMs, 'sent with the record: record started → arrival': arrivalMs - finish.started };
+  }
   const childEvents = (await stack.temporal.workflow.getHandle(initiated.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!).fetchHistory()).events ?? [];
   const childStarted = childEvents.find((e) => e.workflowExecutionStartedEventAttributes);
   const firstTask = childEvents.find((e) => e.workflowTaskStartedEventAttributes);
@@ -332,6 +336,7 @@ async function stepsOf(stack: Stack, generationId: string, completedAtMs: number
     'prepare completed → attempt scheduled': attempt.scheduled - prepare.completed,
     'attempt: scheduled → started': attempt.started - attempt.scheduled,
     'attempt started → arrival': arrivalMs - attempt.started,
+    'sent with the record: record started → arrival': NaN,
   };
 }
 

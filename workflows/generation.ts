@@ -32,7 +32,7 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     ...(storyboard.key && { storyboardKey: storyboard.key }),
   };
   // The record is written, and the end announced, even while the workflow is being cancelled.
-  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq })));
+  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq, completedEvent) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq }, ...(completedEvent ? [completedEvent] : []))));
   // Operators see the truth in Temporal: a cancelled generation's workflow ends Canceled, a failed
   // one Failed with the error's code as its type. The API reads the record, not this result.
   if (outcome.status === 'cancelled') throw failure;

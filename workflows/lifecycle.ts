@@ -10,13 +10,16 @@ import {
   renderProgressSignal,
   SEARCH_ATTRIBUTES,
   stateQuery,
+  type AttemptedWithRecord,
+  type GenerationEventFacts,
   type GenerationLiveState,
   type GenerationOutcome,
   type GenerationWorkflowInput,
   type RenderProgressReport,
+  type WebhookDeliveryInput,
 } from '../src/temporal/contract.js';
 import { webhookRecords } from './activities.js';
-import { emitWebhookEvent } from './webhooks.js';
+import { emitWebhookEvent, startDelivery, webhookEvent } from './webhooks.js';
 
 /** A progress webhook event at most every this many percentage points. */
 const PROGRESS_EVENT_STEP = 10;
@@ -70,25 +73,32 @@ export class GenerationLifecycle {
   /**
    * Ends the generation as clients see it: `record` writes the outcome with the sequence number the
    * terminal state gets, then the status turns terminal, the progress events stop and the last events
-   * go out (a cancelled generation sends no completed event).
+   * go out (a cancelled generation sends no completed event). The completed event goes to `record`
+   * too, which sends its first attempt as soon as the outcome is written, unless the started event
+   * has yet to go out before it. Executions from before either rule replay as they ran.
    */
-  async end(outcome: GenerationOutcome, record: (eventSeq: number) => Promise<void>): Promise<void> {
+  async end(outcome: GenerationOutcome, record: (eventSeq: number, completedEvent?: WebhookDeliveryInput) => Promise<AttemptedWithRecord | void>): Promise<void> {
     this.ending = true;
     const terminalSeq = this.state.seq + 1;
-    await record(terminalSeq);
-    this.setStatus(outcome.status, terminalSeq);
-    await this.progressEvents;
-    if (outcome.status === 'cancelled') return;
-    // In progress without a provider call (none usable, or media that could not be fetched): the
-    // started event still comes first. Executions from before this rule replay as they ran.
-    if (this.reachedInProgress && !this.startedSent && patched('started-before-completed')) await this.emitStarted(outcome.provider ?? this.input.firstProvider ?? null);
-    await emitWebhookEvent(this.input, {
+    const facts: GenerationEventFacts = {
       type: 'video.generation.completed',
       status: outcome.status,
       provider: outcome.provider,
       errorMessage: outcome.error?.message ?? null,
       videoKey: outcome.rendered?.video.key ?? null,
-    });
+    };
+    // In progress without a provider call (none usable, or media that could not be fetched): the
+    // started event still comes first.
+    const startedFirst = this.reachedInProgress && !this.startedSent;
+    const sendWithRecord = outcome.status !== 'cancelled' && !startedFirst && !!this.input.request.webhook_url && patched('completed-sent-with-record');
+    const completed = sendWithRecord ? webhookEvent(this.input, facts) : null;
+    const attempted = completed ? await record(terminalSeq, completed) : await record(terminalSeq);
+    this.setStatus(outcome.status, terminalSeq);
+    await this.progressEvents;
+    if (outcome.status === 'cancelled') return;
+    if (startedFirst && patched('started-before-completed')) await this.emitStarted(outcome.provider ?? this.input.firstProvider ?? null);
+    if (completed) await startDelivery(attempted ? { ...completed, attempted } : completed);
+    else await emitWebhookEvent(this.input, facts);
   }
 
   private async emitStarted(provider: string | null): Promise<void> {

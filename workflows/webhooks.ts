@@ -1,9 +1,9 @@
 // Lifecycle webhook events (interface section 6). Each event is delivered by its own workflow
 // (id = event id), started as an abandoned child so it outlives the generation and the generation
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
-// resume the schedule where it was.
+// resume the schedule where it was. The completed event's first attempt is made by the activity that
+// records the terminal state (lifecycle.ts); its workflow carries on from the second.
 import { ParentClosePolicy, patched, sleep, startChild, uuid4 } from '@temporalio/workflow';
-import type { WebhookEventStatus } from '../src/shared.js';
 import {
   deliveryPriority,
   TASK_QUEUES,
@@ -13,16 +13,21 @@ import {
   type WebhookDeliveryInput,
   type WebhookDeliveryResult,
 } from '../src/temporal/contract.js';
-import { delayBeforeNextAttempt, isDelivered, isGone } from '../src/webhooks/retryPolicy.js';
+import { delayBeforeNextAttempt, statusAfterAttempt } from '../src/webhooks/retryPolicy.js';
 import { webhookPreparation, webhookRecords, webhookSender } from './activities.js';
 
 /** Emits one lifecycle event when the request carried a webhook_url; does not wait for delivery. */
 export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
+  const event = webhookEvent(input, facts);
+  if (event) await startDelivery(event);
+}
+
+/** A lifecycle event of the generation, with its id; null when the request carried no webhook_url. */
+export function webhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): WebhookDeliveryInput | null {
   const { webhook_url, engine, model } = input.request;
-  if (!webhook_url) return;
-  const eventId = `evt_${uuid4().replace(/-/g, '')}`;
-  const delivery: WebhookDeliveryInput = {
-    eventId,
+  if (!webhook_url) return null;
+  return {
+    eventId: `evt_${uuid4().replace(/-/g, '')}`,
     generationId: input.generationId,
     organizationId: input.organizationId,
     webhookUrl: webhook_url,
@@ -30,36 +35,39 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
     model,
     facts,
   };
+}
+
+/** Starts the event's delivery workflow; does not wait for it. */
+export async function startDelivery(delivery: WebhookDeliveryInput): Promise<void> {
   await startChild(webhookDeliveryWorkflow, {
-    workflowId: eventId,
+    workflowId: delivery.eventId,
     taskQueue: TASK_QUEUES.io,
     parentClosePolicy: ParentClosePolicy.ABANDON,
     // Its workflow tasks and activities overtake compositions and renders in the queues' backlogs.
-    priority: deliveryPriority(input.organizationId),
+    priority: deliveryPriority(delivery.organizationId),
     args: [delivery],
   });
 }
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const records = webhookRecords(input.organizationId);
+  const { attempted } = input;
   // Recorded by a local activity: the first attempt is scheduled in the workflow's first task (issue 35).
-  // Executions from before replay as they ran.
-  const plan = patched('prepare-locally') ? await webhookPreparation.prepareWebhookEvent(input) : await records.prepareWebhookEvent(input);
+  // Executions from before replay as they ran. A completed event comes recorded and attempted once.
+  const plan = attempted ? attempted.plan : patched('prepare-locally') ? await webhookPreparation.prepareWebhookEvent(input) : await records.prepareWebhookEvent(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
-  for (let attempt = 1; attempt <= schedule.length; attempt++) {
+  if (attempted?.plan) {
+    if (attempted.status !== 'pending') return { status: attempted.status, attempts: 1 };
+    previous = attempted.result;
+  }
+  for (let attempt = previous ? 2 : 1; attempt <= schedule.length; attempt++) {
     const scheduled = schedule[attempt - 1]!;
     const wait = previous ? delayBeforeNextAttempt(scheduled, previous) : scheduled;
     if (wait > 0) await sleep(wait);
     const result = await attemptOnce(input, attempt);
-    const status: WebhookEventStatus = isDelivered(result)
-      ? 'delivered'
-      : isGone(result)
-        ? 'gone'
-        : attempt === schedule.length
-          ? 'failed'
-          : 'pending';
+    const status = statusAfterAttempt(result, attempt, schedule.length);
     await records.recordWebhookAttempt(result, status);
     if (status !== 'pending') return { status, attempts: attempt };
     previous = result;

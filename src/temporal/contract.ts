@@ -205,10 +205,19 @@ export type WebhookDeliveryInput = {
   engine: EngineId;
   model: string;
   facts: GenerationEventFacts;
+  /** Set when the activity that records the terminal state made the first attempt already (the completed event). */
+  attempted?: AttemptedWithRecord;
 };
 
 /** What the delivery workflow needs once the event is recorded. */
 export type WebhookDeliveryPlan = { retryScheduleMs: number[] };
+
+/**
+ * The completed event's first attempt, made by the activity that writes the terminal state, so that
+ * no workflow task stands between the record and the receiver (issue 35). `plan` null: the
+ * organization does not want the event, nothing was recorded or sent.
+ */
+export type AttemptedWithRecord = { plan: WebhookDeliveryPlan; result: WebhookAttemptResult; status: WebhookEventStatus } | { plan: null };
 
 /** How one HTTPS attempt went (src/webhooks/send.ts). */
 export type WebhookSendOutcome = {
@@ -229,8 +238,11 @@ export type WebhookDeliveryResult = { status: WebhookEventStatus | 'disabled'; a
 /** Generation records (task queue `video-io`). */
 export interface RecordActivities {
   markStarted(generationId: string): Promise<void>;
-  /** Writes the terminal state and charges the tokens consumed, exactly once. */
-  finishGeneration(outcome: GenerationOutcome): Promise<void>;
+  /**
+   * Writes the terminal state and charges the tokens consumed, exactly once; given the completed
+   * event, records it and makes its first attempt right after (a retry sends nothing twice).
+   */
+  finishGeneration(outcome: GenerationOutcome, completedEvent?: WebhookDeliveryInput): Promise<AttemptedWithRecord | void>;
 }
 
 /** The requester's images and videos, stored as the generation's assets (task queue `video-io`). */

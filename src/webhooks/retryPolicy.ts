@@ -1,5 +1,6 @@
 // When to attempt a delivery again (interface 6.6). Pure: used by the config loader and by the
 // delivery workflow (deterministic sandbox).
+import type { WebhookEventStatus } from '../shared.js';
 
 /** Reference schedule (Svix): delays before attempts 1..8, ≈ 24 h in total. */
 export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
@@ -29,6 +30,13 @@ export const isDelivered = (a: AttemptVerdict) => a.statusCode !== null && a.sta
 
 /** 410 Gone: the receiver says this URL will never accept events again. */
 export const isGone = (a: AttemptVerdict) => a.statusCode === 410;
+
+/** An event's status after attempt `attempt` of a schedule of `attempts`. */
+export function statusAfterAttempt(result: AttemptVerdict, attempt: number, attempts: number): WebhookEventStatus {
+  if (isDelivered(result)) return 'delivered';
+  if (isGone(result)) return 'gone';
+  return attempt >= attempts ? 'failed' : 'pending';
+}
 
 /** The wait before the next attempt: the schedule's, or longer when a 429/503 asked for it (capped). */
 export function delayBeforeNextAttempt(scheduledMs: number, previous: AttemptVerdict): number {

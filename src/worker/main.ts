@@ -80,6 +80,18 @@ const common = {
   interceptors: { activity: [activityLogContext] },
 };
 
+/** The I/O queue's activities: records, media, provider calls, webhooks, render planning. */
+function ioActivities() {
+  const webhooks = createWebhookActivities(deps);
+  return {
+    ...createRecordActivities(deps, webhooks),
+    ...createMediaActivities(deps),
+    ...createProviderActivities(deps),
+    ...webhooks,
+    ...createRenderPlanActivities(deps),
+  };
+}
+
 workers = await Promise.all(
   config.workerQueues.map((queue) =>
     queue === 'io'
@@ -92,13 +104,7 @@ workers = await Promise.all(
           // 1.1–1.9 s).
           nonStickyToStickyPollRatio: 1,
           workflowsPath: fileURLToPath(siblingModule(import.meta.url, '../../workflows/index')),
-          activities: {
-            ...createRecordActivities(deps),
-            ...createMediaActivities(deps),
-            ...createProviderActivities(deps),
-            ...createWebhookActivities(deps),
-            ...createRenderPlanActivities(deps),
-          },
+          activities: ioActivities(),
         })
       : Worker.create({
           ...common,

@@ -104,7 +104,7 @@ const LIFECYCLE_TYPES = WEBHOOK_EVENT_TYPES.filter((t) => t !== 'video.generatio
 
 describe('lifecycle events of real generations', () => {
   type Started = { id: string; orgId: string; key: string; path: string };
-  const started: Record<'success' | 'failure' | 'defaults' | 'none', Promise<Started>> = {} as never;
+  const started: Record<'success' | 'failure' | 'defaults' | 'none' | 'firstFails', Promise<Started>> = {} as never;
 
   const create = async (path: string | null, engine: 'lottie' | 'hyperframes', allEvents: boolean, extra: object = {}): Promise<Started> => {
     const { org, key } = await createOrgWithKey(stack.db);
@@ -132,6 +132,8 @@ describe('lifecycle events of real generations', () => {
     started.failure = create('/e2e/failure', 'hyperframes', true, { model: 'llama-3.1-8b', provider: { order: ['ollama', 'local'] } });
     started.defaults = create('/e2e/defaults', 'lottie', false);
     started.none = create(null, 'lottie', true);
+    answers.set('/e2e/first-fails', (_r, i) => (i === 0 ? { status: 500, body: 'busy' } : { status: 200 }));
+    started.firstFails = create('/e2e/first-fails', 'lottie', false);
     for (const p of Object.values(started)) p.catch(() => {});
   });
 
@@ -259,6 +261,30 @@ describe('lifecycle events of real generations', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect(receiver.requests.filter((r) => r.path === g.path)).toHaveLength(1);
     expect((await eventRows(g.id, g.orgId)).map((e) => e.type)).toEqual(['video.generation.completed']);
+  });
+
+  it('the completed event is sent by the activity that records the outcome; a failed first attempt is retried by its delivery workflow', async () => {
+    const g = await started.firstFails;
+    expect((await waitForTerminal(stack.url, g.key, g.id)).body.status).toBe('completed');
+    const requests = await receiver.waitFor(2, g.path);
+    const [event] = await waitUntil('the event delivered', async () => {
+      const rows = await eventRows(g.id, g.orgId);
+      return rows[0]?.status === 'delivered' && rows;
+    });
+    expect(event).toMatchObject({ type: 'video.generation.completed', attempts: 2 });
+    expect(requests.map((r) => r.headers['service-webhook-id'])).toEqual([event!.id, event!.id]);
+    expect((await listWebhookAttempts(stack.db, event!.id)).map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
+    // Attempt 1 came from the terminal record (an activity of the generation's workflow); the delivery
+    // workflow recorded nothing before it and made attempt 2 alone.
+    const generation = (await temporal.workflow.getHandle(g.id).fetchHistory()).events ?? [];
+    const recordScheduled = generation.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'finishGeneration');
+    expect(recordScheduled).toBeDefined();
+    const delivery = temporal.workflow.getHandle(event!.id);
+    expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
+    const activities = ((await delivery.fetchHistory()).events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities).toEqual(['attemptWebhookDelivery', 'recordWebhookAttempt']);
+    const markers = ((await delivery.fetchHistory()).events ?? []).filter((e) => e.markerRecordedEventAttributes);
+    expect(markers, 'no local preparation').toEqual([]);
   });
 
   it('no webhook_url: no event at all, whatever the toggles', async () => {

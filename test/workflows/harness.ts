@@ -18,6 +18,7 @@ import {
   WORKFLOW_TYPES,
   type GenerationEventFacts,
   type GenerationLiveState,
+  type GenerationOutcome,
   type GenerationWorkflow,
   type GenerationWorkflowInput,
   type MediaActivities,
@@ -76,11 +77,12 @@ export class Trace {
     );
   }
 
-  /** The outcome the workflow wrote with finishGeneration (exactly one call is expected). */
-  get outcome() {
+  /** The outcome the workflow wrote with finishGeneration (exactly one call is expected), without the completed event it may carry. */
+  get outcome(): GenerationOutcome {
     const outcomes = this.inputs('finishGeneration');
     if (outcomes.length !== 1) throw new Error(`finishGeneration called ${outcomes.length} times: ${JSON.stringify(this.calls)}`);
-    return outcomes[0]!;
+    const [outcome] = outcomes as unknown as [GenerationOutcome | [GenerationOutcome, unknown]];
+    return Array.isArray(outcome) ? outcome[0] : outcome;
   }
 }
 
@@ -259,7 +261,11 @@ export const stubActivities = {
   validateComposition: stub('validateComposition', workflowKey),
   markStarted: stub('markStarted', (generationId) => generationId),
   fetchMedia: stub('fetchMedia', (call) => call.generationId),
-  finishGeneration: stub('finishGeneration', (outcome) => outcome.generationId),
+  finishGeneration: stub('finishGeneration', (outcome, completedEvent) => {
+    // The completed event it may be given is recorded there, as prepareWebhookEvent records the others.
+    if (completedEvent) eventToGeneration.set(completedEvent.eventId, outcome.generationId);
+    return outcome.generationId;
+  }),
   planRender: stub('planRender', (input) => input.generationId),
   renderComposition: stub('renderComposition', (input) => input.generationId),
   renderChunk: stub('renderChunk', (input) => input.generationId),

@@ -1,6 +1,6 @@
 // Deliveries go first: an I/O worker kept busy with compositions (one activity slot here, so the others
 // queue in Temporal's backlog) while a generation completes. Each time the slot frees while a step of
-// the completion (the terminal record, its completed event's preparation and delivery) waits beside
+// the completion (the terminal record, which sends the completed event's first attempt) waits beside
 // compositions queued before it, Temporal hands the slot to the completion (task priority,
 // deliveryPriority in the contract), so the completed event is delivered while those compositions
 // are still waiting. Ordered by events: the test opens every gate itself and waits on no clock.
@@ -68,7 +68,13 @@ it('a completed event is delivered ahead of the compositions queued before it (t
         await render.promise;
         return { video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' }, artifact: { key: input.compositionKey, content_type: 'text/html' }, duration_seconds: 2 };
       },
-      finishGeneration: async () => log('completing', 'finishGeneration'),
+      // The terminal record sends the completed event's first attempt, as activities/records.ts does.
+      finishGeneration: async (_outcome, event) => {
+        log('completing', 'finishGeneration');
+        if (!event) return;
+        log('completing', `attemptWebhookDelivery ${event.facts.type}`);
+        return { plan: { retryScheduleMs: [0] }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 204), status: 'delivered' };
+      },
       prepareWebhookEvent: async (input) => {
         eventTypes.set(input.eventId, input.facts.type);
         log('completing', `prepareWebhookEvent ${input.facts.type}`);

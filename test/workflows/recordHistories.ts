@@ -18,7 +18,7 @@ import { splitFrames } from '../../src/engines/chunks.js';
 import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
 import { freePort } from '../../src/dev/ports.js';
 import { historyToJson } from './historyJson.js';
-import { attempt, attemptResult, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
+import { attempt, attemptResult, emittedEvents, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
 
 const HISTORIES_DIR = fileURLToPath(new URL('../histories/', import.meta.url));
 
@@ -147,6 +147,19 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
   },
 
   /** 500, a throwing attempt, a 503 with Retry-After, then 200: delivered on attempt 4. */
+  /**
+   * The completed event given to the terminal record, whose first attempt failed (503); its delivery
+   * workflow carries on from attempt 2 (issue 35).
+   */
+  async 'generation-completed-sent-with-record'(h) {
+    return (await completedWithRecord(h)).generation;
+  },
+
+  /** That completed event's delivery workflow: attempt 2 after the schedule's wait, delivered. */
+  async 'webhook-after-attempt-with-record'(h) {
+    return (await completedWithRecord(h)).delivery;
+  },
+
   async 'webhook-retried'(h) {
     const { handle } = await h.startWebhook({
       prepareWebhookEvent: async () => ({ retryScheduleMs: [0, 200, 200, 400, 400] }),
@@ -160,6 +173,21 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 };
+
+async function completedWithRecord(h: Harness): Promise<{ generation: WorkflowHandle; delivery: WorkflowHandle }> {
+  const { handle } = await h.startGeneration(
+    {
+      finishGeneration: async (_outcome, event) =>
+        event && { plan: { retryScheduleMs: [0, 200, 200] }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503), status: 'pending' },
+    },
+    { webhook_url },
+  );
+  await outcomeOf(handle);
+  const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+  const delivery = h.client.workflow.getHandle(completed.eventId);
+  await delivery.result();
+  return { generation: handle, delivery };
+}
 
 async function main() {
   const only = process.argv.slice(2);

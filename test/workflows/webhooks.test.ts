@@ -4,6 +4,7 @@
 // generation starts as child workflows.
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { WebhookEventStatus } from '../../src/shared.js';
+import type { WebhookDeliveryInput } from '../../src/temporal/contract.js';
 import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
 
 let h: Harness;
@@ -148,6 +149,41 @@ describe.concurrent('webhooks', () => {
       expect(await outcomeOf(handle)).toBe('failed');
       const completed = (await emittedEvents(handle)).at(-1)!;
       expect(completed.facts).toEqual({ type: 'video.generation.completed', status: 'failed', provider: null, errorMessage: 'p1: refused', videoKey: null });
+    });
+
+    test('the completed event goes to the terminal record, which makes its first attempt; its delivery workflow attempts nothing more', async ({ expect }) => {
+      const { handle, trace } = await h.startGeneration(
+        { finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 204), status: 'delivered' } },
+        { webhook_url },
+      );
+      expect(await outcomeOf(handle)).toBe('completed');
+      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+      const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
+      expect(given).toEqual({ ...completed, attempted: undefined });
+      expect(completed.attempted).toMatchObject({ status: 'delivered', result: { statusCode: 204 } });
+      expect(await h.client.workflow.getHandle(completed.eventId).result()).toEqual({ status: 'delivered', attempts: 1 });
+      // Queued and started are prepared and attempted by their own workflows; the completed one is not.
+      expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type).sort()).toEqual(['video.generation.queued', 'video.generation.started']);
+      expect(trace.inputs('attemptWebhookDelivery').map((r) => r.eventId)).not.toContain(completed.eventId);
+    });
+
+    test('a first attempt with the record that failed (503, Retry-After): the delivery workflow waits and carries on from attempt 2', async ({ expect }) => {
+      const { handle, trace } = await h.startGeneration(
+        {
+          finishGeneration: async (_outcome, event) =>
+            event && { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503, { retryAfterMs: 300 }), status: 'pending' },
+          attemptWebhookDelivery: async (req) => attemptResult(req, 200),
+        },
+        { webhook_url },
+      );
+      expect(await outcomeOf(handle)).toBe('completed');
+      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+      const delivery = h.client.workflow.getHandle(completed.eventId);
+      expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
+      expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([{ eventId: completed.eventId, attempt: 2 }]);
+      expect(recorded(trace).filter(([attempt]) => attempt === 2)).toEqual([[2, 200, 'delivered']]);
+      // The schedule's 200 ms, lengthened to the receiver's Retry-After.
+      expect(await timerDurations(delivery)).toEqual([300]);
     });
 
     test('without webhook_url: no event, no child workflow', async ({ expect }) => {
