@@ -82,8 +82,9 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
   if (renderJob.status !== 'complete') {
     throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
   }
-  // Frames Chrome drew no damage for (BeginFrame hasDamage false): not encoded as JPEG nor sent over
-  // CDP; the producer hands the encoder the previous frame's JPEG again.
+  // The producer's count of frames it reused because Chrome reported no damage. Every BeginFrame it
+  // sends asks for a screenshot, which Chrome always reports as damaged, so the count stays 0 until
+  // the producer asks for the screenshot only on damage (the change proposed upstream, issue 34).
   return { framesSkipped: renderJob.perfSummary?.beginFrameReuse?.noDamageFrames ?? null };
 };
 
