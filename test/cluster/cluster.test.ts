@@ -118,7 +118,9 @@ describe.skipIf(skipWithout('the production topology tests (test/cluster)', 'the
 
   it('cancelled mid-chunk: every chunk is aborted, no render process left on either worker', { timeout: 300_000 }, async () => {
     const { key } = await orgWithWebhooks(db);
-    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, longVideo);
+    // Long chunks (12 s each): on an idle machine a 4.5 s chunk can finish in the seconds a cancellation
+    // takes to reach it (the next heartbeat).
+    const { id } = await createDrillGeneration(apiUrl(0), key, drill.receiver, { ...longVideo, duration_seconds: 24 });
     await bothChunksRendering(id);
     const del = await api(apiUrl(1), `/v1/responses/${id}`, { method: 'DELETE', key });
     expect(del.status, JSON.stringify(del.body)).toBe(200);
