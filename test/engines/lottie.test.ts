@@ -74,6 +74,32 @@ describe('lottie engine', () => {
     expect(Math.abs(frame[centre + 2]! - 128)).toBeLessThanOrEqual(8);
   });
 
+  it('an animation the render cannot paint a background under (its last layer a track matte) still comes out over white once its first frame is covered', async () => {
+    const [w, h] = [160, 284];
+    const still = (k: unknown) => ({ a: 0, k });
+    const rect = (ind: number, nm: string, colour: number[], extra: object) => ({
+      ty: 4, ind, nm, ip: 0, op: 10, st: 0, ...extra,
+      ks: { o: still(100), r: still(0), p: still([w / 2, h / 2, 0]), a: still([0, 0, 0]), s: still([100, 100, 100]) },
+      shapes: [{ ty: 'gr', it: [
+        { ty: 'rc', d: 1, s: still([w, h]), p: still([0, 0]), r: still(0) },
+        { ty: 'fl', c: still(colour), o: still(100), r: 1 },
+        { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
+      ] }],
+    });
+    // Blue over the whole canvas, through a matte that covers it, for the first 3 frames; nothing after.
+    const matted = {
+      v: '5.7.4', fr: 30, ip: 0, op: 10, w, h, nm: 'matted', assets: [],
+      layers: [rect(1, 'blue', [0, 0, 1, 1], { op: 3, tt: 1 }), rect(2, 'matte', [1, 1, 1, 1], { op: 3, td: 1 })],
+    };
+    const outputPath = path.join(sandbox.out, 'matted.mp4');
+    await engine.render(JSON.stringify(matted), { tools, width: w, height: h, outputPath });
+    const [first, last] = [await decodeFrame(outputPath, 0), await decodeFrame(outputPath, 9)];
+    const centre = ((h / 2) * w + w / 2) * 3;
+    expect(first[centre + 2]).toBeGreaterThan(200); // blue
+    expect(first[centre]).toBeLessThan(60);
+    expect([...last.subarray(centre, centre + 3)].every((v) => v > 240), 'white, not black').toBe(true);
+  });
+
   it('encodes with the configured CRF and preset', async () => {
     const render = async (crf: number, preset: 'ultrafast' | 'medium') => {
       const outputPath = path.join(sandbox.out, `crf-${crf}-${preset}.mp4`);

@@ -33,8 +33,10 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
   try {
     // A chunk starts with a drawn frame. Copied: the player's buffer is overwritten by the next frame.
     let shown = { at: frameAt(start), frame: Buffer.from(player.render(frameAt(start))) };
-    // Opaque unless `contain` leaves a margin the background did not reach (ThorVG clipping it to the box).
-    const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset, opaque: isOpaque(shown.frame) });
+    // Opaque when the background was painted, unless `contain` leaves a margin it did not reach (ThorVG
+    // clipping it to the box). Without it, a first frame that happens to be covered says nothing of the others.
+    const opaque = painted !== animation && isOpaque(shown.frame);
+    const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset, opaque });
     for (let k = start; k < end; k++) {
       if (k > start) {
         const at = frameAt(k);
