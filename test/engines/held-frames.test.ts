@@ -1,6 +1,7 @@
-// Held frames on both engines: a composition that moves, holds still, and moves again. The held frames
-// are not drawn (Lottie) or captured (HyperFrames: Chrome reports no damage) again, as each render's
-// own report says, and the video is the one a render that draws every frame makes (SSIM, ffmpeg).
+// Held frames on both engines: a composition that moves, holds still, and moves again. Lottie does not
+// draw the held frames again, as its render's own report says; HyperFrames reports its producer's
+// count, which stays 0 until the producer can skip (below). Either way the video is the one a render
+// that draws every frame makes (SSIM, ffmpeg).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';

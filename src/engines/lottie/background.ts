@@ -1,6 +1,7 @@
 // The canvas colour painted by ThorVG as the animation's bottom layer, so that its frames come out
 // opaque and ffmpeg only converts them: compositing straight-alpha frames over a colour in ffmpeg cost
 // about as much as the x264 encode (bench/README.md, "Where a render's CPU goes").
+import { rgba } from './build.js';
 import type { LottieAnimation } from './validate.js';
 
 /** Behind everything a Lottie file draws (it has no background of its own; a solid layer is one). */
@@ -24,7 +25,7 @@ export function withBackground(animation: LottieAnimation, colour = LOTTIE_BACKG
     ks: { o: still(100), r: still(0), p: still([w / 2, h / 2, 0]), a: still([0, 0, 0]), s: still([100, 100, 100]) },
     shapes: [{ ty: 'gr', it: [
       { ty: 'rc', d: 1, s: still([w * (1 + 2 * BLEED), h * (1 + 2 * BLEED)]), p: still([0, 0]), r: still(0) },
-      { ty: 'fl', c: still(hexToUnit(colour)), o: still(100), r: 1 },
+      { ty: 'fl', c: still(rgba(colour)), o: still(100), r: 1 },
       { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
     ] }],
   };
@@ -35,9 +36,4 @@ export function withBackground(animation: LottieAnimation, colour = LOTTIE_BACKG
 export function isOpaque(rgba: Uint8Array): boolean {
   for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
   return true;
-}
-
-function hexToUnit(hex: string): number[] {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => v / 255).concat(1);
 }

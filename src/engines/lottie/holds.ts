@@ -20,7 +20,6 @@ export function frameHolds(animation: LottieAnimation): FrameHolds | null {
   const changes: Change[] = [];
   const assets = new Map((animation.assets ?? []).map((a) => [String(a.id), a]));
   if (!collectLayers(animation.layers, 0, assets, changes, 0)) return null;
-  changes.sort((x, y) => x.from - y.from);
   const changedBetween = (a: number, b: number) => changes.some((c) => b >= c.from && a <= c.to);
   return {
     // Whether the player counts frames from the in point or from 0 is not taken on trust: both readings must agree.

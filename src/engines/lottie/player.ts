@@ -39,10 +39,11 @@ export type LottiePlayer = {
   destroy(): void;
 };
 
-export async function loadPlayer(animation: LottieAnimation, json: string, size: { width: number; height: number }): Promise<LottiePlayer> {
+/** `json`: the animation's own source, when the caller has it (otherwise it is serialised here, once). */
+export async function loadPlayer(animation: LottieAnimation, json: string | undefined, size: { width: number; height: number }): Promise<LottiePlayer> {
   installLocalWasm();
   // Text is shaped by HarfBuzz and drawn as outlines (ThorVG does not shape text).
-  const data = outlineText(animation) ? JSON.stringify(animation) : json;
+  const data = outlineText(animation) || json === undefined ? JSON.stringify(animation) : json;
   const player = new DotLottie({
     canvas: { width: size.width, height: size.height },
     data,

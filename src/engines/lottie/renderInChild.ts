@@ -27,7 +27,7 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
   await preloaded.catch(() => {});
   const holds = job.settings.skipHeldFrames ? frameHolds(animation) : null;
   const painted = withBackground(animation);
-  const player = await loadPlayer(painted, painted === animation ? job.source : JSON.stringify(painted), job);
+  const player = await loadPlayer(painted, painted === animation ? job.source : undefined, job);
   const frameAt = (k: number) => lottieFrameAt(k, animation, fps, player.totalFrames);
   let framesSkipped = 0;
   try {
