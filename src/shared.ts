@@ -57,6 +57,10 @@ export type GenerationRequest = {
 export const BRAND_FONTS = ['sans', 'serif', 'mono', 'rounded'] as const;
 export type BrandFont = (typeof BRAND_FONTS)[number];
 
+/** Text stored as-is in PostgreSQL (jsonb), which cannot hold NUL or unpaired surrogates. */
+export const isStorableText = (s: string) => !s.includes('\u0000') && s.isWellFormed();
+export const STORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+
 /** A brand colour: `#rrggbb`, lower case. */
 export const HEX_COLOUR = /^#[0-9a-f]{6}$/;
 

@@ -131,7 +131,7 @@ type Ranked = { scene: Scene; order: number; rank: number };
 
 const RANKS: Record<Scene['kind'], number> = { title: 0, steps: 1, countdown: 1, list: 1, bars: 1, counter: 1, progress: 1, quote: 2, cta: 2, image: 2, statement: 3 };
 
-export const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
+const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
 
 /** A scene's natural length: time to read it, one beat per step or countdown number. */
 export function naturalSeconds(s: Scene, lang: string): number {

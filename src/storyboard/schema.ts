@@ -9,13 +9,14 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { invalidInput } from '../errors.js';
+import { BRAND_FONTS, isStorableText, STORABLE_TEXT_MESSAGE } from '../shared.js';
 import { MAX_DURATION_SECONDS } from '../engines/limits.js';
 import { directionOf } from '../text/scripts.js';
 import { LEXICONS, lexiconFor, NEUTRAL, type Lexicon } from './lexicon.js';
 import { lookFor, presetLook } from './look.js';
 import { figureOf } from './numbers.js';
 import { naturalSeconds, timedBy } from './plan.js';
-import { sceneTexts, type Figure, type Look, type Scene, type Storyboard, type TimedScene } from './types.js';
+import type { Figure, Look, Scene, Storyboard, TimedScene } from './types.js';
 
 export const STORYBOARD_VERSION = 1;
 
@@ -34,11 +35,10 @@ export const STORYBOARD_LIMITS = {
   outputTokens: 65_536,
 } as const;
 
-const noNul = (s: string) => !s.includes('\u0000') && s.isWellFormed();
 const text = z
   .string()
   .max(STORYBOARD_LIMITS.textChars)
-  .refine(noNul, 'must not contain NUL characters or unpaired surrogates')
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
   .describe(`Text shown as written, at most ${STORYBOARD_LIMITS.textChars} characters; \`{{name}}\` is filled from \`variables\``);
 const optionalText = (what: string) => text.nullable().optional().describe(what);
 const value = z
@@ -131,7 +131,7 @@ export const lookSchema = z
       .describe('Colours #rrggbb: background, surface (cards), text, muted (secondary text), accent, accent2'),
     type: z
       .strictObject({
-        family: z.enum(['sans', 'serif', 'mono', 'rounded']).optional().describe('Type family'),
+        family: z.enum(BRAND_FONTS).optional().describe('Type family'),
         weight: z.union([z.literal(600), z.literal(700), z.literal(800), z.literal(900)]).optional().describe('Headline weight'),
         uppercase: z.boolean().optional().describe('Headlines in capitals'),
       })
@@ -215,7 +215,10 @@ export function imageRefs(sb: PublicStoryboard, at = 'storyboard'): { ref: strin
 }
 
 /** The local asset name of an image reference (`image-1` → `image-1.png`), among the generation's assets. */
-export const assetNamed = (names: readonly string[], ref: string) => names.find((n) => n.replace(/\.[^.]*$/, '') === ref) ?? null;
+export const assetNamed = (names: readonly string[], ref: string) => names.find((n) => refOf(n) === ref) ?? null;
+
+/** A local asset name as the storyboard refers to it (`image-1.png` → `image-1`). */
+const refOf = (name: string) => name.replace(/\.[^.]*$/, '');
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -351,9 +354,6 @@ function figureFieldsOf(f: Figure) {
   return { value: asNumber ? f.value : f.digits, prefix: f.prefix, suffix: f.suffix };
 }
 
-/** A local asset name as the storyboard refers to it (`image-1.png` → `image-1`). */
-const refOf = (name: string) => name.replace(/\.[^.]*$/, '');
-
 /** The public form of an internal storyboard: every field written out, so that it comes back the same. */
 export function fromStoryboard(sb: Storyboard): PublicStoryboard {
   const opt = <K extends string>(key: K, v: string | null | undefined) => (v == null ? {} : ({ [key]: v } as Record<K, string>));
@@ -402,5 +402,3 @@ export function fromStoryboard(sb: Storyboard): PublicStoryboard {
   };
 }
 
-/** Every text an internal storyboard shows, scene by scene (what its artifact's text must equal). */
-export const storyboardTexts = (sb: Storyboard): string[][] => sb.scenes.map((s) => sceneTexts(s).filter(Boolean));

@@ -1,6 +1,7 @@
 // Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
 // chosen here and documented in the README.
 import { z } from 'zod';
+import { isStorableText, STORABLE_TEXT_MESSAGE } from '../../shared.js';
 import { brandRequestSchema } from '../brand/schema.js';
 import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
 import { storyboardSchema, variablesSchema } from '../../storyboard/schema.js';
@@ -22,10 +23,7 @@ export const LIMITS = {
   maxProviders: 8,
 } as const;
 
-/** Text stored as-is in PostgreSQL (jsonb), which cannot hold NUL or unpaired surrogates. */
-const storable = (s: string) => !s.includes('\u0000') && s.isWellFormed();
-const storableMessage = 'must not contain NUL characters or unpaired surrogates';
-const text = z.string().max(LIMITS.maxTextChars).refine(storable, storableMessage).describe(`Text, at most ${LIMITS.maxTextChars} characters`);
+const text = z.string().max(LIMITS.maxTextChars).refine(isStorableText, STORABLE_TEXT_MESSAGE).describe(`Text, at most ${LIMITS.maxTextChars} characters`);
 const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
 /**
  * A media part's URL: http(s) (checked against the URL policy when the request is served: public
@@ -34,7 +32,7 @@ const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
 const mediaUrl = z
   .string()
   .max(LIMITS.maxDataUrlChars)
-  .refine(storable, storableMessage)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
   .superRefine((value, ctx) => {
     if (/^data:/i.test(value)) return;
     const issue = httpUrl.safeParse(value).error?.issues[0];
@@ -71,7 +69,7 @@ const provider = z
 const webhookUrl = z
   .string()
   .max(LIMITS.maxUrlChars)
-  .refine(storable, storableMessage)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
   .describe('Public HTTPS URL that receives this generation’s signed lifecycle events; localhost, private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)');
 
 // Responses shape
@@ -114,7 +112,7 @@ export function requestSchemas() {
       .transform((engine) => engine ?? defaultEngineId())
       // Named here: JSON Schema has no place for the default of a field that also takes null.
       .describe(`Rendering engine (see GET /v1/engines); \`auto\` lets the prompt decide; default (also for null) \`${defaultEngineId()}\``),
-    model: z.string().min(1).max(100).refine(storable, storableMessage).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
+    model: z.string().min(1).max(100).refine(isStorableText, STORABLE_TEXT_MESSAGE).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
     expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
     width: nullAsAbsent(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
     height: nullAsAbsent(dimension).describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
