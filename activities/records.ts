@@ -1,4 +1,5 @@
 // Generation-record activities (task queue `video-io`).
+import { Context } from '@temporalio/activity';
 import { finishGeneration, markGenerationStarted } from '../src/db/generations.js';
 import { metrics } from '../src/metrics.js';
 import type { AttemptedWithRecord, GenerationOutcome, RecordActivities, WebhookActivities, WebhookDeliveryInput } from '../src/temporal/contract.js';
@@ -28,7 +29,7 @@ export function createRecordActivities({ db, catalog, logger }: ActivityDeps, we
         else if (outcome.status === 'failed') logger.warn({ ...fields, error: outcome.error }, 'generation failed');
         else logger.info(fields, `generation ${outcome.status}`);
       }
-      return completedEvent ? recordAndAttemptOnce(webhooks, db, completedEvent) : undefined;
+      return completedEvent ? recordAndAttemptOnce(webhooks, db, completedEvent, Context.current().info.attempt > 1) : undefined;
     },
   };
 }

@@ -93,15 +93,16 @@ export function createWebhookActivities({ config, db, storage, logger }: Activit
 
 /**
  * An event recorded and attempted once, inside another activity (the terminal record's: issue 35). A
- * retry of that activity finds the attempt recorded and sends nothing twice. Nothing is attempted
- * (undefined) when the schedule asks for a wait before the first attempt: the delivery workflow waits.
+ * retry of that activity (`retried`) finds the attempt recorded and sends nothing twice. Nothing is
+ * attempted (undefined) when the schedule asks for a wait before the first attempt: the delivery
+ * workflow waits.
  */
-export async function recordAndAttemptOnce(webhooks: WebhookActivities, db: Db, event: WebhookDeliveryInput): Promise<AttemptedWithRecord | undefined> {
+export async function recordAndAttemptOnce(webhooks: WebhookActivities, db: Db, event: WebhookDeliveryInput, retried: boolean): Promise<AttemptedWithRecord | undefined> {
   const plan = await webhooks.prepareWebhookEvent(event);
   if (!plan) return { plan: null };
   if (plan.retryScheduleMs[0] !== 0) return undefined;
   const attempts = plan.retryScheduleMs.length;
-  const earlier = (await listWebhookAttempts(db, event.eventId)).find((a) => a.attempt === 1);
+  const earlier = retried ? (await listWebhookAttempts(db, event.eventId)).find((a) => a.attempt === 1) : undefined;
   if (earlier) {
     const result: WebhookAttemptResult = {
       eventId: event.eventId,

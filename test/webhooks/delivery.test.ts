@@ -18,6 +18,7 @@ import {
 import { newId } from '../../src/ids.js';
 import { TASK_QUEUES } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
+import { emittedEvents } from '../workflows/harness.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/shared.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
@@ -274,16 +275,15 @@ describe('lifecycle events of real generations', () => {
     expect(event).toMatchObject({ type: 'video.generation.completed', attempts: 2 });
     expect(requests.map((r) => r.headers['service-webhook-id'])).toEqual([event!.id, event!.id]);
     expect((await listWebhookAttempts(stack.db, event!.id)).map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
-    // Attempt 1 came from the terminal record (an activity of the generation's workflow); the delivery
-    // workflow recorded nothing before it and made attempt 2 alone.
-    const generation = (await temporal.workflow.getHandle(g.id).fetchHistory()).events ?? [];
-    const recordScheduled = generation.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'finishGeneration');
-    expect(recordScheduled).toBeDefined();
+    // Attempt 1 came from the terminal record (an activity of the generation's workflow), which started
+    // the delivery workflow with its result; that workflow recorded nothing before it and made attempt 2 alone.
+    const completed = (await emittedEvents(temporal.workflow.getHandle(g.id))).find((e) => e.facts.type === 'video.generation.completed');
+    expect(completed?.attempted).toMatchObject({ status: 'pending', result: { eventId: event!.id, attempt: 1, statusCode: 500 } });
     const delivery = temporal.workflow.getHandle(event!.id);
     expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
-    const activities = ((await delivery.fetchHistory()).events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(activities).toEqual(['attemptWebhookDelivery', 'recordWebhookAttempt']);
-    const markers = ((await delivery.fetchHistory()).events ?? []).filter((e) => e.markerRecordedEventAttributes);
+    const history = (await delivery.fetchHistory()).events ?? [];
+    expect(history.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['attemptWebhookDelivery', 'recordWebhookAttempt']);
+    const markers = history.filter((e) => e.markerRecordedEventAttributes);
     expect(markers, 'no local preparation').toEqual([]);
   });
 
