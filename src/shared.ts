@@ -51,6 +51,9 @@ export type GenerationRequest = {
   storyboard?: { bytes: number } | null;
 };
 
+/** The longest video a generation makes, in seconds: requests, storyboards and the engines' checks hold to it. */
+export const MAX_DURATION_SECONDS = 60;
+
 // ---- Brand kits (extension) -----------------------------------------------------------------------
 
 /** Type styles of the installed font families: the storyboard's FontFamily is this list. */

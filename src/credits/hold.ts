@@ -18,7 +18,7 @@ import type { Catalog } from '../catalog/index.js';
 import { getEngine } from '../engines/index.js';
 import type { ProviderRegistry, SecretReader } from '../providers/registry.js';
 import { brandGuide } from '../providers/prompts.js';
-import { countTokens } from '../providers/tokens.js';
+import { countTokens } from '../text/tokens.js';
 import type { GenerationRequest, TokenUsage } from '../shared.js';
 import { STORYBOARD_LIMITS } from '../storyboard/schema.js';
 

@@ -1,5 +1,6 @@
 // What the engines accept, and how a request's width/height/aspect_ratio become a canvas.
 import { invalidInput } from '../errors.js';
+import { MAX_DURATION_SECONDS } from '../shared.js';
 import { statedDurationSeconds } from '../storyboard/duration.js';
 import { RenderError, type Canvas, type Finding, type RenderOptions } from './types.js';
 
@@ -14,7 +15,7 @@ export const ASPECT_LONG_SIDE = 1920;
 export const MIN_FPS = 1;
 export const MAX_FPS = 60;
 export const DEFAULT_FPS = 30;
-export const MAX_DURATION_SECONDS = 60;
+export { MAX_DURATION_SECONDS };
 /** The most frames one render may produce (longest video at the highest frame rate). */
 export const MAX_FRAMES = MAX_DURATION_SECONDS * MAX_FPS;
 /** How far a composition's length may be from a requested length. */

@@ -3,9 +3,9 @@
 import { z } from 'zod';
 import { logger } from '../logger.js';
 import type { TokenUsage } from '../shared.js';
+import { countTokens } from '../text/tokens.js';
 import { compositionChat, expansionChat, type ChatRequest } from './prompts.js';
 import { servedModel, type ProviderConnection } from './protocol.js';
-import { countTokens } from './tokens.js';
 import type { ProviderAdapter, ProviderReply } from './types.js';
 
 /** The providers.json entry of a chat provider; a protocol with fields of its own extends it. */

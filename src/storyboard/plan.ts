@@ -9,8 +9,7 @@
 // and punctuation around it, its first letter perhaps capitalised — never a word changed, inserted or
 // reordered. Pieces are cut from the prompt by offset (Span), never rebuilt.
 import crypto from 'node:crypto';
-import { MAX_DURATION_SECONDS } from '../engines/limits.js';
-import { isBrandLogo } from '../shared.js';
+import { isBrandLogo, MAX_DURATION_SECONDS } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
 import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';

@@ -9,8 +9,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { invalidInput } from '../errors.js';
-import { BRAND_FONTS, isStorableText, STORABLE_TEXT_MESSAGE } from '../shared.js';
-import { MAX_DURATION_SECONDS } from '../engines/limits.js';
+import { BRAND_FONTS, isStorableText, MAX_DURATION_SECONDS, STORABLE_TEXT_MESSAGE } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { LEXICONS, lexiconFor, NEUTRAL, type Lexicon } from './lexicon.js';
 import { lookFor, presetLook } from './look.js';

@@ -3,7 +3,7 @@
 import { loadConfig } from '../config.js';
 import { getEngine, registerEnginePlugins } from '../engines/index.js';
 import type { OfflineCompositionSpec, StoryboardTarget, ValidationTarget } from '../engines/types.js';
-import { countTokens } from '../providers/tokens.js';
+import { countTokens } from '../text/tokens.js';
 import type { BrandSnapshot, Finding, TokenUsage } from '../shared.js';
 import { withBrand } from '../storyboard/brand.js';
 import { offlineStoryboard } from '../storyboard/plan.js';

@@ -6,7 +6,7 @@ import { Catalog } from '../../src/catalog/index.js';
 import { holdMicros, holdTokens, MEDIA_PART_TOKENS, REPAIR_FINDINGS_TOKENS } from '../../src/credits/hold.js';
 import { brandGuide } from '../../src/providers/prompts.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
-import { countTokens } from '../../src/providers/tokens.js';
+import { countTokens } from '../../src/text/tokens.js';
 import { generationRequest } from '../support/fixtures.js';
 
 const registry = ProviderRegistry.parse({

@@ -6,7 +6,7 @@ import { PROVIDER_FAILURE, ProviderError } from '../../src/providers/errors.js';
 import { expandPrompt, writeComposition, type CallEnv } from '../../src/providers/index.js';
 import { ANTHROPIC_VERSION } from '../../src/providers/anthropic/adapter.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
-import { countTokens } from '../../src/providers/tokens.js';
+import { countTokens } from '../../src/text/tokens.js';
 import type { GenerationRequest } from '../../src/shared.js';
 import { closedPortUrl, FakeLlm, fenced, messageTexts, type Step } from './support/fakeLlm.js';
 import { generationRequest } from '../support/fixtures.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { countTokens } from '../../src/providers/tokens.js';
+import { countTokens } from '../../src/text/tokens.js';
 import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
@@ -67,8 +67,8 @@ beforeAll(async () => {
   media.route('/sun.png', { body: twoColourImage(), type: 'image/png' });
   sunUrl = media.url('/sun.png');
   stack = await startStack({
-    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-    WEBHOOK_UNSAFE_CA_FILE: tls.certFile,
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_UNSAFE_CA_FILE: tls.certFile,
     PROVIDERS_FILE: file,
     FAKE_ALPHA_KEY: alpha.apiKey,
     FAKE_BETA_KEY: beta.apiKey,
