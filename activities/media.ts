@@ -9,16 +9,16 @@ import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
 import { fetchMediaAssets, MediaUnavailableError } from '../src/media/fetch.js';
 import type { MediaAsset } from '../src/shared.js';
 import type { MediaActivities, MediaFetchCall } from '../src/temporal/contract.js';
-import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
+import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/outbound/urlPolicy.js';
 import type { ActivityDeps } from './deps.js';
 
 export const MEDIA_UNAVAILABLE = 'media_unavailable';
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
 export function createMediaActivities({ config, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver): MediaActivities {
-  const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
+  const { unsafeAllowLoopback, unsafeCaFile } = config.outbound;
   const policy = urlPolicyFromConfig(config, resolve);
-  // The webhook client's local-testing settings apply to media URLs too; extra trust is added to the system CAs.
+  // The outbound local-testing settings (OUTBOUND_UNSAFE_*) apply to media URLs as to webhooks; extra trust is added to the system CAs.
   const ca = unsafeCaFile ? [...tls.rootCertificates, fs.readFileSync(unsafeCaFile, 'utf8')] : undefined;
   if (unsafeAllowLoopback || unsafeCaFile) logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE settings apply to media URLs: for local testing only');
 

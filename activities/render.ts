@@ -75,7 +75,7 @@ export function createRenderPlanActivities({ storage, config, logger }: Activity
   };
 }
 
-export function createRenderActivities({ storage, config, logger }: ActivityDeps): RenderActivities {
+export function createRenderActivities({ storage, config, renderTools, logger }: ActivityDeps): RenderActivities {
   /**
    * Runs `work` in a fresh work directory with heartbeats (so Temporal notices a dead worker quickly
    * and can deliver cancellation; they carry the render's fraction) and a progress reporter (a
@@ -124,7 +124,7 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
       width: input.width,
       height: input.height,
       outputPath: path.join(dir, 'video.mp4'),
-      tools: config.render,
+      tools: renderTools,
       signal: ctx.cancellationSignal,
       onProgress: (p) => reporter.render(p),
       assets: assets.map(({ key: _key, ...asset }) => asset),

@@ -9,7 +9,7 @@ import type { WebhookEventStatus, WebhookEventType } from '../src/shared.js';
 import { buildWebhookEvent } from '../src/webhooks/events.js';
 import { sendWebhook, type SendOptions } from '../src/webhooks/send.js';
 import { signatureHeaders } from '../src/webhooks/signing.js';
-import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/webhooks/urlPolicy.js';
+import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../src/outbound/urlPolicy.js';
 import { metrics } from '../src/metrics.js';
 import { statusAfterAttempt } from '../src/webhooks/retryPolicy.js';
 import type { AttemptedWithRecord, WebhookActivities, WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../src/temporal/contract.js';
@@ -17,7 +17,7 @@ import type { ActivityDeps } from './deps.js';
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
 export function createWebhookActivities({ config, db, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver): WebhookActivities {
-  const { unsafeAllowLoopback, unsafeCaFile } = config.webhooks;
+  const { unsafeAllowLoopback, unsafeCaFile } = config.outbound;
   if (unsafeAllowLoopback || unsafeCaFile) {
     logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE webhook settings are on: for local testing only');
   }

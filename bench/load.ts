@@ -25,8 +25,8 @@ try {
 
   const { base, key, env, db, organizationId } = await benchServices(ctx, 10_000_000, {
     RATE_LIMIT_ENABLED: 'false',
-    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-    WEBHOOK_UNSAFE_CA_FILE: tls.certFile,
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_UNSAFE_CA_FILE: tls.certFile,
   });
 
   spawnService(ctx, 'src/api/main.ts', env);

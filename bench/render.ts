@@ -39,7 +39,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
 import { planChunks, splitFrames } from '../src/engines/chunks.js';
-import { getEngine } from '../src/engines/index.js';
+import { getEngine, renderTools } from '../src/engines/index.js';
 import { prepareComposition } from '../src/engines/hyperframes/prepare.js';
 import { producerRenderConfig } from '../src/engines/hyperframes/renderInChild.js';
 import { VENDOR_DIR } from '../src/engines/hyperframes/vendor.js';
@@ -78,10 +78,12 @@ const DURATIONS = args.durations.split(',').map(Number);
 const SIZES = args.sizes.split(',').map((s) => s.split('x').map(Number) as [number, number]);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const config = loadConfig();
+/** This checkout's render settings, the engines' own included. */
+const configTools = renderTools(config);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-render-'));
 
 /** Render settings from config variables on top of this checkout's defaults. */
-const settings = (vars: Record<string, string>): RenderTools => loadConfig({ ...process.env, ...vars }).render;
+const settings = (vars: Record<string, string>): RenderTools => renderTools(loadConfig({ ...process.env, ...vars }));
 const hyperframesSettings = (tools: RenderTools) => tools.engineSettings(getEngine('hyperframes')) as HyperframesSettings;
 const lottieSettings = (tools: RenderTools) => tools.engineSettings(getEngine('lottie')) as LottieSettings;
 /** What a settings candidate sets, for the log. */
@@ -351,7 +353,7 @@ async function compareWithBare() {
     for (let i = 0; i < reps; i++) {
       // Alternate the order so neither path always runs on a warmer machine.
       const order = i % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const);
-      for (const which of order) rows.push(await measure(j, which, config.render));
+      for (const which of order) rows.push(await measure(j, which, configTools));
     }
   }
   console.log(`\nload average (1 min) at the end: ${load()}`);
@@ -374,7 +376,7 @@ async function compareWithBare() {
 
 /** Encoding settings side by side on our path, each scored against a near-lossless reference (issue 18). */
 async function compareSettings() {
-  const candidates: Array<[string, RenderTools]> = [['before', BEFORE], ['after', config.render]];
+  const candidates: Array<[string, RenderTools]> = [['before', BEFORE], ['after', configTools]];
   for (const spec of args.candidates.split(';').filter(Boolean)) {
     const [name, vars = ''] = spec.split(':');
     candidates.push([name!, settings(Object.fromEntries(vars.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string])))]);
@@ -420,12 +422,12 @@ async function compareChunks() {
     const source = sourceOf(j);
     const timing = engine.timing?.(source);
     if (!timing) throw new Error(`${describe(j)}: the engine cannot tell the frames from the source`);
-    const tools: RenderTools = config.render;
+    const tools: RenderTools = configTools;
     const renderChunk = (chunk: RenderChunk, label: string) =>
       engine.render(source, { width: j.width, height: j.height, fps: FPS, outputPath: path.join(work, `${label}-${chunk.index}-${Date.now()}.mp4`), tools, chunk });
     console.log(`\n${describe(j)} (${timing.frames} frames), ${reps} run(s) each, load average ${load()}`);
     for (let i = 0; i < reps; i++) {
-      const whole = await measure(j, 'ours', config.render, 'one piece');
+      const whole = await measure(j, 'ours', configTools, 'one piece');
       await new Promise((r) => setTimeout(r, 1500));
       const chunks = splitFrames(timing.frames, Number(args.chunks));
       const joined = path.join(work, `joined-${Date.now()}.mp4`);
@@ -499,7 +501,7 @@ async function compareComposers() {
           await new Promise((r) => setTimeout(r, 1500));
           const outputPath = path.join(work, `${engine}-${p.id}-${which}-${Date.now()}.mp4`);
           const started = performance.now();
-          const { value, cpuSeconds } = await withTreeUsage(() => getEngine(engine).render(sources[which], { width, height, fps: FPS, outputPath, tools: config.render }));
+          const { value, cpuSeconds } = await withTreeUsage(() => getEngine(engine).render(sources[which], { width, height, fps: FPS, outputPath, tools: configTools }));
           rows.push({ engine, id: p.id, which, seconds: value.durationSeconds, wallS: (performance.now() - started) / 1000, cpuS: cpuSeconds });
           console.log(`${engine} ${p.id} ${which}: ${value.durationSeconds.toFixed(1)} s video, ${rows.at(-1)!.wallS.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} CPU s (load ${load()})`);
         }
@@ -537,8 +539,8 @@ async function compareEngines() {
   // Its own spare render processes, closed at the end as ours are.
   if (!skipOff) closers.push(((await import(path.resolve(args.before, 'src/engines/isolation/renderProcess.ts'))) as { closeRenderProcesses: () => Promise<void> }).closeRenderProcesses);
   const beforeTools: RenderTools = skipOff
-    ? { ...config.render, engineSettings: (e) => (e.id === 'lottie' ? { ...(config.render.engineSettings(e) as LottieSettings), skipHeldFrames: false } : config.render.engineSettings(e)) }
-    : config.render;
+    ? { ...configTools, engineSettings: (e) => (e.id === 'lottie' ? { ...(configTools.engineSettings(e) as LottieSettings), skipHeldFrames: false } : configTools.engineSettings(e)) }
+    : configTools;
   const prompts = await corpusPrompts();
   type EngineRow = { engine: string; size: string; id: string; which: 'before' | 'after'; frames: number; seconds: number; wallS: number; cpuS: number; skipped: number; outputPath: string };
   const rows: EngineRow[] = [];
@@ -557,7 +559,7 @@ async function compareEngines() {
             const outputPath = path.join(work, `${engine}-${size}-${p.id}-${which}-${Date.now()}.mp4`);
             const started = performance.now();
             const render = (which === 'after' ? getEngine : previous.getEngine)(engine).render;
-            const tools = which === 'after' ? config.render : beforeTools;
+            const tools = which === 'after' ? configTools : beforeTools;
             const { value, cpuSeconds, cpuByRole } = await withTreeUsage(() => render(source, { width, height, fps: FPS, outputPath, tools }));
             const cpuS = cpuSeconds - (cpuByRole[DEV_ONLY] ?? 0);
             const skipped = (value as { framesSkipped?: number }).framesSkipped ?? 0;
@@ -602,7 +604,7 @@ async function compareEngines() {
 async function main() {
   console.log(`render benchmark (${args.mode}): ${args.sizes} @ ${FPS} fps, ${reps} run(s) each, ${os.cpus().length} CPUs, node ${process.version}, load average ${load()}`);
   // Warm-up: first Chrome launch, first WASM compile, OS file cache.
-  for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', config.render, 'warm-up');
+  for (const engine of ENGINES) await measure({ engine, seconds: 1, width: SIZES[0]![0], height: SIZES[0]![1] }, 'ours', configTools, 'warm-up');
   if (args.mode === 'settings') await compareSettings();
   else if (args.mode === 'chunks') await compareChunks();
   else if (args.mode === 'composer') await compareComposers();

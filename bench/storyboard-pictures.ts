@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { getEngine } from '../src/engines/index.js';
+import { getEngine, renderTools } from '../src/engines/index.js';
 import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
 import type { RenderMedia } from '../src/engines/render.js';
 import type { RenderOptions } from '../src/engines/types.js';
@@ -42,7 +42,7 @@ const sent = {
 };
 const filled = JSON.parse(JSON.stringify(sent).replaceAll('{{company}}', 'Casa Lupa'));
 const board = toStoryboard(storyboardSchema.parse(filled), { image: (ref) => assetNamed(['image-1.png'], ref) });
-const tools = loadConfig().render;
+const tools = renderTools(loadConfig());
 
 try {
   for (const engine of values.engines.split(',')) {

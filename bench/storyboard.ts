@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { engineIds, getEngine } from '../src/engines/index.js';
+import { engineIds, getEngine, renderTools } from '../src/engines/index.js';
 import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
 import { planStoryboard } from '../src/storyboard/plan.js';
 import { loadCorpus } from '../test/storyboard/corpus.js';
@@ -33,7 +33,7 @@ const engines = values.engines?.split(',') ?? engineIds();
 const [width, height] = values.size.split('x').map(Number) as [number, number];
 const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storyboard-'));
 fs.mkdirSync(out, { recursive: true });
-const tools = loadConfig().render;
+const tools = renderTools(loadConfig());
 
 const DEFAULT_PROMPTS = [
   'A 10-second explainer: revenue grew 42% to $18.6M. Customers love it. Sign up at acme.com today!',

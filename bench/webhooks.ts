@@ -129,8 +129,8 @@ async function startStack(root: string, label: string, topology: Stack['topology
     TEMPORAL_UI_PORT: String(uiPort),
     DATA_DIR: dataDir,
     RATE_LIMIT_ENABLED: 'false',
-    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-    WEBHOOK_UNSAFE_CA_FILE: receiverCa,
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_UNSAFE_CA_FILE: receiverCa,
     // npm start's one worker: its metrics where the bench can read them (the cluster's log their port).
     ...(topology === 'npm start' && { WORKER_METRICS_PORT: String(metricsPort), TEMPORAL_METRICS_BIND: `127.0.0.1:${sdkPort}` }),
     ...extraEnv,

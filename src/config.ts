@@ -1,12 +1,37 @@
 // The one place that reads process.env. Every variable is validated with zod at start-up;
-// a bad value stops the process with a message naming the variable.
+// a bad value stops the process with a message naming the variable. A leaf: it imports nothing of the
+// project, so every module may import it. Variables declared elsewhere (each engine's settings) are
+// read through readVariables, with the same checks.
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { EngineModule } from './engines/types.js';
-import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retryPolicy.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Reference webhook retry schedule (Svix): delays before attempts 1..8, ≈ 24 h in total. */
+export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3600_000 } as const;
+
+/**
+ * Parses `0,5s,5m,2h` (a bare number means seconds) into delays in ms, one per attempt: entry i is
+ * the wait before attempt i+1. Throws on a malformed entry.
+ */
+export function parseRetrySchedule(text: string): number[] {
+  const entries = text.split(',').map((e) => e.trim());
+  return entries.map((entry) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(entry);
+    if (!m) throw new Error(`"${entry}" is not a delay like 0, 500ms, 5s, 5m or 2h`);
+    return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 's') as keyof typeof UNIT_MS]);
+  });
+}
+
+/** Old names still read in place of the new ones (each process that uses them warns once at start, naming the new one). */
+const DEPRECATED_VARIABLES = {
+  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'OUTBOUND_UNSAFE_ALLOW_LOOPBACK',
+  WEBHOOK_UNSAFE_CA_FILE: 'OUTBOUND_UNSAFE_CA_FILE',
+} as const;
 
 /** The logger's variables, part of the config and also read on their own (loadLoggerConfigOrExit): every process logs, render children included. */
 const loggerEnvSchema = z.object({
@@ -126,9 +151,13 @@ const envSchema = loggerEnvSchema.extend({
     .pipe(z.array(z.number().int().min(0).max(7 * 24 * 3600_000)).min(1).max(50)),
   /** After a webhook secret rotation, how long the previous secret keeps signing next to the new one. */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 24 * 3600).default(24 * 3600),
-  /** UNSAFE, local testing only: lets webhooks go to loopback addresses (127.0.0.0/8, ::1, localhost). */
-  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** UNSAFE, local testing only: PEM file of a CA or self-signed certificate trusted for webhook TLS, besides the system CAs. */
+  /** UNSAFE, local testing only: lets outbound requests (webhooks, media URLs) go to loopback addresses (127.0.0.0/8, ::1, localhost). */
+  OUTBOUND_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
+  /** UNSAFE, local testing only: PEM file of a CA or self-signed certificate trusted for outbound TLS (webhooks, media URLs), besides the system CAs. */
+  OUTBOUND_UNSAFE_CA_FILE: z.string().min(1).optional(),
+  /** Deprecated name of OUTBOUND_UNSAFE_ALLOW_LOOPBACK, read when that is unset. */
+  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
+  /** Deprecated name of OUTBOUND_UNSAFE_CA_FILE, read when that is unset. */
   WEBHOOK_UNSAFE_CA_FILE: z.string().min(1).optional(),
   /** Per-key request limit (interface section 8): requests per sliding window, shared by every API process. */
   RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(100),
@@ -155,9 +184,9 @@ const envSchema = loggerEnvSchema.extend({
 
 export type Config = ReturnType<typeof loadConfig>;
 
-/** Every environment variable the service reads, the engines' own included (deployment files are checked against it). */
-export function configVariables(engines: readonly Pick<EngineModule, 'settings'>[]): string[] {
-  return [...Object.keys(envSchema.shape), ...engines.flatMap((e) => Object.keys(e.settings?.variables.shape ?? {}))];
+/** Every environment variable of this file (the engines' own: src/engines/registry.ts engineVariables). */
+export function configVariables(): string[] {
+  return Object.keys(envSchema.shape);
 }
 
 export const EMBEDDED_DB_NAME = 'video';
@@ -212,7 +241,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         hiddenDirs: [path.resolve(e.DATA_DIR)],
       },
       crf: e.RENDER_CRF,
-      engineSettings: engineSettingsOf(env),
     },
     renderChunks: { thresholdSeconds: e.RENDER_CHUNK_THRESHOLD_SECONDS, minChunkSeconds: e.RENDER_CHUNK_MIN_SECONDS, maxChunks: e.RENDER_CHUNKS_MAX },
     storage: {
@@ -232,9 +260,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     webhooks: {
       retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
       secretGraceSeconds: e.WEBHOOK_SECRET_GRACE_SECONDS,
-      unsafeAllowLoopback: e.WEBHOOK_UNSAFE_ALLOW_LOOPBACK,
-      unsafeCaFile: e.WEBHOOK_UNSAFE_CA_FILE,
     },
+    /** Every request the service makes to a URL it was given (webhooks, media): src/outbound/. */
+    outbound: {
+      unsafeAllowLoopback: e.OUTBOUND_UNSAFE_ALLOW_LOOPBACK ?? e.WEBHOOK_UNSAFE_ALLOW_LOOPBACK ?? false,
+      unsafeCaFile: e.OUTBOUND_UNSAFE_CA_FILE ?? e.WEBHOOK_UNSAFE_CA_FILE,
+    },
+    /** One line per deprecated variable set, naming its replacement: the API and the worker log them at start. */
+    deprecations: Object.entries(DEPRECATED_VARIABLES)
+      .filter(([old]) => env[old] !== undefined)
+      .map(([old, replacement]) => `${old} is deprecated: set ${replacement} instead (same meaning)`),
     dashboard: {
       cookieSecure: e.DASHBOARD_COOKIE_SECURE,
       sessionIdleSeconds: e.DASHBOARD_SESSION_IDLE_MINUTES * 60,
@@ -259,36 +294,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     /** True when TEMPORAL_ADDRESS was not given: `npm start` runs its own dev server there. */
     embeddedTemporal: env.TEMPORAL_ADDRESS === undefined,
+    /**
+     * Variables declared outside this file (each engine's settings, read by src/engines/registry.ts),
+     * from the same environment with the same checks: a bad value throws ConfigError naming it.
+     */
+    readVariables: <T extends z.ZodObject>(variables: T): z.output<T> => parseEnv(variables, env),
   };
-}
-
-/**
- * Each engine's own settings (EngineModule.settings) from this environment, read once per engine on
- * first use; the registry holds the engines, so start-up checks them with checkEngineSettings.
- */
-function engineSettingsOf(env: NodeJS.ProcessEnv): (engine: Pick<EngineModule, 'id' | 'settings'>) => unknown {
-  const read = new Map<string, unknown>();
-  return (engine) => {
-    if (!read.has(engine.id)) read.set(engine.id, engine.settings ? engine.settings.read(parseEnv(engine.settings.variables, env)) : {});
-    return read.get(engine.id);
-  };
-}
-
-/** For process entry points, once the engines are registered: every engine's settings read now, or exit naming the bad variable. */
-export function checkEngineSettingsOrExit(config: Config, engines: readonly Pick<EngineModule, 'id' | 'settings'>[]): void {
-  orExit(() => engines.forEach((engine) => config.render.engineSettings(engine)));
 }
 
 /** For process entry points: load the config or exit with the message naming the bad variable. */
-export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env): Config => orExit(() => loadConfig(env));
+export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env): Config => exitOnConfigError(() => loadConfig(env));
 
 /** The logger's settings alone (the logger is made as a process starts), or exit like loadConfigOrExit. */
 export function loadLoggerConfigOrExit(env: NodeJS.ProcessEnv = process.env) {
-  const e = orExit(() => parseEnv(loggerEnvSchema, env));
+  const e = exitOnConfigError(() => parseEnv(loggerEnvSchema, env));
   return { level: e.LOG_LEVEL, serviceName: e.SERVICE_NAME };
 }
 
-function orExit<T>(load: () => T): T {
+/** For process entry points: runs a read of the config (readVariables included); a ConfigError prints its message and exits. */
+export function exitOnConfigError<T>(load: () => T): T {
   try {
     return load();
   } catch (err) {

@@ -14,6 +14,7 @@ import { createStorage } from '../storage/index.js';
 import { createTemporalClient } from '../temporal/client.js';
 
 const config = loadConfigOrExit();
+for (const deprecation of config.deprecations) logger.warn(deprecation);
 await registerEnginePlugins(config.enginePlugins);
 // Read now: a broken providers file stops the API at start-up, not at the first request naming provider.order.
 registryOf(config);

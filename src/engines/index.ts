@@ -1,5 +1,16 @@
 // The rendering engines behind one interface: activities and the API use the registry's engines.
-export { allEngines, chooseEngine, defaultEngineId, engineIds, getEngine, registerEngine, registerEnginePlugins } from './registry.js';
+export {
+  allEngines,
+  checkEngineSettingsOrExit,
+  chooseEngine,
+  defaultEngineId,
+  engineIds,
+  engineVariables,
+  getEngine,
+  registerEngine,
+  registerEnginePlugins,
+  renderTools,
+} from './registry.js';
 export * from './limits.js';
 export {
   engineSettings,

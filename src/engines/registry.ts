@@ -1,12 +1,14 @@
 // The engine registry: the one list of engine modules. Adding an engine is a folder
 // `src/engines/<id>/` exporting an EngineModule, plus one line in BUILT_IN_ENGINES (or, without
 // touching the source, a module named in ENGINE_PLUGINS). Everything that names engines (request
-// enums, OpenAPI, catalog, `auto`) is derived from this registry at run time.
+// enums, OpenAPI, catalog, `auto`) is derived from this registry at run time. Each engine declares
+// its own settings (EngineModule.settings); the registry reads them from the config's environment.
 import { pathToFileURL } from 'node:url';
+import { exitOnConfigError, type Config } from '../config.js';
 import { hyperframesEngine } from './hyperframes/index.js';
 import { lottieEngine } from './lottie/index.js';
 import { renderIsolated } from './render.js';
-import type { Engine, EngineModule } from './types.js';
+import type { Engine, EngineModule, RenderTools } from './types.js';
 
 /** The first engine is the default of requests that name none. */
 const BUILT_IN_ENGINES: readonly EngineModule[] = [hyperframesEngine, lottieEngine];
@@ -62,4 +64,30 @@ export function chooseEngine(requested: string, text: string): string {
   if (requested !== 'auto') return requested;
   const words = new Set(text.toLowerCase().match(/\p{L}+/gu) ?? []);
   return allEngines().find((e) => e.autoKeywords.some((w) => words.has(w)))?.id ?? defaultEngineId();
+}
+
+/**
+ * What renders run with: the config's render settings, and each engine's own settings read from the
+ * config's environment with the config's checks (a bad value throws ConfigError naming the variable),
+ * once per engine on first use.
+ */
+export function renderTools(config: Pick<Config, 'render' | 'readVariables'>): RenderTools {
+  const read = new Map<string, unknown>();
+  return {
+    ...config.render,
+    engineSettings(engine) {
+      if (!read.has(engine.id)) read.set(engine.id, engine.settings ? engine.settings.read(config.readVariables(engine.settings.variables)) : {});
+      return read.get(engine.id);
+    },
+  };
+}
+
+/** For the worker at start, once the plug-ins are registered: every engine's settings read now, or exit naming the bad variable. */
+export function checkEngineSettingsOrExit(tools: RenderTools): void {
+  exitOnConfigError(() => allEngines().forEach((engine) => tools.engineSettings(engine)));
+}
+
+/** Every environment variable the registered engines read (the config's own: configVariables). */
+export function engineVariables(): string[] {
+  return allEngines().flatMap((engine) => Object.keys(engine.settings?.variables.shape ?? {}));
 }

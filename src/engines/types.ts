@@ -8,8 +8,8 @@ export type { Finding, MediaAsset, RenderChunk };
 
 /**
  * An engine's own settings: the environment variables it reads (zod checks with defaults, by variable
- * name; src/config.ts reads them, and a bad value stops the process naming the variable) and the
- * settings object its render receives, made from the checked values.
+ * name; the registry reads them through the config, and a bad value stops the worker naming the
+ * variable) and the settings object its render receives, made from the checked values.
  */
 export interface EngineSettings<S = unknown> {
   readonly variables: z.ZodObject;

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../webhooks/urlPolicy.js';
+import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../outbound/urlPolicy.js';
 import { formatLimit } from './limits.js';
 
 export type DownloadOptions = UrlPolicy & {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
-import type { UrlPolicy } from '../webhooks/urlPolicy.js';
+import type { UrlPolicy } from '../outbound/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from './limits.js';
 import { probeMediaVideo } from './probe.js';

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
 import { ASSET_URL_PREFIX, mediaAssetKey, type ContentPart, type GenerationRequest, type InputMessage, type MediaKind } from '../shared.js';
 import type { Storage } from '../storage/index.js';
-import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver } from '../webhooks/urlPolicy.js';
+import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver } from '../outbound/urlPolicy.js';
 import { decodeDataUrl } from './dataUrl.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS } from './limits.js';
 import { imageSize, sniffMedia, type ImageSize, type SniffedType } from './sniff.js';

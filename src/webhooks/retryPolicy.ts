@@ -1,27 +1,9 @@
-// When to attempt a delivery again (interface 6.6). Pure: used by the config loader and by the
-// delivery workflow (deterministic sandbox).
+// When to attempt a delivery again (interface 6.6). Pure: used by the delivery workflow
+// (deterministic sandbox). The schedule itself is configuration (WEBHOOK_RETRY_SCHEDULE, src/config.ts).
 import type { WebhookEventStatus } from '../shared.js';
-
-/** Reference schedule (Svix): delays before attempts 1..8, ≈ 24 h in total. */
-export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 
 /** A receiver's Retry-After is honoured up to this long, so a huge value cannot park an event forever. */
 export const RETRY_AFTER_CAP_MS = 10 * 3600_000;
-
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3600_000 } as const;
-
-/**
- * Parses `0,5s,5m,2h` (a bare number means seconds) into delays in ms, one per attempt: entry i is
- * the wait before attempt i+1. Throws on a malformed entry.
- */
-export function parseRetrySchedule(text: string): number[] {
-  const entries = text.split(',').map((e) => e.trim());
-  return entries.map((entry) => {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(entry);
-    if (!m) throw new Error(`"${entry}" is not a delay like 0, 500ms, 5s, 5m or 2h`);
-    return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 's') as keyof typeof UNIT_MS]);
-  });
-}
 
 /** How one attempt ended, as far as retrying is concerned. */
 export type AttemptVerdict = { statusCode: number | null; retryAfterMs: number | null };

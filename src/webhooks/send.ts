@@ -6,7 +6,8 @@ import type { WebhookSendOutcome } from '../temporal/contract.js';
 import https from 'node:https';
 import { DomainError } from '../errors.js';
 import { parseRetryAfter } from './retryPolicy.js';
-import { pinnedConnection, vetWebhookUrl, type UrlPolicy, type WebhookTarget } from './urlPolicy.js';
+import { pinnedConnection, type UrlPolicy } from '../outbound/urlPolicy.js';
+import { vetWebhookUrl, type WebhookTarget } from './webhookUrl.js';
 
 /** A receiver must answer within this time (interface 6.6.1). */
 export const DELIVERY_TIMEOUT_MS = 15_000;

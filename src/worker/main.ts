@@ -11,9 +11,9 @@ import { createRecordActivities } from '../../activities/records.js';
 import { createRenderActivities, createRenderPlanActivities } from '../../activities/render.js';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
-import { checkEngineSettingsOrExit, loadConfigOrExit } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { tellSupervisorReady } from '../dev/supervision.js';
-import { allEngines, registerEnginePlugins } from '../engines/index.js';
+import { checkEngineSettingsOrExit, registerEnginePlugins, renderTools } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
 import { checkSandbox } from '../engines/isolation/sandbox.js';
 import { migrate } from '../db/migrate.js';
@@ -27,10 +27,12 @@ import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 import { renderWorkerIdentity } from '../temporal/renderSlots.js';
 
 const config = loadConfigOrExit();
+for (const deprecation of config.deprecations) logger.warn(deprecation);
 await registerEnginePlugins(config.enginePlugins);
+const tools = renderTools(config);
 if (config.workerQueues.includes('render')) {
   // Each engine's own settings, read now: a bad value stops the worker naming the variable.
-  checkEngineSettingsOrExit(config, allEngines());
+  checkEngineSettingsOrExit(tools);
   // Renders run compositions written from user prompts: a sandbox that cannot be had stops the worker.
   try {
     for (const warning of checkSandbox(config.render.sandbox)) logger.warn(warning);
@@ -71,7 +73,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 const metricsServer = await serveMetrics(config.workerMetricsPort);
 const db = createPool(config.databaseUrl, config.databasePoolSize);
 await migrate(db);
-const deps: ActivityDeps = { config, db, catalog: Catalog.load(), storage: createStorage(config), logger };
+const deps: ActivityDeps = { config, renderTools: tools, db, catalog: Catalog.load(), storage: createStorage(config), logger };
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const common = {
   connection,

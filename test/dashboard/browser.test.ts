@@ -27,7 +27,7 @@ beforeAll(async () => {
   cert = makeSelfSignedCert();
   receiver = await startReceiver(cert);
   [stack, browser] = await Promise.all([
-    startStack({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: cert.certFile, TEMPORAL_UI_URL: TEMPORAL_UI }),
+    startStack({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: cert.certFile, TEMPORAL_UI_URL: TEMPORAL_UI }),
     launchTestBrowser(),
   ]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { getEngine } from '../../src/engines/index.js';
+import { getEngine, renderTools } from '../../src/engines/index.js';
 import { frameSsim } from '../../src/engines/probe.js';
 import type { RenderChunk } from '../../src/engines/types.js';
 import { decodeFrame, meanDifference, tools, useRenderSandbox } from './support.js';
@@ -40,7 +40,7 @@ describe('held frames', () => {
 
   it('Lottie: held frames are not drawn again, and the video is the one drawing every frame makes', async () => {
     const render = (name: string, env: Record<string, string>, chunk?: RenderChunk) =>
-      getEngine('lottie').render(lottie, { tools: loadConfig({ ...process.env, ...env }).render, width: w, height: h, outputPath: path.join(sandbox.out, `${name}.mp4`), chunk });
+      getEngine('lottie').render(lottie, { tools: renderTools(loadConfig({ ...process.env, ...env })), width: w, height: h, outputPath: path.join(sandbox.out, `${name}.mp4`), chunk });
     const skipping = await render('lottie-skip', {});
     const drawing = await render('lottie-draw', { LOTTIE_SKIP_HELD_FRAMES: 'off' });
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getEngine, RenderError } from '../../src/engines/index.js';
+import { getEngine, RenderError, renderTools } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
 import { loadConfig } from '../../src/config.js';
@@ -41,7 +41,7 @@ describe('hyperframes engine', () => {
     // As a worker reads them: RENDER_CRF and the engine's own variables.
     const render = async (name: string, env: Record<string, string>) => {
       const outputPath = path.join(sandbox.out, `${name}.mp4`);
-      const result = await engine.render(fixture('gsap-box.html'), { tools: loadConfig({ ...process.env, ...env }).render, ...canvas, fps: 30, outputPath });
+      const result = await engine.render(fixture('gsap-box.html'), { tools: renderTools(loadConfig({ ...process.env, ...env })), ...canvas, fps: 30, outputPath });
       expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30 });
       return fs.statSync(outputPath).size;
     };

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getEngine, RenderError } from '../../src/engines/index.js';
+import { getEngine, RenderError, renderTools } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
 import { probeVideo } from '../../src/engines/probe.js';
 import { loadConfig } from '../../src/config.js';
@@ -104,7 +104,7 @@ describe('lottie engine', () => {
     const render = async (crf: number, preset: 'ultrafast' | 'medium') => {
       const outputPath = path.join(sandbox.out, `crf-${crf}-${preset}.mp4`);
       // As a worker reads them: RENDER_CRF and the engine's own variable.
-      const settings = loadConfig({ ...process.env, RENDER_CRF: String(crf), LOTTIE_X264_PRESET: preset }).render;
+      const settings = renderTools(loadConfig({ ...process.env, RENDER_CRF: String(crf), LOTTIE_X264_PRESET: preset }));
       await engine.render(fixture('text-and-box.lottie.json'), { tools: settings, ...canvas, outputPath });
       return fs.statSync(outputPath).size;
     };

@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { getEngine, type MediaAsset, type RenderOptions } from '../../src/engines/index.js';
+import { getEngine, type MediaAsset, type RenderOptions, renderTools } from '../../src/engines/index.js';
 import { closeRenderProcesses } from '../../src/engines/isolation/renderProcess.js';
 import { runIsolated } from '../../src/engines/isolation/runIsolated.js';
 import type { RenderMedia } from '../../src/engines/render.js';
 import { imageColourShares, twoColourImage } from '../support/mediaServer.js';
 
-const tools = loadConfig({}).render;
+const tools = renderTools(loadConfig({}));
 const asset: MediaAsset = { name: 'image-1.png', kind: 'image', mediaType: 'image/png', bytes: 0, width: 160, height: 180, durationSeconds: null };
 let dir: string;
 let assetsDir: string;

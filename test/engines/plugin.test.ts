@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configVariables, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { getWebhookSettings } from '../../src/db/webhooks.js';
-import { allEngines, getEngine, registerEngine } from '../../src/engines/index.js';
+import { engineVariables, getEngine, registerEngine, renderTools } from '../../src/engines/index.js';
 import { api, createOrgWithKey, startStack, startWorkerProcess, testEnv, waitForTerminal, type TestStack } from '../support/stack.js';
 import { probeUrl } from '../support/media.js';
 import { makeSelfSignedCert, startReceiver, verifyDelivery, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
@@ -38,8 +38,8 @@ beforeAll(async () => {
   stack = await startStack({
     ENGINE_PLUGINS: PLUGIN,
     SOLID_FRAME_RATE: String(FRAME_RATE),
-    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-    WEBHOOK_UNSAFE_CA_FILE: cert.certFile,
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_UNSAFE_CA_FILE: cert.certFile,
   });
   ({ key, org: { id: orgId } } = await createOrgWithKey(stack.db));
 });
@@ -105,8 +105,8 @@ describe('a plug-in engine', () => {
 
 describe('a plug-in engine\'s own setting', () => {
   it('is a variable the service reads, and a bad value stops the worker naming it', async () => {
-    expect(configVariables(allEngines())).toContain('SOLID_FRAME_RATE');
-    expect(loadConfig({ SOLID_FRAME_RATE: '7' }).render.engineSettings(solid)).toEqual({ frameRate: 7 });
+    expect(engineVariables()).toContain('SOLID_FRAME_RATE');
+    expect(renderTools(loadConfig({ SOLID_FRAME_RATE: '7' })).engineSettings(solid)).toEqual({ frameRate: 7 });
     const worker = startWorkerProcess(testEnv({ ENGINE_PLUGINS: PLUGIN, SOLID_FRAME_RATE: 'fast', TEMPORAL_NAMESPACE: stack.namespace }));
     const code = await new Promise((resolve) => worker.child.once('exit', resolve));
     expect(code).not.toBe(0);
@@ -157,7 +157,7 @@ describe('engines stay inside src/engines/', () => {
       const engine = getEngine(id);
       const variables = Object.keys(engine.settings?.variables.shape ?? {});
       // Compound field names (chromePath…) are the engine's; plain words (quality, workers) are everyone's.
-      const fields = Object.keys(loadConfig({}).render.engineSettings(engine) as object).filter((f) => /[A-Z0-9]/.test(f));
+      const fields = Object.keys(renderTools(loadConfig({})).engineSettings(engine) as object).filter((f) => /[A-Z0-9]/.test(f));
       return [...variables, ...fields];
     });
     expect(names).toEqual(expect.arrayContaining(['CHROME_PATH', 'LOTTIE_X264_PRESET', 'chromePath', 'x264Preset']));

@@ -8,7 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { getEngine, RenderError, type RenderTools } from '../../src/engines/index.js';
+import { getEngine, RenderError, type RenderTools, renderTools } from '../../src/engines/index.js';
 import { closeRenderProcesses, spareWorkDirs } from '../../src/engines/isolation/renderProcess.js';
 import { checkSandbox, createWorkDir, sandboxedSpawn } from '../../src/engines/isolation/sandbox.js';
 import { fixture, tools, useRenderSandbox, waitFor } from './support.js';
@@ -18,7 +18,7 @@ const hyperframes = getEngine('hyperframes');
 const canvas = { width: 320, height: 180 };
 const renderUid = Number(spawnSync('id', ['-u', tools.sandbox.user], { encoding: 'utf8' }).stdout.trim());
 // The page network proxy off (RENDER_PAGE_NETWORK_GUARD, the HyperFrames engine's own setting): the namespace alone.
-const unguarded: RenderTools = loadConfig({ ...process.env, RENDER_PAGE_NETWORK_GUARD: 'off' }).render;
+const unguarded: RenderTools = renderTools(loadConfig({ ...process.env, RENDER_PAGE_NETWORK_GUARD: 'off' }));
 
 /** The fixture composition with `script` run by the page before its timeline. */
 const hostile = (script: string) => fixture('gsap-box.html').replace('<script>\n    const tl', `<script>\n${script}\n</script>\n<script>\n    const tl`);

@@ -8,12 +8,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { closeRenderProcesses } from '../../src/engines/isolation/renderProcess.js';
-import type { RenderTools } from '../../src/engines/index.js';
+import { renderTools, type RenderTools } from '../../src/engines/index.js';
 
 const run = promisify(execFile);
 
 /** Chrome, ffmpeg and the time limit from the configuration, as the render worker passes them. */
-export const tools: RenderTools = loadConfig().render;
+export const tools: RenderTools = renderTools(loadConfig());
 
 /** RGB24 pixels of frame `n` of a video, decoded by ffmpeg. */
 export async function decodeFrame(file: string, n: number): Promise<Buffer> {

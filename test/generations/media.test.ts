@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { nonPublicAddressReason } from '../../src/webhooks/addressPolicy.js';
+import { nonPublicAddressReason } from '../../src/outbound/addressPolicy.js';
 import { imageColourShares, startMediaServer, testVideo, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { api, createOrgWithKey, startApi, startStack, waitForTerminal, type TestApi, type TestStack } from '../support/stack.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
   server.route('/huge.png', { body: Buffer.concat([png.subarray(0, 64), Buffer.alloc(10 * 2 ** 20)]), type: 'image/png', chunked: true });
   server.route('/page.png', { body: '<!doctype html><p>not an image</p>', type: 'image/png' });
   server.route('/to-private.png', { redirect: 'https://10.0.0.1/photo.png' });
-  stack = await startStack({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: cert.certFile });
+  stack = await startStack({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: cert.certFile });
   // The same database and namespace, without the unsafe settings: what production answers.
   strict = await startApi({ TEMPORAL_NAMESPACE: stack.namespace });
   ({ key } = await createOrgWithKey(stack.db));

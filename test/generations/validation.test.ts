@@ -7,7 +7,7 @@ let stack: TestApi;
 let key: string;
 beforeAll(async () => {
   // Media URLs on loopback pass the request check only with the test setting; no worker fetches them here.
-  stack = await startApi({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
+  stack = await startApi({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
   ({ key } = await createOrgWithKey(stack.db));
 });
 afterAll(() => stack.close());

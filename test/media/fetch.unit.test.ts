@@ -16,7 +16,7 @@ import type { ContentPart, GenerationRequest } from '../../src/shared.js';
 import type { MediaFetchCall } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { LocalStorage } from '../../src/storage/index.js';
-import type { HostResolver } from '../../src/webhooks/urlPolicy.js';
+import type { HostResolver } from '../../src/outbound/urlPolicy.js';
 import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
 
@@ -252,7 +252,7 @@ describe('prepareRequestMedia (request time)', () => {
   });
 
   it('the unsafe local-testing setting lets loopback through, and nothing else', async () => {
-    const unsafe = loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
+    const unsafe = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
     await expect(prepareRequestMedia(request({ type: 'image', url: 'https://127.0.0.1:8443/a.png' }), unsafe, paramOf, resolve)).resolves.toBeDefined();
     await expect(prepareRequestMedia(request({ type: 'image', url: 'https://10.0.0.1/a.png' }), unsafe, paramOf, resolve)).rejects.toThrow('private address');
   });

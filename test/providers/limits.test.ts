@@ -13,7 +13,7 @@ beforeAll(async () => {
   const namespace = `limits-${crypto.randomBytes(4).toString('hex')}`;
   await createNamespace(inject('temporalAddress'), namespace);
   // Media URLs on loopback pass the request check only with the test setting; no worker fetches them here.
-  stack = await startApi({ TEMPORAL_NAMESPACE: namespace, WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
+  stack = await startApi({ TEMPORAL_NAMESPACE: namespace, OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
   ({ key } = await createOrgWithKey(stack.db));
 });
 afterAll(() => stack?.close());

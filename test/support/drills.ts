@@ -22,7 +22,7 @@ export async function startDrillReceiver(): Promise<DrillReceiver> {
   return {
     tls,
     receiver,
-    env: { WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: tls.certFile, WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,2s,2s,5s' },
+    env: { OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: tls.certFile, WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,2s,2s,5s' },
     async close() {
       await receiver.close();
       fs.rmSync(tls.dir, { recursive: true, force: true });

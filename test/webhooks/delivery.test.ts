@@ -45,8 +45,8 @@ beforeAll(async () => {
   });
   stack = await startStack({
     WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
-    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true',
-    WEBHOOK_UNSAFE_CA_FILE: cert.certFile,
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_UNSAFE_CA_FILE: cert.certFile,
     // HyperFrames renders fail on this stack (no Chrome there): the failed-generation case. Lottie needs no Chrome.
     CHROME_PATH: '/nonexistent/chromium-headless-shell',
     // Makes the built-in `ollama` provider usable (nothing listens on its port: it is unavailable, and

@@ -1,15 +1,7 @@
 // The retry schedule and its exceptions (pure; the delivery workflow applies them).
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import {
-  DEFAULT_RETRY_SCHEDULE,
-  delayBeforeNextAttempt,
-  isDelivered,
-  isGone,
-  parseRetryAfter,
-  parseRetrySchedule,
-  RETRY_AFTER_CAP_MS,
-} from '../../src/webhooks/retryPolicy.js';
+import { DEFAULT_RETRY_SCHEDULE, loadConfig, parseRetrySchedule } from '../../src/config.js';
+import { delayBeforeNextAttempt, isDelivered, isGone, parseRetryAfter, RETRY_AFTER_CAP_MS } from '../../src/webhooks/retryPolicy.js';
 
 const verdict = (statusCode: number | null, retryAfterMs: number | null = null) => ({ statusCode, retryAfterMs });
 

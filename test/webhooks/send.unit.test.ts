@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import tls from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendWebhook, type SendOptions } from '../../src/webhooks/send.js';
-import { vetWebhookUrl, type HostResolver } from '../../src/webhooks/urlPolicy.js';
+import type { HostResolver } from '../../src/outbound/urlPolicy.js';
+import { vetWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 import { makeSelfSignedCert, startReceiver, type Receiver, type TlsFiles } from './support/receiver.js';
 
 let cert: TlsFiles;

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/errors.js';
 import { toApiError } from '../../src/http/errors.js';
-import { assertPublicWebhookUrl, vetWebhookUrl, type HostResolver } from '../../src/webhooks/urlPolicy.js';
+import type { HostResolver } from '../../src/outbound/urlPolicy.js';
+import { assertPublicWebhookUrl, vetWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 
 const DNS: Record<string, string[]> = {
   'hooks.example.com': ['93.184.215.14'],
@@ -192,7 +193,7 @@ describe('webhook_url policy', () => {
   }, 10_000);
 
   it('the unsafe local-testing setting lets loopback through, and nothing else', async () => {
-    const config = loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' });
+    const config = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
     for (const url of ['https://127.0.0.1:9443/', 'https://[::1]/', 'https://0x7f.1/', 'https://localhost/', 'https://loop.example.com/']) {
       await expect(assertPublicWebhookUrl(url, config, resolver), url).resolves.toBeTruthy();
     }
@@ -203,8 +204,8 @@ describe('webhook_url policy', () => {
 
   it('is strict by default', async () => {
     const config = loadConfig({});
-    expect(config.webhooks.unsafeAllowLoopback).toBe(false);
-    expect(config.webhooks.unsafeCaFile).toBeUndefined();
+    expect(config.outbound.unsafeAllowLoopback).toBe(false);
+    expect(config.outbound.unsafeCaFile).toBeUndefined();
     await expect(assertPublicWebhookUrl('https://127.0.0.1/', config, resolver)).rejects.toMatchObject({ kind: 'invalid_input', code: 'invalid_webhook_url' });
   });
 });

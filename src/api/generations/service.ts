@@ -30,7 +30,7 @@ import type { KeyPrincipal } from '../../db/apiKeys.js';
 import { prepareRequestMedia, storeUploads } from '../../media/requestMedia.js';
 import { brandSnapshot, storeGenerationLogo, type BrandChoice } from '../../brand/kits.js';
 import { getBrandKit } from '../../db/brandKits.js';
-import { assertPublicWebhookUrl } from '../../webhooks/urlPolicy.js';
+import { assertPublicWebhookUrl } from '../../webhooks/webhookUrl.js';
 import type { AppDeps } from '../../http/context.js';
 import { mediaParamOf, storyboardJsonOf, type GenerationSnapshot } from './translate.js';
 

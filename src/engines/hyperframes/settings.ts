@@ -1,5 +1,6 @@
 // The HyperFrames engine's own settings (README "Configuration" and "Render cost"), read from the
-// worker's environment by src/config.ts and handed to every render process as `job.settings`.
+// worker's environment by the engine registry (through src/config.ts) and handed to every render
+// process as `job.settings`.
 import path from 'node:path';
 import { z } from 'zod';
 import { engineSettings } from '../types.js';

@@ -1,5 +1,6 @@
 // The Lottie engine's own settings (README "Configuration" and "Render cost"), read from the worker's
-// environment by src/config.ts and handed to every render process as `job.settings`.
+// environment by the engine registry (through src/config.ts) and handed to every render process as
+// `job.settings`.
 import { z } from 'zod';
 import { engineSettings } from '../types.js';
 

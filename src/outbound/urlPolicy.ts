@@ -1,12 +1,12 @@
-// Public-HTTPS URL checks against server-side request forgery, shared by webhook_url (interface
-// 6.6.5) and the media URLs of requests (src/media/urlPolicy.ts). Run at request time (invalid input:
-// a 400) and again before every connection, where the vetted address is the one connected to
+// Public-HTTPS URL checks against server-side request forgery: every request the service makes to a
+// URL it was given goes through them (webhook_url, interface 6.6.5, src/webhooks/webhookUrl.ts; the
+// media URLs of requests, src/media/requestMedia.ts; any future fetch). Run at request time (invalid
+// input: a 400) and again before every connection, where the vetted address is the one connected to
 // (src/webhooks/send.ts, src/media/download.ts), so DNS rebinding cannot redirect.
 import type { LookupAddress } from 'node:dns';
 import dns from 'node:dns/promises';
 import net, { type LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
-import { invalidInput } from '../errors.js';
 import { nonPublicAddressReason, type AddressPolicy } from './addressPolicy.js';
 
 /** Host name → its addresses. Injectable so tests control resolution (there is no internet in CI). */
@@ -17,8 +17,8 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 export type UrlPolicy = AddressPolicy & { resolve: HostResolver };
 
-export const urlPolicyFromConfig = (config: Config, resolve: HostResolver = systemResolver): UrlPolicy => ({
-  allowLoopback: config.webhooks.unsafeAllowLoopback,
+export const urlPolicyFromConfig = (config: Pick<Config, 'outbound'>, resolve: HostResolver = systemResolver): UrlPolicy => ({
+  allowLoopback: config.outbound.unsafeAllowLoopback,
   resolve,
 });
 
@@ -30,8 +30,6 @@ export type PublicTarget = {
   address: string;
   family: 4 | 6;
 };
-
-export type WebhookTarget = PublicTarget;
 
 /**
  * The https.request options that connect to a vetted target and nowhere else: every lookup answers
@@ -71,23 +69,6 @@ export class NonPublicUrlError extends Error {
 }
 
 const rejected = (reason: string, unresolved = false) => new NonPublicUrlError(reason, unresolved);
-
-const webhookRejected = (reason: string) =>
-  invalidInput(`webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url', 'invalid_webhook_url');
-
-/** Request time: throws a DomainError (invalid input, `invalid_webhook_url`) saying why. */
-export async function assertPublicWebhookUrl(url: string, config: Config, resolve?: HostResolver): Promise<WebhookTarget> {
-  return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve));
-}
-
-/** Parses and checks the URL, resolves its host and checks every address. Throws the same DomainError. */
-export async function vetWebhookUrl(url: string, policy: UrlPolicy): Promise<WebhookTarget> {
-  try {
-    return await vetPublicHttpsUrl(url, policy);
-  } catch (err) {
-    throw err instanceof NonPublicUrlError ? webhookRejected(err.message) : err;
-  }
-}
 
 /**
  * The checks themselves: https only, no credentials, no local-use names, and the host (or every

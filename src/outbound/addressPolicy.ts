@@ -1,4 +1,4 @@
-// Which IP addresses a webhook may be delivered to, and media fetched from: public unicast only
+// Which IP addresses an outbound request may go to (a webhook delivered, media fetched): public unicast only
 // (interface 6.6.5). A range table after IANA's special-purpose registries; addresses that embed an
 // IPv4 address (IPv4-mapped, NAT64, 6to4) are judged by the address they embed.
 import net from 'node:net';
@@ -82,7 +82,7 @@ function ipv6ToBigInt(address: string): bigint {
 }
 
 export type AddressPolicy = {
-  /** Local testing only (WEBHOOK_UNSAFE_ALLOW_LOOPBACK, for webhooks and media URLs): loopback addresses pass. */
+  /** Local testing only (OUTBOUND_UNSAFE_ALLOW_LOOPBACK, for webhooks and media URLs): loopback addresses pass. */
   allowLoopback: boolean;
 };
 
