@@ -27,4 +27,4 @@ COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
-CMD ["node", "dist/src/api/main.js"]
+CMD ["node", "dist/src/app/api.js"]

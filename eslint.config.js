@@ -1,13 +1,15 @@
 // ESLint gate (`npm run lint`, part of `npm test`): type-aware typescript-eslint over the TypeScript of
 // src/, workflows/, activities/, test/ and bench/. Kept small on purpose: typescript-eslint's
-// `recommended` set, the promise rules that catch lost errors, no import cycles (type imports counted),
-// and the import rules that keep workflow code deterministic (Temporal replays it inside a sandbox)
-// and the workflows behind the Temporal contract.
+// `recommended` set, the promise rules that catch lost errors, no import cycles (type imports counted)
+// among files nor among folders (the floors), and the import rules that keep workflow code
+// deterministic (Temporal replays it inside a sandbox), the workflows behind the Temporal contract,
+// and the tooling out of production code.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
-import { importCycles } from './src/dev/lintImportCycles.mjs';
+import { folderCycles } from './src/tooling/lintFolderCycles.mjs';
+import { importCycles } from './src/tooling/lintImportCycles.mjs';
 
 // Node built-ins under both spellings (`fs` and `node:fs`); `node:*` is also caught by a pattern below.
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
@@ -25,6 +27,25 @@ const IO_PACKAGES = [
   '@temporalio/activity',
   '@temporalio/testing',
 ];
+
+/**
+ * Folder cycles allowed by `project/folder-cycles`, each with why it cannot be helped: `rooms` (as the
+ * rule names them: `src/api/`, `src/config.ts`, `workflows/`…) may form a cycle among themselves.
+ * None today; keep it that way.
+ */
+const FOLDER_CYCLE_EXCEPTIONS = [];
+
+// Production code (src/ outside src/tooling/, workflows/, activities/) runs in the API and the workers:
+// it never imports the tooling (installer, launchers, dev servers, lint rules), which the build leaves out.
+const noToolingImports = {
+  regex: String.raw`^(\.{1,2}/)+(src/)?tooling/`,
+  message: 'Production code does not import src/tooling/ (installer, launchers, dev servers, lint rules): move what it needs out of the tooling.',
+};
+
+// The API and the activities reach workflows through the Temporal contract (src/temporal/contract.ts):
+// names, signals, queries, inputs. A workflow file imported there drags the workflow module graph
+// (its activity proxies, the steps) into processes that never run it.
+const noWorkflowImports = { regex: String.raw`^(\.\./)+workflows/`, message: 'Import the Temporal contract (src/temporal/contract.ts), not a workflow file.' };
 
 const noIoImports = {
   paths: [...NODE_BUILTINS, ...IO_PACKAGES].map((name) => ({
@@ -51,7 +72,7 @@ export default defineConfig(
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
-    plugins: { project: { rules: { 'import-cycles': importCycles } } },
+    plugins: { project: { rules: { 'import-cycles': importCycles, 'folder-cycles': folderCycles } } },
     languageOptions: {
       parserOptions: {
         projectService: true,
@@ -65,8 +86,11 @@ export default defineConfig(
       // An async function where a void callback is expected (event emitters, Koa/timer callbacks):
       // its rejection goes nowhere.
       '@typescript-eslint/no-misused-promises': 'error',
-      // Cycles through any import, type-only ones included (src/dev/lintImportCycles.mjs).
+      // Cycles through any import, type-only ones included (src/tooling/lintImportCycles.mjs).
       'project/import-cycles': 'error',
+      // No cycle among the folders of src/, workflows/, activities/ and bench/ (src/tooling/lintFolderCycles.mjs):
+      // every import between them points down a floor.
+      'project/folder-cycles': ['error', { exceptions: FOLDER_CYCLE_EXCEPTIONS }],
       // tsc already reports unused locals and parameters (noUnusedLocals/noUnusedParameters), and
       // undefined names: the ESLint copies only repeat it.
       '@typescript-eslint/no-unused-vars': 'off',
@@ -107,28 +131,28 @@ export default defineConfig(
               allowTypeImports: true,
               message: 'Workflows reach activities through proxyActivities: import their types only.',
             },
+            noToolingImports,
           ],
         },
       ],
     },
   },
   {
-    // The API and the activities reach workflows through the Temporal contract (src/temporal/contract.ts):
-    // names, signals, queries, inputs. A workflow file imported there drags the workflow module graph
-    // (its activity proxies, the steps) into processes that never run it.
+    // Production code outside the workflows: no workflow file (the Temporal contract instead), no tooling.
     files: ['src/**/*.ts', 'activities/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: String.raw`^(\.\./)+workflows/`, message: 'Import the Temporal contract (src/temporal/contract.ts), not a workflow file.' }] },
-      ],
-    },
+    ignores: ['src/tooling/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noWorkflowImports, noToolingImports] }] },
+  },
+  {
+    // The tooling may import production code, never a workflow file.
+    files: ['src/tooling/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noWorkflowImports] }] },
   },
   {
     // The sandbox-safe modules the workflows import at run time: the same ban on Node and I/O imports
     // one level down, so the workflows' guarantee does not leak through them (this replaces the rule
     // above for them; they import no workflow either).
     files: ['src/shared.ts', 'src/temporal/contract.ts', 'src/providers/errors.ts', 'src/webhooks/retryPolicy.ts', 'src/webhooks/events.ts', 'src/progress/percent.ts'],
-    rules: { 'no-restricted-imports': ['error', noIoImports] },
+    rules: { 'no-restricted-imports': ['error', { paths: noIoImports.paths, patterns: [...noIoImports.patterns, noToolingImports] }] },
   },
 );

@@ -22,8 +22,8 @@ import { Catalog } from '../src/catalog/index.js';
 import { loadConfig } from '../src/config.js';
 import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
-import { createNamespace } from '../src/temporal/devServer.js';
-import { freePort } from '../src/dev/ports.js';
+import { createNamespace } from '../src/tooling/temporalDevServer.js';
+import { freePort } from '../src/tooling/ports.js';
 import { benchContext, benchDatabase, benchTemporal, getOk, inFlightGenerations, openLoop, percentile, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });
@@ -56,9 +56,9 @@ try {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_ENABLED: 'false',
   };
-  spawnService(ctx, 'src/api/main.ts', { ...env, PORT: String(createPort), TEMPORAL_NAMESPACE: CREATE_NAMESPACE });
-  spawnService(ctx, 'src/api/main.ts', { ...env, PORT: String(pollPort) });
-  spawnService(ctx, 'src/worker/main.ts', { ...env, WORKER_QUEUES: 'io', WORKER_METRICS_PORT: '0' });
+  spawnService(ctx, 'src/app/api.ts', { ...env, PORT: String(createPort), TEMPORAL_NAMESPACE: CREATE_NAMESPACE });
+  spawnService(ctx, 'src/app/api.ts', { ...env, PORT: String(pollPort) });
+  spawnService(ctx, 'src/app/worker.ts', { ...env, WORKER_QUEUES: 'io', WORKER_METRICS_PORT: '0' });
   const createBase = `http://127.0.0.1:${createPort}`;
   const base = `http://127.0.0.1:${pollPort}`;
   await waitFor(async () => (await fetch(`${createBase}/readyz`)).ok && (await fetch(`${base}/readyz`)).ok);

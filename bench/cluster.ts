@@ -1,4 +1,4 @@
-// bench/cluster: the production topology (src/dev/topology.ts) on this machine.
+// bench/cluster: the production topology (src/tooling/topology.ts) on this machine.
 //   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup] [--skip-throughput]
 //                            [--skip-chunking] [--chunk-seconds 30] [--skip-fairness] [--fairness-burst 20]
 // 1. Render pickup: `--pickups` small generations one after another (render workers idle, so nothing
@@ -23,9 +23,9 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
-import { freePorts } from '../src/dev/ports.js';
-import { startTopology, topologyUnavailable, type Topology } from '../src/dev/topology.js';
-import { dropClusterDatabases, postgresServerUrl } from '../src/temporal/cluster.js';
+import { freePorts } from '../src/tooling/ports.js';
+import { startTopology, topologyUnavailable, type Topology } from '../src/tooling/topology.js';
+import { dropClusterDatabases, postgresServerUrl } from '../src/tooling/temporalCluster.js';
 import { benchContext, benchDatabase, loadAverage, percentile, today } from './support.js';
 
 const { values } = parseArgs({

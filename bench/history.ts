@@ -11,8 +11,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { getEngine } from '../src/engines/index.js';
-import { stopChild } from '../src/temporal/devServer.js';
-import { benchContext, benchServices, today, waitFor } from './support.js';
+import { stopChild } from '../src/tooling/temporalDevServer.js';
+import { benchContext, benchServices, entryPoint, today, waitFor } from './support.js';
 
 const { values } = parseArgs({ options: { mib: { type: 'string', default: '1' }, repairs: { type: 'string', default: '0' }, root: { type: 'string' } } });
 const root = path.resolve(values.root ?? path.join(import.meta.dirname, '..'));
@@ -41,7 +41,7 @@ try {
 
   const { base, key, env, temporalAddress } = await benchServices(ctx, 1_000_000, { PROVIDERS_FILE: providersFile });
 
-  for (const entry of ['src/api/main.ts', 'src/worker/main.ts']) {
+  for (const entry of [entryPoint(root, 'api'), entryPoint(root, 'worker')]) {
     const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
     ctx.defer(() => stopChild(child));
   }

@@ -11,7 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchContext, benchServices, getOk, inFlightGenerations, loadAverage, openLoop, percentile, spawnService, today, waitFor, type BenchContext } from './support.js';
+import { benchContext, benchServices, entryPoint, getOk, inFlightGenerations, loadAverage, openLoop, percentile, spawnService, today, waitFor, type BenchContext } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,8 +41,8 @@ try {
       contexts.push(ctx);
       const { base, key, env } = await benchServices(ctx, 1_000_000, { RATE_LIMIT_ENABLED: 'false' });
       const root = checkouts[name];
-      spawnService(ctx, path.join(root, 'src/api/main.ts'), env, root);
-      spawnService(ctx, path.join(root, 'src/worker/main.ts'), { ...env, WORKER_QUEUES: 'io' }, root);
+      spawnService(ctx, path.join(root, entryPoint(root, 'api')), env, root);
+      spawnService(ctx, path.join(root, entryPoint(root, 'worker')), { ...env, WORKER_QUEUES: 'io' }, root);
       await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       const ids = await inFlightGenerations(base, headers, createBody, generations);

@@ -41,7 +41,7 @@ try {
     [organizationId, total],
   );
   await db.query('ANALYZE generations');
-  spawnService(ctx, 'src/api/main.ts', env);
+  spawnService(ctx, 'src/app/api.ts', env);
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
   const headers = { authorization: `Bearer ${key}` };
 

@@ -29,8 +29,8 @@ try {
     OUTBOUND_UNSAFE_CA_FILE: tls.certFile,
   });
 
-  spawnService(ctx, 'src/api/main.ts', env);
-  const worker = spawnService(ctx, 'src/worker/main.ts', env);
+  spawnService(ctx, 'src/app/api.ts', env);
+  const worker = spawnService(ctx, 'src/app/worker.ts', env);
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
   await new Promise((r) => setTimeout(r, 3000)); // the worker bundles its workflows
   const idleRss = treeRssBytes(worker.pid!);

@@ -16,7 +16,7 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { admitGeneration, finishGeneration } from '../src/db/generations.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { generationRequest } from '../test/support/fixtures.js';
-import { freePort } from '../src/dev/ports.js';
+import { freePort } from '../src/tooling/ports.js';
 import { benchContext, benchDatabase, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({
@@ -71,7 +71,7 @@ try {
   };
   const bases: Record<Mode, string> = { on: `http://127.0.0.1:${onPort}`, off: `http://127.0.0.1:${offPort}` };
   for (const [mode, port] of [['on', onPort], ['off', offPort]] as const) {
-    spawnService(ctx, 'src/api/main.ts', { ...baseEnv, ...limiterEnv[mode], PORT: String(port) });
+    spawnService(ctx, 'src/app/api.ts', { ...baseEnv, ...limiterEnv[mode], PORT: String(port) });
   }
   await Promise.all(Object.values(bases).map((base) => waitFor(async () => (await fetch(`${base}/healthz`)).ok)));
 

@@ -2,7 +2,7 @@
 // (the OpenAPI example's scenes and an image scene), drawn and rendered by each engine for real, and
 // one frame of each scene — late in it, its entrance done — written as
 // src/api/openapi/pictures/<engine>-<kind>.png (served at /docs/pictures/, shown by the README).
-//   node src/dev/lts.mjs --import tsx bench/storyboard-pictures.ts [--size 360x640] [--engines lottie,hyperframes] [--out src/api/openapi/pictures]
+//   node src/tooling/lts.mjs --import tsx bench/storyboard-pictures.ts [--size 360x640] [--engines lottie,hyperframes] [--out src/api/openapi/pictures]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

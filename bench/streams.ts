@@ -79,8 +79,8 @@ function report(r: Run) {
 
 try {
   const { base, key, env } = await benchServices(ctx, 100_000_000, { RATE_LIMIT_ENABLED: 'false' });
-  const api = spawnService(ctx, 'src/api/main.ts', env);
-  spawnService(ctx, 'src/worker/main.ts', env);
+  const api = spawnService(ctx, 'src/app/api.ts', env);
+  spawnService(ctx, 'src/app/worker.ts', env);
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
   await sleep(3000); // the worker bundles its workflows
   const auth = { authorization: `Bearer ${key}` };

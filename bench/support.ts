@@ -10,9 +10,9 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { migrate } from '../src/db/migrate.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { createPool, type Db } from '../src/db/pool.js';
-import { ensureTemporalCli } from '../src/dev/install.mjs';
-import { startDevServer, stopChild } from '../src/temporal/devServer.js';
-import { freePort } from '../src/dev/ports.js';
+import { ensureTemporalCli } from '../src/tooling/install.mjs';
+import { startDevServer, stopChild } from '../src/tooling/temporalDevServer.js';
+import { freePort } from '../src/tooling/ports.js';
 
 export type BenchContext = {
   tmp: string;
@@ -93,8 +93,27 @@ export async function benchServices(ctx: BenchContext, creditsCents: number, ext
   return { base, key, organizationId: org.id, db, temporalAddress, env };
 }
 
+/** Entry points by name, in this layout and in the one before src/app/ and src/tooling/. */
+const ENTRY_POINTS = {
+  api: ['src/app/api.ts', 'src/api/main.ts'],
+  worker: ['src/app/worker.ts', 'src/worker/main.ts'],
+  start: ['src/tooling/start.ts', 'src/dev/start.ts'],
+  cluster: ['src/tooling/cluster.ts', 'src/dev/cluster.ts'],
+  lts: ['src/tooling/lts.mjs', 'src/dev/lts.mjs'],
+} as const;
+
 /**
- * Runs a service entry point (src/api/main.ts, src/worker/main.ts) as a child process; `cwd`: the
+ * The path (relative to `checkout`) of one of its entry points, so benches that run another checkout
+ * (--before, --root) also run commits older than the current layout.
+ */
+export function entryPoint(checkout: string, name: keyof typeof ENTRY_POINTS): string {
+  const found = ENTRY_POINTS[name].find((p) => fs.existsSync(path.join(checkout, p)));
+  if (!found) throw new Error(`${checkout} has no ${name} entry point (${ENTRY_POINTS[name].join(', ')})`);
+  return found;
+}
+
+/**
+ * Runs a service entry point (src/app/api.ts, src/app/worker.ts) as a child process; `cwd`: the
  * checkout to run it from (default this one: another, e.g. an older commit's worktree, runs that
  * commit's code). With BENCH_CPU_PROF=<dir>, each service writes a V8 CPU profile there when it stops.
  */

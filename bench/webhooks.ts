@@ -2,7 +2,7 @@
 // burst, on `npm start` and on `npm run cluster`, and where the time goes.
 //   npx tsx bench/webhooks.ts [--ns 1,10,40] [--cluster-ns 40] [--reps 2] [--before <checkout>]
 //                             [--before-env K=V,…] [--after-env K=V,…] [--skip-start] [--skip-cluster]
-// Each stack is the real command of its checkout (`src/dev/start.ts`, `src/dev/cluster.ts`) run as a
+// Each stack is the real command of its checkout (`src/tooling/start.ts`, `src/tooling/cluster.ts`) run as a
 // subprocess on free ports with a fresh DATA_DIR (embedded PostgreSQL), the local-testing webhook
 // switches on, and a stock HTTPS receiver on loopback in its own process (so the bench's own work never
 // delays an arrival). After one warm-up generation per stack, N small Lottie generations (160×284,
@@ -27,10 +27,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import pg from 'pg';
 import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
-import { freePort, freePorts } from '../src/dev/ports.js';
-import { stopChild } from '../src/temporal/devServer.js';
+import { freePort, freePorts } from '../src/tooling/ports.js';
+import { stopChild } from '../src/tooling/temporalDevServer.js';
 import { makeSelfSignedCert } from '../test/webhooks/support/receiver.js';
-import { loadAverage, percentile, today } from './support.js';
+import { entryPoint, loadAverage, percentile, today } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -108,7 +108,7 @@ type Stack = {
 };
 
 /**
- * Runs `entry` (src/dev/start.ts or src/dev/cluster.ts) of the checkout `root` as `npm start` /
+ * Runs `entry` (src/tooling/start.ts or src/tooling/cluster.ts) of the checkout `root` as `npm start` /
  * `npm run cluster` run it, on free ports, its output in a log file; resolves once /readyz says ok.
  */
 async function startStack(root: string, label: string, topology: Stack['topology'], receiverCa: string, extraEnv: NodeJS.ProcessEnv): Promise<Stack> {
@@ -137,8 +137,8 @@ async function startStack(root: string, label: string, topology: Stack['topology
   });
   const logFile = path.join(dataDir, 'output.log');
   const fd = fs.openSync(logFile, 'a');
-  const entry = topology === 'npm start' ? 'src/dev/start.ts' : 'src/dev/cluster.ts';
-  const child = spawn(process.execPath, ['src/dev/lts.mjs', '--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', fd, fd] });
+  const entry = entryPoint(root, topology === 'npm start' ? 'start' : 'cluster');
+  const child = spawn(process.execPath, [entryPoint(root, 'lts'), '--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', fd, fd] });
   fs.closeSync(fd);
   const base = `http://127.0.0.1:${apiPort}`;
   const stopped = async () => {

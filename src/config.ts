@@ -72,7 +72,7 @@ const envSchema = loggerEnvSchema.extend({
   TEMPORAL_UI_PORT: port.default(8233),
   /** Temporal CLI binary to use instead of the one found on PATH or built into the cache. */
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
-  /** Where downloaded or built tools are cached (outside the checkout); read by src/dev/install.mjs. */
+  /** Where downloaded or built tools are cached (outside the checkout); read by src/tooling/install.mjs. */
   TOOLS_CACHE_DIR: z.string().min(1).optional(),
   /** Task queues this worker process serves: `io`, `render` or both (comma-separated). */
   WORKER_QUEUES: z
@@ -105,7 +105,7 @@ const envSchema = loggerEnvSchema.extend({
    * child processes (development machines without bubblewrap). Limits and a minimal environment apply either way.
    */
   RENDER_SANDBOX: z.enum(['on', 'off']).default('on'),
-  /** Unprivileged user renders run as when the worker is root (created by src/dev/install.mjs and the Dockerfile). */
+  /** Unprivileged user renders run as when the worker is root (created by src/tooling/install.mjs and the Dockerfile). */
   RENDER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name').default('video-render'),
   /** Memory of one render, all its processes together (cgroup), in MiB. */
   RENDER_MEMORY_MB: z.coerce.number().int().min(256).max(1024 * 1024).default(3072),

@@ -1,6 +1,6 @@
 // Prometheus metrics (prom-client), one registry per process. The API serves it at /metrics; a
 // worker serves its own on WORKER_METRICS_PORT (Temporal's SDK metrics come from the Temporal
-// runtime's own exporter, see src/worker/main.ts).
+// runtime's own exporter, see src/app/worker.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import client from 'prom-client';

@@ -7,7 +7,7 @@ import type { Db } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import type { Storage } from '../storage/index.js';
 
-/** What route handlers depend on; built once per process in src/api/main.ts (tests build their own). */
+/** What route handlers depend on; built once per process in src/app/api.ts (tests build their own). */
 export type AppDeps = {
   config: Config;
   db: Db;

@@ -1,4 +1,4 @@
-// Reads and parses JSON request bodies, after authentication and the rate limit (src/http/app.ts):
+// Reads and parses JSON request bodies, after authentication and the rate limit (src/app/httpApp.ts):
 // a request that will be refused anyway costs no body reading. Bounded in size (after decoding the
 // Content-Encoding), UTF-8 only, and bounded in nesting depth, which is checked by one pass over the
 // text before JSON.parse builds anything. Every failure is a 4xx in the one error shape.

@@ -19,7 +19,7 @@ export function serviceDynamicConfig(): DynamicConfig {
 
 /**
  * The unconstrained settings as the dev server's `--dynamic-config-value key=<JSON>` flags (its flags
- * cannot name a task queue; it runs one partition per queue anyway: src/temporal/devServer.ts).
+ * cannot name a task queue; it runs one partition per queue anyway: src/tooling/temporalDevServer.ts).
  */
 export function devServerDynamicConfigArgs(config: DynamicConfig = serviceDynamicConfig()): string[] {
   return Object.entries(config).flatMap(([key, values]) => {

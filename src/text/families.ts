@@ -1,7 +1,7 @@
 // The font families of every script, for both engines: HyperFrames declares them with @font-face
 // (Chrome shapes with them), Lottie text is shaped and drawn with the same files (shape.ts). They are
 // the Noto families Debian ships (fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji) and DejaVu
-// for monospace and symbols; the installer brings them (src/dev/install.mjs).
+// for monospace and symbols; the installer brings them (src/tooling/install.mjs).
 import { SCRIPT_NAMES, type Script } from './scripts.js';
 
 export type FaceStyle = 'sans' | 'serif' | 'mono';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { api, startApi, type TestApi } from '../support/stack.js';
 
 let stack: TestApi;

@@ -1,4 +1,4 @@
-// The production topology (src/dev/topology.ts, what `npm run cluster` starts): a Temporal cluster on
+// The production topology (src/tooling/topology.ts, what `npm run cluster` starts): a Temporal cluster on
 // PostgreSQL with its four services as separate processes and four partitions per task queue, two API
 // processes, one I/O worker, two render workers with one render slot each, S3 storage on gofakes3.
 // Skipped, saying why, when the Temporal server or gofakes3 cannot be built here.
@@ -12,9 +12,9 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Db } from '../../src/db/pool.js';
 import { probeVideo } from '../../src/engines/probe.js';
-import { freePorts } from '../../src/dev/ports.js';
-import { startTopology, type Topology } from '../../src/dev/topology.js';
-import { dropClusterDatabases, postgresServerUrl } from '../../src/temporal/cluster.js';
+import { freePorts } from '../../src/tooling/ports.js';
+import { startTopology, type Topology } from '../../src/tooling/topology.js';
+import { dropClusterDatabases, postgresServerUrl } from '../../src/tooling/temporalCluster.js';
 import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
 import { rendering, waitUntil } from '../support/media.js';
 import { api, createOrgWithKey, testEnv, waitForTerminal } from '../support/stack.js';
@@ -81,7 +81,7 @@ describe.skipIf(skipWithout('the production topology tests (test/cluster)', 'the
 
     // As an operator would: the CLI against the cluster's visibility store (eventually consistent).
     const query = `OrganizationId="${org.id}" AND GenerationStatus="completed"`;
-    const cli = (await import('../../src/dev/install.mjs')).findTemporalCli()!;
+    const cli = (await import('../../src/tooling/install.mjs')).findTemporalCli()!;
     let listed: string[] = [];
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
       const { stdout } = await promisify(execFile)(cli, ['workflow', 'list', '--address', topology.temporal.address, '--query', query, '--output', 'json']);

@@ -7,7 +7,7 @@
 // worker container is killed mid-render and the frontend's stopped for 20 s; `docker compose down`
 // leaves nothing behind. The compose file is also held to the code (services, variables, commands,
 // search attributes, schemas, versions).
-// The engine, Compose and the base images come from `npm test`'s installer (src/dev/containers.mjs);
+// The engine, Compose and the base images come from `npm test`'s installer (src/tooling/containers.mjs);
 // where they cannot be had the test says why (and fails when CI=true).
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -18,13 +18,13 @@ import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configVariables } from '../../src/config.js';
-import { TEMPORAL_SERVER_VERSION } from '../../src/dev/install.mjs';
-import { freePorts } from '../../src/dev/ports.js';
-import { PRODUCTION_TOPOLOGY } from '../../src/dev/topology.js';
+import { TEMPORAL_SERVER_VERSION } from '../../src/tooling/install.mjs';
+import { freePorts } from '../../src/tooling/ports.js';
+import { PRODUCTION_TOPOLOGY } from '../../src/tooling/topology.js';
 import { probeVideo } from '../../src/engines/probe.js';
 import { engineVariables } from '../../src/engines/index.js';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract.js';
-import { CLUSTER_SERVICES, NUM_HISTORY_SHARDS, TEMPORAL_SCHEMAS } from '../../src/temporal/cluster.js';
+import { CLUSTER_SERVICES, NUM_HISTORY_SHARDS, TEMPORAL_SCHEMAS } from '../../src/tooling/temporalCluster.js';
 import { api, waitForTerminal } from '../support/stack.js';
 import { skipWithout } from '../support/tools.js';
 
@@ -118,7 +118,7 @@ describe.skipIf(skipWithout('the container test (test/deploy/compose)', 'a conta
     const hostOf = (address: string) => new URL(/^[a-z]+:\/\//.test(address) ? address : `http://${address}`).hostname;
 
     // Temporal: its four services, each its own container of the server the cluster tests run, on
-    // the databases and shard count src/temporal/cluster.ts uses.
+    // the databases and shard count src/tooling/temporalCluster.ts uses.
     const temporal = withImage('temporalio/server');
     expect(temporal.map(([, s]) => s.environment!.SERVICES).sort()).toEqual([...CLUSTER_SERVICES].sort());
     for (const [name, s] of temporal) {
@@ -145,7 +145,7 @@ describe.skipIf(skipWithout('the container test (test/deploy/compose)', 'a conta
     // Ours: the image's API twice, one I/O worker, render workers with one slot each, all on the
     // frontend, the compose PostgreSQL and S3, with variables src/config.ts knows, commands the image has.
     const ours = services.filter(([, s]) => s.build !== undefined);
-    const role = ([, s]: [string, Service]) => (s.command as string[])[1] === 'dist/src/api/main.js' ? 'api' : `worker-${s.environment!.WORKER_QUEUES}`;
+    const role = ([, s]: [string, Service]) => (s.command as string[])[1] === 'dist/src/app/api.js' ? 'api' : `worker-${s.environment!.WORKER_QUEUES}`;
     const count = (r: string) => ours.filter((service) => role(service) === r).length;
     expect({ api: count('api'), io: count('worker-io'), render: count('worker-render') }).toEqual({ api: PRODUCTION_TOPOLOGY.apis, io: PRODUCTION_TOPOLOGY.ioWorkers, render: PRODUCTION_TOPOLOGY.renderWorkers });
     expect(ours).toHaveLength(PRODUCTION_TOPOLOGY.apis + PRODUCTION_TOPOLOGY.ioWorkers + PRODUCTION_TOPOLOGY.renderWorkers);

@@ -12,7 +12,7 @@ import { Catalog } from '../../src/catalog/index.js';
 import { admitGeneration, finishGeneration, markGenerationStarted } from '../../src/db/generations.js';
 import { newId } from '../../src/ids.js';
 import type { EngineId, GenerationStatus } from '../../src/shared.js';
-import { createNamespace } from '../../src/temporal/devServer.js';
+import { createNamespace } from '../../src/tooling/temporalDevServer.js';
 import { generationRequest } from '../support/fixtures.js';
 import { api, createOrgWithKey, startApi, type TestApi } from '../support/stack.js';
 import { outcome } from '../usage/support.js';

@@ -7,11 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { gofakes3 } from '../../src/dev/install.mjs';
-import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
+import { gofakes3 } from '../../src/tooling/install.mjs';
+import { startS3Server, type S3Server } from '../../src/tooling/s3Server.js';
 import { getToFile, putBytes } from '../../src/media/storageFiles.js';
 import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { skipWithout } from '../support/tools.js';
 
 const bytes = crypto.randomBytes(300_000);

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startDevServer, stopChild, type DevServer } from '../../src/temporal/devServer.js';
+import { startDevServer, stopChild, type DevServer } from '../../src/tooling/temporalDevServer.js';
 import type { Receiver } from '../webhooks/support/receiver.js';
 import { createDrillGeneration, expectSettled as expectSettledIn, orgWithWebhooks as orgWithHooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { api, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 
@@ -77,7 +77,7 @@ describe('API process restarted while clients poll', () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const startApiProcess = async () => {
-      apiProcess = spawn(process.execPath, ['--import', 'tsx', 'src/api/main.ts'], {
+      apiProcess = spawn(process.execPath, ['--import', 'tsx', 'src/app/api.ts'], {
         env: { ...stack.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base },
         stdio: 'ignore',
       });

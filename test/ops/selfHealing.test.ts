@@ -1,4 +1,4 @@
-// `npm start` heals itself (README, Operations, "Self-healing `npm start`"): the real src/dev/start.ts
+// `npm start` heals itself (README, Operations, "Self-healing `npm start`"): the real src/tooling/start.ts
 // topology (embedded PostgreSQL, the Temporal dev server, the API and a worker) on free ports in a
 // process group of its own. With generations in flight the worker, the Temporal dev server and
 // PostgreSQL are each SIGKILLed: the supervisor restarts it after its first backoff step, the API
@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePorts } from '../../src/dev/ports.js';
+import { freePorts } from '../../src/tooling/ports.js';
 import { createPool, type Db } from '../../src/db/pool.js';
 import { checkResponse } from '../support/contract.js';
 import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
@@ -20,9 +20,9 @@ import { api } from '../support/stack.js';
 
 type LogLine = Record<string, any> & { msg: string };
 
-/** `node src/dev/start.ts` (what `npm start` runs) with `env`, in its own process group. */
+/** `node src/tooling/start.ts` (what `npm start` runs) with `env`, in its own process group. */
 function npmStart(env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/dev/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/tooling/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const lines: LogLine[] = [];
   let stderr = '';
   let partial = '';

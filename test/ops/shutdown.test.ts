@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { createNamespace } from '../../src/temporal/devServer.js';
-import { freePort } from '../../src/dev/ports.js';
+import { createNamespace } from '../../src/tooling/temporalDevServer.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { startWorkerProcess, testEnv } from '../support/stack.js';
 
 /** SIGINT, then SIGTERM shortly after (the process may be gone by then); resolves with the exit code. */
@@ -42,7 +42,7 @@ describe('Ctrl-C on npm start', () => {
 
   it('the API stops once: exit 0, no stack trace', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/api/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/api.ts'], {
       env: testEnv({ PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { LIMITS } from '../../src/api/generations/schema.js';
-import { createNamespace } from '../../src/temporal/devServer.js';
+import { createNamespace } from '../../src/tooling/temporalDevServer.js';
 import { api, createOrgWithKey, startApi, type TestApi } from '../support/stack.js';
 
 let stack: TestApi;

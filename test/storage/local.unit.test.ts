@@ -12,7 +12,7 @@ import type { AppState } from '../../src/http/context.js';
 import { loadConfig } from '../../src/config.js';
 import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
 import { mediaUrlSecret, signMedia, SECRET_FILE } from '../../src/storage/signing.js';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 
 let dataDir: string;
 let server: ReturnType<Koa['listen']>;

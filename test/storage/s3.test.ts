@@ -12,10 +12,10 @@ import type { AppState } from '../../src/http/context.js';
 import { mediaRoutes } from '../../src/api/media/routes.js';
 import { errorMiddleware } from '../../src/http/errors.js';
 import { loadConfig } from '../../src/config.js';
-import { gofakes3 } from '../../src/dev/install.mjs';
-import { startS3Server, type S3Server } from '../../src/dev/s3Server.js';
+import { gofakes3 } from '../../src/tooling/install.mjs';
+import { startS3Server, type S3Server } from '../../src/tooling/s3Server.js';
 import { createStorage, S3Storage, type Storage } from '../../src/storage/index.js';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { skipWithout } from '../support/tools.js';
 
 const BUCKET = 'videos';

@@ -11,10 +11,10 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool } from '../../src/db/pool.js';
-import { findTemporalCli } from '../../src/dev/install.mjs';
-import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
+import { findTemporalCli } from '../../src/tooling/install.mjs';
+import { startDevServer, type DevServer } from '../../src/tooling/temporalDevServer.js';
 import { contractReportDir } from './contract.js';
-import { freePort } from '../../src/dev/ports.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { missingTools, underCi } from './tools.js';
 
 declare module 'vitest' {

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app/httpApp.js';
 import { answerClientError } from '../../src/http/errors.js';
 import { Catalog } from '../../src/catalog/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -15,7 +15,7 @@ import { createPool, type Db } from '../../src/db/pool.js';
 import { logger } from '../../src/logger.js';
 import { createStorage } from '../../src/storage/index.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
-import { createNamespace } from '../../src/temporal/devServer.js';
+import { createNamespace } from '../../src/tooling/temporalDevServer.js';
 import { watchResponse } from './contract.js';
 
 /** The environment every process of the test stack (API, worker, CLI) runs with. */
@@ -107,9 +107,9 @@ export type WorkerProcess = {
   stop(): Promise<void>;
 };
 
-/** Starts `src/worker/main.ts` as a child process; `ready` resolves when it polls its task queues. */
+/** Starts `src/app/worker.ts` as a child process; `ready` resolves when it polls its task queues. */
 export function startWorkerProcess(env: NodeJS.ProcessEnv): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/app/worker.ts'], {
     env: { ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so a kill reaches its render children too

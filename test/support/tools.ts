@@ -4,8 +4,8 @@
 // was skipped and why.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { containersUnavailable } from '../../src/dev/containers.mjs';
-import { CHROME_HEADLESS_SHELL, gofakes3, temporalServer } from '../../src/dev/install.mjs';
+import { containersUnavailable } from '../../src/tooling/containers.mjs';
+import { CHROME_HEADLESS_SHELL, gofakes3, temporalServer } from '../../src/tooling/install.mjs';
 
 /** Why a tool cannot be used here, or null when it can. Nothing is built or installed by asking. */
 export const SUITE_TOOLS = {

@@ -32,7 +32,7 @@ import {
   type WebhookDeliveryInput,
   type WebhookDeliveryWorkflow,
 } from '../../src/temporal/contract.js';
-import { createNamespace } from '../../src/temporal/devServer.js';
+import { createNamespace } from '../../src/tooling/temporalDevServer.js';
 import { generationRequest } from '../support/fixtures.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));

@@ -13,10 +13,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { WorkflowHandle } from '@temporalio/client';
-import { findTemporalCli } from '../../src/dev/install.mjs';
+import { findTemporalCli } from '../../src/tooling/install.mjs';
 import { splitFrames } from '../../src/engines/chunks.js';
-import { startDevServer, type DevServer } from '../../src/temporal/devServer.js';
-import { freePort } from '../../src/dev/ports.js';
+import { startDevServer, type DevServer } from '../../src/tooling/temporalDevServer.js';
+import { freePort } from '../../src/tooling/ports.js';
 import { historyToJson } from './historyJson.js';
 import { attempt, attemptResult, emittedEvents, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
 

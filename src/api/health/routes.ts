@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { supervisedProcesses } from '../../dev/supervision.js';
+import { supervisedProcesses } from '../../supervision/protocol.js';
 import { registry } from '../../metrics.js';
 import type { AppDeps, AppState } from '../../http/context.js';
 

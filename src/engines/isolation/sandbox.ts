@@ -71,7 +71,7 @@ export function sandboxSupport(config: RenderSandboxConfig): Support {
         const id = (flag: string) => Number(execFileSync('id', [flag, config.user], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
         runAs = { uid: id('-u'), gid: id('-g') };
       } catch {
-        problems.push(`the render user "${config.user}" does not exist: create it (\`useradd --system --no-create-home ${config.user}\`, done by src/dev/install.mjs), or set RENDER_USER`);
+        problems.push(`the render user "${config.user}" does not exist: create it (\`useradd --system --no-create-home ${config.user}\`, done by src/tooling/install.mjs), or set RENDER_USER`);
       }
     }
     if (runAs && (fs.statSync(os.tmpdir()).mode & 0o001) === 0) {

@@ -1,4 +1,4 @@
-// What `npm start` (src/dev/start.ts) and `npm run cluster` (src/dev/cluster.ts) share: a supervisor
+// What `npm start` (src/tooling/start.ts) and `npm run cluster` (src/tooling/cluster.ts) share: a supervisor
 // that starts processes once the ones they need are up, restarts one that exits unexpectedly (with
 // exponential backoff; a crash loop stops everything with one error naming the process and its last
 // log lines), and on Ctrl-C or SIGTERM stops them all once, in reverse order, without restarting any;
@@ -16,8 +16,8 @@ import { startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
 import { logger } from '../logger.js';
-import { stopChild } from '../temporal/devServer.js';
-import { isReadyMessage, processStatesMessage, type ProcessState, type ProcessStates } from './supervision.js';
+import { isReadyMessage, processStatesMessage, type ProcessState, type ProcessStates } from '../supervision/protocol.js';
+import { stopChild } from './temporalDevServer.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -248,7 +248,7 @@ export function supervise(): Supervisor {
 
 /**
  * A Node entry point of this project as a supervised child: its output goes to ours, it is up when it
- * says so over IPC (src/dev/supervision.ts); stopping lets it drain for `graceMs`.
+ * says so over IPC (src/supervision/protocol.ts); stopping lets it drain for `graceMs`.
  */
 export function nodeService(
   name: string,

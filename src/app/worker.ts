@@ -12,7 +12,7 @@ import { createRenderActivities, createRenderPlanActivities } from '../../activi
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
-import { tellSupervisorReady } from '../dev/supervision.js';
+import { tellSupervisorReady } from '../supervision/protocol.js';
 import { checkEngineSettingsOrExit, registerEnginePlugins, renderTools } from '../engines/index.js';
 import { closeRenderProcesses } from '../engines/isolation/renderProcess.js';
 import { checkSandbox } from '../engines/isolation/sandbox.js';

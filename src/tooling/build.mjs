@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run build`: the production build. tsc compiles src/, workflows/ and activities/ into dist/
-// (same layout, so dist/src/api/main.js and dist/src/worker/main.js run with plain `node`, no tsx),
+// (same layout, so dist/src/app/api.js and dist/src/app/worker.js run with plain `node`, no tsx),
 // then every other file there (catalog, prompts, migrations, dashboard assets, plain-JS modules) is
-// copied beside the compiled code, which reads them relative to itself.
+// copied beside the compiled code, which reads them relative to itself. The tooling (this folder)
+// stays out: no production module imports it (a lint rule).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
 const SOURCES = ['src', 'workflows', 'activities'];
+const TOOLING = 'src/tooling';
 
 fs.rmSync(dist, { recursive: true, force: true });
 // The checkout's tsconfig.json, emitting, for the production sources only (not test/ or bench/).
@@ -25,6 +27,7 @@ fs.writeFileSync(
     extends: fromCache('tsconfig.json'),
     compilerOptions: { noEmit: false, outDir: fromCache('dist'), rootDir: fromCache('.'), sourceMap: true },
     include: SOURCES.map(fromCache),
+    exclude: [fromCache(TOOLING)],
   }),
 );
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -34,6 +37,7 @@ let copied = 0;
 const copyAssets = (dir) => {
   for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = path.join(dir, entry.name);
+    if (rel === TOOLING) continue;
     if (entry.isDirectory()) copyAssets(rel);
     else if (!entry.name.endsWith('.ts')) {
       fs.mkdirSync(path.dirname(path.join(dist, rel)), { recursive: true });

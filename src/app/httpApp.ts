@@ -1,5 +1,6 @@
-// Where every HTTP request enters: middleware order and the route table. The one module of src/http
-// that knows its users (the API's routers and the dashboard); they import the rest of src/http.
+// Where every HTTP request enters: middleware order and the route table, wiring the API's routers
+// and the dashboard on the HTTP layer (src/http/, which knows none of them). Beside the process entry
+// points (api.ts, worker.ts): src/app/ is the top floor, where the application is put together.
 import Koa from 'koa';
 import { brandRoutes } from '../api/brand/routes.js';
 import { enginesRoutes } from '../api/engines/routes.js';
@@ -12,11 +13,11 @@ import { openApiRoutes } from '../api/openapi/routes.js';
 import { usageRoutes } from '../api/usage/routes.js';
 import { dashboard } from '../dashboard/index.js';
 import { notFound } from '../errors.js';
-import type { AppDeps, AppState } from './context.js';
-import { errorMiddleware } from './errors.js';
-import { jsonBodyMiddleware } from './jsonBody.js';
-import { methodsAt, requestGuardMiddleware } from './requestGuard.js';
-import { requestLogMiddleware } from './requestLog.js';
+import type { AppDeps, AppState } from '../http/context.js';
+import { errorMiddleware } from '../http/errors.js';
+import { jsonBodyMiddleware } from '../http/jsonBody.js';
+import { methodsAt, requestGuardMiddleware } from '../http/requestGuard.js';
+import { requestLogMiddleware } from '../http/requestLog.js';
 
 /** Reads clients repeat every few seconds: their request lines go to debug (src/http/requestLog.ts). */
 const POLLS = ['GET /v1/responses/:id', 'GET /v1/chat/completions/:id', 'GET /healthz', 'GET /readyz', 'GET /metrics'];

@@ -1,4 +1,4 @@
-// `npm run cluster`: the production topology on one machine (src/dev/topology.ts). A Temporal cluster
+// `npm run cluster`: the production topology on one machine (src/tooling/topology.ts). A Temporal cluster
 // on PostgreSQL (its four services as separate processes, the server's default dynamic config), two
 // API processes on PORT and PORT+1, one I/O worker and two render workers (one render slot each), S3
 // storage on a local S3-compatible server (gofakes3, in memory), one shared PostgreSQL (DATABASE_URL,

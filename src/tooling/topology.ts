@@ -1,13 +1,13 @@
 // The production topology on one machine, as `npm run cluster`, the cluster tests and the cluster
-// benches start it: a Temporal cluster on PostgreSQL (src/temporal/cluster.ts), S3 storage on
+// benches start it: a Temporal cluster on PostgreSQL (src/tooling/temporalCluster.ts), S3 storage on
 // gofakes3, API processes on their own ports, one I/O worker and render workers with one render slot
 // each. Every process can be stopped, killed and started again (the failure drills).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresServerUrl, startTemporalCluster, type TemporalCluster } from '../temporal/cluster.js';
-import { startDevServer, stopChild, type DevServer } from '../temporal/devServer.js';
+import { postgresServerUrl, startTemporalCluster, type TemporalCluster } from './temporalCluster.js';
+import { startDevServer, stopChild, type DevServer } from './temporalDevServer.js';
 import { ensureTemporalCli, gofakes3, temporalServer } from './install.mjs';
 import { freeLowPorts, freePorts } from './ports.js';
 import { startS3Server, type S3Server } from './s3Server.js';
@@ -107,13 +107,13 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
       WORKER_METRICS_PORT: '0',
     };
     const service = (name: string, entry: string, own: NodeJS.ProcessEnv, url?: string) => nodeService(name, entry, { ...env, ...own }, opts, url);
-    const ioWorker = service('worker-io', 'src/worker/main.ts', { WORKER_QUEUES: 'io' });
+    const ioWorker = service('worker-io', 'src/app/worker.ts', { WORKER_QUEUES: 'io' });
     const renderWorkers = Array.from({ length: opts.renderWorkers }, (_, i) =>
-      service(`worker-render-${i + 1}`, 'src/worker/main.ts', { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(PRODUCTION_TOPOLOGY.renderConcurrency) }),
+      service(`worker-render-${i + 1}`, 'src/app/worker.ts', { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(PRODUCTION_TOPOLOGY.renderConcurrency) }),
     );
     const apis = opts.apiPorts.map((port, i) => {
       const url = `http://127.0.0.1:${port}`;
-      return service(`api-${i + 1}`, 'src/api/main.ts', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url }, url);
+      return service(`api-${i + 1}`, 'src/app/api.ts', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url }, url);
     });
     const processes = [ioWorker, ...renderWorkers, ...apis];
     for (const p of processes) p.start();

@@ -3,8 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
-import { SEARCH_ATTRIBUTES } from './contract.js';
-import { devServerDynamicConfigArgs } from './dynamicConfig.js';
+import { SEARCH_ATTRIBUTES } from '../temporal/contract.js';
+import { devServerDynamicConfigArgs } from '../temporal/dynamicConfig.js';
 
 const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT: 'Int', BOOL: 'Bool' };
 

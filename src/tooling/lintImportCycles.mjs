@@ -3,7 +3,8 @@
 // modules that cannot be read, moved or tested one without the other.) The import graph is read with
 // TypeScript's own pre-processor (every `import`, `import type`, `export … from` and `import()` with a
 // literal specifier) and cycles are its strongly connected components; each import that stays inside
-// a cycle is reported with the whole cycle.
+// a cycle is reported with the whole cycle. The same graph serves `project/folder-cycles`
+// (lintFolderCycles.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -19,19 +20,21 @@ function tsFiles(dir, out) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) {
       if (e.name !== 'node_modules') tsFiles(p, out);
-    } else if (/\.m?ts$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
+    } else if (/\.(m?ts|mjs)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
 
-function resolveIn(files, from, spec) {
+/** The project file a relative specifier names (TypeScript or plain-JS module), or null. */
+export function resolveIn(files, from, spec) {
   if (!spec.startsWith('.')) return null;
   const base = path.resolve(path.dirname(from), spec).replace(/\.m?js$/, '');
-  for (const c of [`${base}.ts`, `${base}.mts`, path.join(base, 'index.ts')]) if (files.has(c)) return c;
+  for (const c of [`${base}.ts`, `${base}.mts`, `${base}.mjs`, path.join(base, 'index.ts')]) if (files.has(c)) return c;
   return null;
 }
 
-function build(root) {
+/** The project's import graph under `root` (files, their imports, their import cycles), rebuilt when a file changes. */
+export function importGraph(root) {
   const files = new Set(ROOTS.flatMap((r) => tsFiles(path.join(root, r), [])));
   const stamp = [...files].map((f) => `${f}:${fs.statSync(f).mtimeMs}`).join('|');
   const cached = graphs.get(root);
@@ -77,7 +80,7 @@ export const importCycles = {
     const root = context.cwd;
     return {
       Program(program) {
-        const { componentOf } = build(root);
+        const { componentOf } = importGraph(root);
         const component = componentOf.get(file);
         if (!component) return;
         const cycle = component.map((f) => path.relative(root, f)).sort().join(' ↔ ');

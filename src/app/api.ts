@@ -2,11 +2,11 @@
 import http from 'node:http';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
-import { listenForProcessStates, tellSupervisorReady } from '../dev/supervision.js';
+import { listenForProcessStates, tellSupervisorReady } from '../supervision/protocol.js';
 import { createPool } from '../db/pool.js';
 import { registerEnginePlugins } from '../engines/index.js';
 import { migrate } from '../db/migrate.js';
-import { createApp } from '../http/app.js';
+import { createApp } from './httpApp.js';
 import { answerClientError } from '../http/errors.js';
 import { logger } from '../logger.js';
 import { registryOf } from '../providers/index.js';

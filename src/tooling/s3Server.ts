@@ -1,8 +1,8 @@
 // gofakes3 (an S3-compatible server, in memory) as a child process: the S3 storage of the tests and
-// of `npm run cluster`. The binary comes from src/dev/install.mjs `gofakes3()`.
+// of `npm run cluster`. The binary comes from src/tooling/install.mjs `gofakes3()`.
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { stopChild } from '../temporal/devServer.js';
+import { stopChild } from './temporalDevServer.js';
 
 export type S3Server = {
   endpoint: string;

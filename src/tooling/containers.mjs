@@ -1,5 +1,5 @@
 // The container engine and the base images for the container test (test/deploy/compose.test.ts),
-// installed for `npm test` only (src/dev/install.mjs runs this file; an operator without Docker Hub
+// installed for `npm test` only (src/tooling/install.mjs runs this file; an operator without Docker Hub
 // may run it by hand, as root). Plain JavaScript: it runs in the installer, before TypeScript.
 //   1. Docker Engine from Debian (`docker.io`), started as `dockerd` where nothing runs it (no
 //      systemd here), with no default bridge, no NAT, no forwarding and no iptables rules: containers
@@ -8,7 +8,7 @@
 //      has none.
 //   2. Every image the Dockerfile and docker-compose.yml name: already there, else pulled, else (no
 //      public image registry reachable) a stand-in built here from the reachable registries, tagged
-//      with the same name (src/dev/images/README.md says what each honours of the upstream image).
+//      with the same name (src/tooling/images/README.md says what each honours of the upstream image).
 // The engine's data (images, build cache) lives in its data root (/var/lib/docker), outside the
 // checkout; the Go programs in the tools cache (~/.cache/video-api).
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureTemporalCli, goTools, NODE_LTS_VERSION, TEMPORAL_SERVER_VERSION, temporalServer, toolsCacheDir } from './install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const RECIPES = path.join(root, 'src/dev/images');
+const RECIPES = path.join(root, 'src/tooling/images');
 const say = (msg) => process.stderr.write(`[containers] ${msg}\n`);
 
 const COMPOSE_VERSION = '2.40.3';
@@ -73,7 +73,7 @@ export function containersUnavailable() {
   if (!dockerServerVersion()) return 'no Docker engine answers on the docker socket: start `dockerd` (as root, `npm test` does: dockerd ' + DOCKERD_FLAGS.join(' ') + ')';
   if (!composeVersion()) return `no \`docker compose\` (Compose v2): \`npm test\` builds ${COMPOSE_VERSION} from the Go module proxy when Go is installed`;
   const missing = requiredImages().filter((ref) => !imageLabels(ref));
-  if (missing.length) return `images missing: ${missing.join(', ')} (\`npm test\` pulls them, or builds stand-ins: src/dev/images/README.md)`;
+  if (missing.length) return `images missing: ${missing.join(', ')} (\`npm test\` pulls them, or builds stand-ins: src/tooling/images/README.md)`;
   return null;
 }
 
@@ -298,7 +298,7 @@ async function ensureImage(ref) {
   // The upstream image (pulled) or a stand-in of the current recipe.
   if (labels && (!labels[STAND_IN_LABEL] || labels[STAND_IN_LABEL] === wanted)) return 'present';
   if (!labels && output('docker', ['pull', ref], { timeout: 600_000 }) !== null) return 'pulled';
-  if (!wanted) throw new Error(`${ref} cannot be pulled here, and no stand-in recipe (src/dev/images) makes ${repository} at tag ${tag}`);
+  if (!wanted) throw new Error(`${ref} cannot be pulled here, and no stand-in recipe (src/tooling/images) makes ${repository} at tag ${tag}`);
   ensureDebianBase();
   const ctx = fs.mkdtempSync(path.join(os.tmpdir(), `stand-in-${repository.replace('/', '-')}-`));
   try {
@@ -319,7 +319,7 @@ export async function ensureContainers() {
   for (const ref of requiredImages()) say(`${ref}: ${await ensureImage(ref)}`);
 }
 
-// `node src/dev/containers.mjs`: the same, by hand (an operator on a machine without Docker Hub).
+// `node src/tooling/containers.mjs`: the same, by hand (an operator on a machine without Docker Hub).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   ensureContainers().catch((err) => {
     say(`FAILED: ${err.message}`);

@@ -2,15 +2,15 @@
 //   PostgreSQL (DATABASE_URL, else embedded under DATA_DIR/postgres), a Temporal dev server
 //   (TEMPORAL_ADDRESS, else started here on EMBEDDED_TEMPORAL_PORT with its SQLite file under
 //   DATA_DIR and the Web UI), migrations, then the API and one worker as child processes.
-//   A process that exits unexpectedly is restarted (src/dev/supervisor.ts); Ctrl-C stops everything.
-// package.json runs it with `exec node src/dev/lts.mjs --import tsx` (the Node LTS the image ships):
+//   A process that exits unexpectedly is restarted (src/tooling/supervisor.ts); Ctrl-C stops everything.
+// package.json runs it with `exec node src/tooling/lts.mjs --import tsx` (the Node LTS the image ships):
 // no /bin/sh (which re-raises Ctrl-C's SIGINT on itself whatever its child does: exit 130) and no tsx
 // CLI (which SIGKILLs a child slow to confirm a signal) between npm and this process, and lts.mjs
 // waits for it, so a stop ends in this process's own exit code.
 import './serviceName.js';
 import path from 'node:path';
 import { loadConfigOrExit } from '../config.js';
-import { startDevServer } from '../temporal/devServer.js';
+import { startDevServer } from './temporalDevServer.js';
 import { ensureTemporalCli } from './install.mjs';
 import { ensurePostgres, exitOf, nodeService, supervise } from './supervisor.js';
 
@@ -53,8 +53,8 @@ const childEnv = {
 };
 const graceMs = config.shutdownGraceMs + 5_000;
 await Promise.all([
-  supervisor.run(nodeService('worker', 'src/worker/main.ts', childEnv, { graceMs, after })),
-  supervisor.run(nodeService('api', 'src/api/main.ts', childEnv, { graceMs, after, hearsProcessStates: true })),
+  supervisor.run(nodeService('worker', 'src/app/worker.ts', childEnv, { graceMs, after })),
+  supervisor.run(nodeService('api', 'src/app/api.ts', childEnv, { graceMs, after, hearsProcessStates: true })),
 ]);
 
 const apiUrl = `http://localhost:${config.port}`;

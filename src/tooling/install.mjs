@@ -11,7 +11,7 @@
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
 //      server), built from the Go module proxy into the same cache.
-//   5. for `npm test`: a container engine and the images of the container test (src/dev/containers.mjs).
+//   5. for `npm test`: a container engine and the images of the container test (src/tooling/containers.mjs).
 // A second run finds everything in place and takes well under a second.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -165,7 +165,7 @@ export async function ensureTemporalCli() {
   return bin;
 }
 
-/** The Node LTS the image runs (Dockerfile; its node stand-in, src/dev/containers.mjs). */
+/** The Node LTS the image runs (Dockerfile; its node stand-in, src/tooling/containers.mjs). */
 export const NODE_LTS_VERSION = '24.21.0';
 
 /**
@@ -219,11 +219,11 @@ export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFA
 
 /**
  * For `npm test` only: the container engine, Compose and the images the container test runs
- * (src/dev/containers.mjs, in a process of its own: it imports this module). When they cannot be
+ * (src/tooling/containers.mjs, in a process of its own: it imports this module). When they cannot be
  * had, the test says why.
  */
 function ensureContainerTest() {
-  const r = spawnSync(process.execPath, [path.join(root, 'src/dev/containers.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, [path.join(root, 'src/tooling/containers.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) say('WARNING: the container test (test/deploy/compose.test.ts) cannot run here; it will say why');
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `node src/dev/lockfile.mjs`: completes package-lock.json with the other platforms' optional
+// `node src/tooling/lockfile.mjs`: completes package-lock.json with the other platforms' optional
 // packages (native builds such as @swc/core-darwin-arm64) that npm leaves out when it resolves the tree
 // against a registry that serves only this platform's builds. Without them `npm ci` refuses the lock
 // ("Missing: … from lock file") on any machine. Each entry gets the version its parent asks for and the

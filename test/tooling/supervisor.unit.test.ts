@@ -3,8 +3,8 @@
 // test/ops/selfHealing.test.ts drives the whole `npm start` topology through the same code.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createSupervisor, exitOf, type RestartPolicy, type Service } from '../../src/dev/supervisor.js';
-import { stopChild } from '../../src/temporal/devServer.js';
+import { createSupervisor, exitOf, type RestartPolicy, type Service } from '../../src/tooling/supervisor.js';
+import { stopChild } from '../../src/tooling/temporalDevServer.js';
 
 type TestService = Service & { starts: number[]; pids: number[] };
 

@@ -2,7 +2,7 @@
 // persistence and visibility (schemas applied with the server's own SQL tool), its four services
 // (frontend, history, matching, worker) as separate processes, the service's dynamic config
 // (src/temporal/dynamicConfig.ts) plus what `dynamicConfig` adds, and the namespace and search attributes registered with the CLI as
-// an operator would. Used by `npm run cluster` (src/dev/cluster.ts), the cluster test suite and the
+// an operator would. Used by `npm run cluster` (src/tooling/cluster.ts), the cluster test suite and the
 // cluster benches.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,9 +10,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { SEARCH_ATTRIBUTES } from './contract.js';
-import { stopChild, waitForFrontend } from './devServer.js';
-import { serviceDynamicConfig } from './dynamicConfig.js';
+import { SEARCH_ATTRIBUTES } from '../temporal/contract.js';
+import { serviceDynamicConfig } from '../temporal/dynamicConfig.js';
+import { stopChild, waitForFrontend } from './temporalDevServer.js';
 
 const run = promisify(execFile);
 
@@ -23,7 +23,7 @@ export const TEMPORAL_SCHEMAS = { default: 'postgresql/v12/temporal', visibility
 export const NUM_HISTORY_SHARDS = 4;
 
 export type ClusterOptions = {
-  /** The `server` and `sql` binaries (src/dev/install.mjs ensureTemporalServer) and the CLI. */
+  /** The `server` and `sql` binaries (src/tooling/install.mjs ensureTemporalServer) and the CLI. */
   serverPath: string;
   sqlToolPath: string;
   cliPath: string;

@@ -1,4 +1,4 @@
-// What `npm start`'s supervisor (src/dev/supervisor.ts) and the API and worker processes it runs tell
+// What `npm start`'s supervisor (src/tooling/supervisor.ts) and the API and worker processes it runs tell
 // each other over their IPC channel: a child says when it serves; the API hears the state of every
 // process, which GET /readyz reports. Without a supervisor (no IPC channel) both are no-ops.
 
