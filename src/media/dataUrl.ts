@@ -1,5 +1,5 @@
 // data: URLs of request images (RFC 2397): decoded to bytes. The declared media type is ignored:
-// what the bytes are is sniffed from them (src/media/sniff.ts).
+// what the bytes are is sniffed from them (src/sniff.ts).
 
 /** The bytes of a `data:` URL, or a reason it is not one we can read. */
 export function decodeDataUrl(url: string): { bytes: Buffer } | { problem: string } {

@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
+import { imageSize, sniffMedia } from '../sniff.js';
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
 import type { UrlPolicy } from '../outbound/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from './limits.js';
 import { probeMediaVideo } from './probe.js';
-import { imageSize, sniffMedia } from './sniff.js';
 import { getToFile } from './storageFiles.js';
 
 export type FetchMediaDeps = {

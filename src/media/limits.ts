@@ -1,6 +1,6 @@
 // Limits of the requester's media (README, "User media").
 import type { MediaKind } from '../shared.js';
-import type { ImageSize } from './sniff.js';
+import type { ImageSize } from '../sniff.js';
 
 const MiB = 1024 * 1024;
 

@@ -6,11 +6,11 @@
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
 import { ASSET_URL_PREFIX, mediaAssetKey, type ContentPart, type GenerationRequest, type InputMessage, type MediaKind } from '../shared.js';
+import { imageSize, sniffMedia, type ImageSize, type SniffedType } from '../sniff.js';
 import type { Storage } from '../storage/index.js';
 import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver } from '../outbound/urlPolicy.js';
 import { decodeDataUrl } from './dataUrl.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS } from './limits.js';
-import { imageSize, sniffMedia, type ImageSize, type SniffedType } from './sniff.js';
 import { putBytes } from './storageFiles.js';
 
 /** An image received as a data: URL, to store as asset `name` once the generation exists. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inlineLottieAssets } from '../../src/engines/lottie/assets.js';
-import { imageSize } from '../../src/media/sniff.js';
+import { imageSize } from '../../src/sniff.js';
 import { twoColourImage } from '../support/mediaServer.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

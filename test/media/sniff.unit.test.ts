@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeDataUrl } from '../../src/media/dataUrl.js';
 import { formatBytes, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from '../../src/media/limits.js';
-import { imageSize, sniffMedia } from '../../src/media/sniff.js';
+import { imageSize, sniffMedia } from '../../src/sniff.js';
 
 const b64 = (s: string) => Buffer.from(s, 'base64');
 const FILES = {

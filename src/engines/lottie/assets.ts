@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { imageSize, sniffMedia } from '../../media/sniff.js';
+import { imageSize, sniffMedia } from '../../sniff.js';
 
 /** Longest side embedded as is; larger images are scaled down (more pixels only slow every frame). */
 const MAX_EMBEDDED_SIDE = 2048;

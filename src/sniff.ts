@@ -1,7 +1,8 @@
 // What a media file really is, from its first bytes (magic numbers), never from a Content-Type
 // header or a data: URL's declared type: PNG, JPEG, GIF and WebP images; MP4/MOV (ISO BMFF `ftyp`)
-// and WebM videos. Image dimensions are read from the headers (no decoding).
-import type { MediaKind } from '../shared.js';
+// and WebM videos. Image dimensions are read from the headers (no decoding). Pure, on the ground
+// floor: the media checks (src/media/) and the engines (Lottie's embedded images) both use it.
+import type { MediaKind } from './shared.js';
 
 export type SniffedType = { kind: MediaKind; mediaType: string; extension: string };
 
