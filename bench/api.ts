@@ -177,7 +177,7 @@ async function bareWorkflowStarts(address: string, namespace: string): Promise<F
   const end = Date.now() + seconds * 1000;
   const started = Date.now();
   // The very start the API makes (same options, search attributes, memo and request), minus the API.
-  const request = fromResponsesRequest(JSON.parse(createBody), { catalog: Catalog.load(), config: loadConfig({}) });
+  const { request } = fromResponsesRequest(JSON.parse(createBody), { catalog: Catalog.load(), config: loadConfig({}) });
   const app = { name: null, referer: null, title: null };
   await Promise.all(
     Array.from({ length: connections }, async () => {

@@ -311,10 +311,13 @@ async function stepsOf(stack: Stack, generationId: string, completedAtMs: number
     return { scheduled: ms(scheduled), started: ms(started), completed: ms(completed) };
   };
   const finish = activity(events, 'finishGeneration', true);
-  const childInput = (e: HistoryEvent) => defaultPayloadConverter.fromPayload<{ facts: { type: string }; attempted?: { plan: unknown } }>(e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!);
+  // `attempted`: the name of `prepared` before issue 40 (a --before checkout may be older).
+  type ChildInput = { facts: { type: string }; prepared?: { result?: unknown }; attempted?: { result?: unknown } };
+  const childInput = (e: HistoryEvent) => defaultPayloadConverter.fromPayload<ChildInput>(e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!);
   const initiated = events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).find((e) => childInput(e).facts.type === 'video.generation.completed');
   if (!finish || !initiated) return null;
-  if (childInput(initiated).attempted?.plan) {
+  const { prepared, attempted } = childInput(initiated);
+  if ((prepared ?? attempted)?.result) {
     // Issue 35: the terminal record's activity made the first attempt; its delivery workflow came after.
     const none = Object.fromEntries(STEPS.map((step) => [step, NaN])) as Steps;
     return { ...none, 'record → its activity completed': finish.completed - completedAtMs, 'sent with the record: record started → arrival': arrivalMs - finish.started };

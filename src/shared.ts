@@ -187,5 +187,8 @@ export const WEBHOOK_EVENT_TYPES = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Toggles of an organization that never changed them: only completions are delivered. */
+export const DEFAULT_ENABLED_EVENTS: readonly WebhookEventType[] = ['video.generation.completed'];
+
 /** Where the delivery of one event stands (`pending` until delivered, gone or out of attempts). */
 export type WebhookEventStatus = 'pending' | 'delivered' | 'failed' | 'gone';

@@ -10,11 +10,11 @@ import {
   renderProgressSignal,
   SEARCH_ATTRIBUTES,
   stateQuery,
-  type AttemptedWithRecord,
   type GenerationEventFacts,
   type GenerationLiveState,
   type GenerationOutcome,
   type GenerationWorkflowInput,
+  type PreparedDelivery,
   type RenderProgressReport,
   type WebhookDeliveryInput,
 } from '../src/temporal/contract.js';
@@ -74,10 +74,12 @@ export class GenerationLifecycle {
    * Ends the generation as clients see it: `record` writes the outcome with the sequence number the
    * terminal state gets, then the status turns terminal, the progress events stop and the last events
    * go out (a cancelled generation sends no completed event). The completed event goes to `record`
-   * too, which sends its first attempt as soon as the outcome is written, unless the started event
-   * has yet to go out before it. Executions from before either rule replay as they ran.
+   * too, which prepares it and sends its first attempt as soon as the outcome is written; a started
+   * event still due goes out before. Executions that recorded no `completed-sent-with-record` marker
+   * replay `endAsBefore`: those started before it, and (before issue 40) those whose started event was
+   * still due.
    */
-  async end(outcome: GenerationOutcome, record: (eventSeq: number, completedEvent?: WebhookDeliveryInput) => Promise<AttemptedWithRecord | void>): Promise<void> {
+  async end(outcome: GenerationOutcome, record: (eventSeq: number, completedEvent?: WebhookDeliveryInput) => Promise<PreparedDelivery | void>): Promise<void> {
     this.ending = true;
     const terminalSeq = this.state.seq + 1;
     const facts: GenerationEventFacts = {
@@ -88,17 +90,40 @@ export class GenerationLifecycle {
       videoKey: outcome.rendered?.video.key ?? null,
     };
     // In progress without a provider call (none usable, or media that could not be fetched): the
-    // started event still comes first.
-    const startedFirst = this.reachedInProgress && !this.startedSent;
-    const sendWithRecord = outcome.status !== 'cancelled' && !startedFirst && !!this.input.request.webhook_url && patched('completed-sent-with-record');
-    const completed = sendWithRecord ? webhookEvent(this.input, facts) : null;
-    const attempted = completed ? await record(terminalSeq, completed) : await record(terminalSeq);
+    // started event is still due, and comes first.
+    const startedDue = this.reachedInProgress && !this.startedSent;
+    const startedProvider = outcome.provider ?? this.input.firstProvider ?? null;
+    const announced = outcome.status !== 'cancelled' && !!this.input.request.webhook_url;
+    if (!announced || !patched('completed-sent-with-record')) return this.endAsBefore(outcome, terminalSeq, facts, record, startedDue, startedProvider);
+    if (startedDue) await this.emitStarted(startedProvider);
+    const completed = webhookEvent(this.input, facts)!;
+    const prepared = await record(terminalSeq, completed);
+    this.setStatus(outcome.status, terminalSeq);
+    await this.progressEvents;
+    // Empty only from an older worker that made no attempt: the delivery workflow then prepares the event itself.
+    await startDelivery(prepared ? { ...completed, prepared } : completed);
+  }
+
+  /**
+   * The end without a completed event to send (cancelled, or no webhook_url), and that of executions
+   * that recorded no `completed-sent-with-record` marker: their completed event is prepared by its own
+   * delivery workflow, started after the record, and a started event still due goes out before it
+   * only since `started-before-completed`.
+   */
+  private async endAsBefore(
+    outcome: GenerationOutcome,
+    terminalSeq: number,
+    facts: GenerationEventFacts,
+    record: (eventSeq: number) => Promise<unknown>,
+    startedDue: boolean,
+    startedProvider: string | null,
+  ): Promise<void> {
+    await record(terminalSeq);
     this.setStatus(outcome.status, terminalSeq);
     await this.progressEvents;
     if (outcome.status === 'cancelled') return;
-    if (startedFirst && patched('started-before-completed')) await this.emitStarted(outcome.provider ?? this.input.firstProvider ?? null);
-    if (completed) await startDelivery(attempted ? { ...completed, attempted } : completed);
-    else await emitWebhookEvent(this.input, facts);
+    if (startedDue && patched('started-before-completed')) await this.emitStarted(startedProvider);
+    await emitWebhookEvent(this.input, facts);
   }
 
   private async emitStarted(provider: string | null): Promise<void> {

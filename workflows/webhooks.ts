@@ -1,9 +1,11 @@
 // Lifecycle webhook events (interface section 6). Each event is delivered by its own workflow
 // (id = event id), started as an abandoned child so it outlives the generation and the generation
 // never waits for a receiver. Retries are durable Temporal timers: worker and server restarts
-// resume the schedule where it was. The completed event's first attempt is made by the activity that
-// records the terminal state (lifecycle.ts); its workflow carries on from the second.
-import { ParentClosePolicy, patched, sleep, startChild, uuid4 } from '@temporalio/workflow';
+// resume the schedule where it was. An event is prepared once, in one of two places: the completed
+// event by the activity that records the terminal state (lifecycle.ts), which also makes its first
+// attempt, and every other event here, in the workflow's first task; the steps themselves are
+// src/webhooks/delivery.ts's.
+import { log, ParentClosePolicy, patched, sleep, startChild, uuid4 } from '@temporalio/workflow';
 import {
   deliveryPriority,
   TASK_QUEUES,
@@ -11,8 +13,10 @@ import {
   type GenerationWorkflowInput,
   type WebhookAttemptResult,
   type WebhookDeliveryInput,
+  type WebhookDeliveryPlan,
   type WebhookDeliveryResult,
 } from '../src/temporal/contract.js';
+import { ATTEMPT_FAILURES } from '../src/webhooks/attemptFailures.js';
 import { delayBeforeNextAttempt, statusAfterAttempt } from '../src/webhooks/retryPolicy.js';
 import { webhookPreparation, webhookRecords, webhookSender } from './activities.js';
 
@@ -51,16 +55,14 @@ export async function startDelivery(delivery: WebhookDeliveryInput): Promise<voi
 
 export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
   const records = webhookRecords(input.organizationId);
-  const { attempted } = input;
-  // Recorded by a local activity: the first attempt is scheduled in the workflow's first task (issue 35).
-  // Executions from before replay as they ran. A completed event comes recorded and attempted once.
-  const plan = attempted ? attempted.plan : patched('prepare-locally') ? await webhookPreparation.prepareWebhookEvent(input) : await records.prepareWebhookEvent(input);
+  const prepared = input.prepared ?? input.attempted;
+  const plan = prepared ? prepared.plan : await prepare(input);
   if (!plan) return { status: 'disabled', attempts: 0 };
   const schedule = plan.retryScheduleMs;
   let previous: WebhookAttemptResult | null = null;
-  if (attempted?.plan) {
-    if (attempted.status !== 'pending') return { status: attempted.status, attempts: 1 };
-    previous = attempted.result;
+  if (prepared?.result) {
+    if (prepared.status !== 'pending') return { status: prepared.status, attempts: 1 };
+    previous = prepared.result;
   }
   for (let attempt = previous ? 2 : 1; attempt <= schedule.length; attempt++) {
     const scheduled = schedule[attempt - 1]!;
@@ -75,20 +77,33 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   return { status: 'failed', attempts: 0 }; // an empty schedule (config forbids it)
 }
 
-/** An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. */
-async function attemptOnce({ eventId, organizationId }: WebhookDeliveryInput, attempt: number): Promise<WebhookAttemptResult> {
+/**
+ * Records the event by a local activity, so the first attempt is scheduled in the workflow's first
+ * task (issue 35). Executions started before `prepare-locally` replay the ordinary activity they ran.
+ */
+function prepare(input: WebhookDeliveryInput): Promise<WebhookDeliveryPlan | null> {
+  if (patched('prepare-locally')) return webhookPreparation.prepareWebhookEvent(input);
+  return webhookRecords(input.organizationId).prepareWebhookEvent(input);
+}
+
+/**
+ * An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. Its
+ * record says so in fixed words; the cause goes to the worker's log.
+ */
+async function attemptOnce({ eventId, generationId, organizationId }: WebhookDeliveryInput, attempt: number): Promise<WebhookAttemptResult> {
   const startedAt = Date.now(); // workflow time: deterministic
   try {
     return await webhookSender(organizationId).attemptWebhookDelivery({ eventId, attempt });
   } catch (err) {
-    const cause = (err as { cause?: Error }).cause;
+    const cause = (err as { cause?: Error }).cause?.message ?? (err as Error).message;
+    log.warn('webhook attempt did not complete', { generation_id: generationId, event_id: eventId, attempt, cause });
     return {
       eventId,
       attempt,
       attemptedAtMs: startedAt,
       statusCode: null,
       durationMs: Date.now() - startedAt,
-      error: `attempt did not complete: ${cause?.message ?? (err as Error).message}`,
+      error: ATTEMPT_FAILURES.incomplete,
       retryAfterMs: null,
       responseExcerpt: null,
     };

@@ -25,6 +25,7 @@ import { closeThreads } from '../threads/pool.js';
 import { createStorage } from '../storage/index.js';
 import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 import { renderWorkerIdentity } from '../temporal/renderSlots.js';
+import { createWebhookDelivery } from '../webhooks/delivery.js';
 
 const config = loadConfigOrExit();
 for (const deprecation of config.deprecations) logger.warn(deprecation);
@@ -84,12 +85,12 @@ const common = {
 
 /** The I/O queue's activities: records, media, provider calls, webhooks, render planning. */
 function ioActivities() {
-  const webhooks = createWebhookActivities(deps);
+  const webhooks = createWebhookDelivery(deps);
   return {
     ...createRecordActivities(deps, webhooks),
     ...createMediaActivities(deps),
     ...createProviderActivities(deps),
-    ...webhooks,
+    ...createWebhookActivities(webhooks),
     ...createRenderPlanActivities(deps),
   };
 }

@@ -1,8 +1,7 @@
 // Webhook data access: organization settings (event toggles, signing secrets), events and delivery
 // attempts. Used by the delivery activities, the admin CLI and (later) the dashboard.
-import type { WebhookEventStatus, WebhookEventType } from '../shared.js';
-import { DEFAULT_ENABLED_EVENTS } from '../webhooks/events.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
+import { newWebhookSecret } from '../ids.js';
+import { DEFAULT_ENABLED_EVENTS, type WebhookEventStatus, type WebhookEventType } from '../shared.js';
 import type { Db } from './pool.js';
 
 type Queryable = Pick<Db, 'query'>;

@@ -18,20 +18,18 @@ export type MediaUpload = { name: string; bytes: Buffer; mediaType: string };
 
 export type PreparedMedia = { request: GenerationRequest; uploads: MediaUpload[] };
 
-/** Where a part came from in the request body (`input.0.content.1.image_url`); undefined: unknown. */
-export type ParamOf = (part: ContentPart) => string | undefined;
-
 const refused = (param: string, reason: string) =>
   invalidInput(`${param}: ${reason}`, param, 'invalid_media_url');
 
 /**
  * Checks every media part and decodes data: URL images. Returns the request with those parts
- * pointing at their assets (`asset:image-1.png`) and the bytes to store. Throws the 400.
+ * pointing at their assets (`asset:image-1.png`) and the bytes to store. Throws the 400, naming the
+ * part by `mediaParams`: where each media part came from in the body, in the request's order.
  */
 export async function prepareRequestMedia(
   request: GenerationRequest,
   config: Config,
-  paramOf: ParamOf,
+  mediaParams: readonly string[],
   resolve?: HostResolver,
 ): Promise<PreparedMedia> {
   const policy = urlPolicyFromConfig(config, resolve);
@@ -39,13 +37,14 @@ export async function prepareRequestMedia(
   const checks: { param: string; check: Promise<unknown> }[] = [];
   // Numbered per kind in request order, exactly as mediaPartsOf numbers them for the fetch step.
   const counts: Record<MediaKind, number> = { image: 0, video: 0 };
+  let index = 0;
 
   const messages = request.messages.map((message): InputMessage => ({
     ...message,
     content: message.content.map((part): ContentPart => {
       if (part.type === 'text') return part;
       const number = ++counts[part.type];
-      const param = paramOf(part) ?? 'input';
+      const param = mediaParams[index++] ?? 'input';
       if (/^data:/i.test(part.url)) {
         const upload = decodeImage(part.url, part.type, number, param);
         uploads.push(upload);

@@ -205,25 +205,37 @@ export type WebhookDeliveryInput = {
   engine: EngineId;
   model: string;
   facts: GenerationEventFacts;
-  /** Set when the activity that records the terminal state made the first attempt already (the completed event). */
-  attempted?: AttemptedWithRecord;
+  /** Set when the activity that records the terminal state prepared the event (the completed event): the workflow does not prepare it again. */
+  prepared?: PreparedDelivery;
+  /**
+   * `prepared` under its former name, in the input of delivery workflows started before it was
+   * renamed; read while one of those can still be running (README, "Changing workflows").
+   */
+  attempted?: PreparedDelivery;
 };
 
 /** What the delivery workflow needs once the event is recorded. */
 export type WebhookDeliveryPlan = { retryScheduleMs: number[] };
 
 /**
- * The completed event's first attempt, made by the activity that writes the terminal state, so that
- * no workflow task stands between the record and the receiver (issue 35). `plan` null: the
- * organization does not want the event, nothing was recorded or sent.
+ * The completed event as the activity that writes the terminal state left it (issue 35): `plan` null,
+ * the organization does not want the event (nothing recorded or sent); else recorded, and, when the
+ * schedule starts with no wait, attempted once (`result`, `status`), so that no workflow task stands
+ * between the record and the receiver.
  */
-export type AttemptedWithRecord = { plan: WebhookDeliveryPlan; result: WebhookAttemptResult; status: WebhookEventStatus } | { plan: null };
+export type PreparedDelivery =
+  | { plan: null; result?: undefined }
+  | { plan: WebhookDeliveryPlan; result?: undefined }
+  | { plan: WebhookDeliveryPlan; result: WebhookAttemptResult; status: WebhookEventStatus };
 
 /** How one HTTPS attempt went (src/webhooks/send.ts). */
 export type WebhookSendOutcome = {
   statusCode: number | null;
   durationMs: number;
-  /** Why no response came (policy, DNS, TLS, connection, timeout); null when the receiver answered. */
+  /**
+   * Why no response came, in fixed words members may read (src/webhooks/attemptFailures.ts); null when
+   * the receiver answered. The cause is logged by whoever saw it, never carried here.
+   */
   error: string | null;
   retryAfterMs: number | null;
   responseExcerpt: string | null;
@@ -240,9 +252,9 @@ export interface RecordActivities {
   markStarted(generationId: string): Promise<void>;
   /**
    * Writes the terminal state and charges the tokens consumed, exactly once; given the completed
-   * event, records it and makes its first attempt right after (a retry sends nothing twice).
+   * event, prepares it and makes its first attempt right after (a retry sends nothing twice).
    */
-  finishGeneration(outcome: GenerationOutcome, completedEvent?: WebhookDeliveryInput): Promise<AttemptedWithRecord | void>;
+  finishGeneration(outcome: GenerationOutcome, completedEvent?: WebhookDeliveryInput): Promise<PreparedDelivery | void>;
 }
 
 /** The requester's images and videos, stored as the generation's assets (task queue `video-io`). */

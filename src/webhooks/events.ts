@@ -3,9 +3,6 @@
 import { WEBHOOK_EVENT_TYPES, type GenerationProgress, type WebhookEventType } from '../shared.js';
 import type { GenerationEventFacts, WebhookDeliveryInput } from '../temporal/contract.js';
 
-/** Toggles of an organization that never changed them: only completions are delivered. */
-export const DEFAULT_ENABLED_EVENTS: readonly WebhookEventType[] = ['video.generation.completed'];
-
 export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
 
 /** `data.object` (interface 6.3). engine/model/provider only on queued and started events. */

@@ -1,13 +1,13 @@
 // One delivery attempt over HTTPS. The URL is vetted again here and the connection goes to the
 // vetted address only (a `lookup` that answers with it), with SNI and Host still the URL's host, so
 // a DNS answer that changes after the check (rebinding) is never used. No redirects are followed;
-// the whole attempt is bounded in time, and only a small part of the response is read.
+// the whole attempt is bounded in time, and only a small part of the response is read. A failure is
+// told in fixed words (attemptFailures.ts), its cause apart, for the log.
 import type { WebhookSendOutcome } from '../temporal/contract.js';
 import https from 'node:https';
-import { DomainError } from '../errors.js';
+import { ATTEMPT_FAILURES, type AttemptFailure } from './attemptFailures.js';
 import { parseRetryAfter } from './retryPolicy.js';
-import { pinnedConnection, type UrlPolicy } from '../outbound/urlPolicy.js';
-import { vetWebhookUrl, type WebhookTarget } from './webhookUrl.js';
+import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../outbound/urlPolicy.js';
 
 /** A receiver must answer within this time (interface 6.6.1). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -22,7 +22,8 @@ export type SendOptions = UrlPolicy & {
   timeoutMs?: number;
 };
 
-export type SendOutcome = WebhookSendOutcome;
+/** How the attempt went; `cause`: why no answer came, in the failure's own words (for the log alone). */
+export type SendOutcome = WebhookSendOutcome & { error: AttemptFailure | null; cause: string | null };
 
 export async function sendWebhook(
   request: { url: string; body: string; headers: Record<string, string> },
@@ -31,33 +32,40 @@ export async function sendWebhook(
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
-  const failed = (error: string): SendOutcome => ({
+  const failed = (error: AttemptFailure, cause: string): SendOutcome => ({
     statusCode: null,
     durationMs: Date.now() - started,
     error,
+    cause,
     retryAfterMs: null,
     responseExcerpt: null,
   });
   try {
-    const target = await abortable(vetWebhookUrl(request.url, options), signal);
+    const target = await abortable(vetPublicHttpsUrl(request.url, options), signal);
     const response = await post(target, request, options.ca, signal);
     return {
       statusCode: response.statusCode,
       durationMs: Date.now() - started,
       error: null,
+      cause: null,
       retryAfterMs: parseRetryAfter(response.retryAfter, Date.now()),
       responseExcerpt: response.body.slice(0, RESPONSE_EXCERPT_CHARS),
     };
   } catch (err) {
-    if (signal.aborted) return failed(`no response within ${timeoutMs / 1000} s`);
-    if (err instanceof DomainError) return failed(`rejected before connecting: ${err.message}`);
-    return failed((err as Error).message || String(err));
+    if (signal.aborted) return failed(ATTEMPT_FAILURES.timeout, `no response within ${timeoutMs / 1000} s`);
+    if (err instanceof NonPublicUrlError) return failed(err.unresolved ? ATTEMPT_FAILURES.unresolved : ATTEMPT_FAILURES.notPublic, `rejected before connecting: ${err.message}`);
+    const { code, message } = err as NodeJS.ErrnoException;
+    const cause = [code, message || String(err)].filter(Boolean).join(': ');
+    return failed(TLS_FAILURE.test(`${code ?? ''} ${message ?? ''}`) ? ATTEMPT_FAILURES.tls : ATTEMPT_FAILURES.unreachable, cause);
   }
 }
 
+/** Node's TLS failures: certificate checks (`CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`…) and handshakes (`ERR_SSL_…`, `EPROTO`). */
+const TLS_FAILURE = /CERT|SSL|TLS|EPROTO|UNABLE_TO_(?:VERIFY|GET)/;
+
 type RawResponse = { statusCode: number; retryAfter: string | undefined; body: string };
 
-function post(target: WebhookTarget, request: { body: string; headers: Record<string, string> }, ca: string[] | undefined, signal: AbortSignal) {
+function post(target: PublicTarget, request: { body: string; headers: Record<string, string> }, ca: string[] | undefined, signal: AbortSignal) {
   return new Promise<RawResponse>((resolve, reject) => {
     const req = https.request(
       {

@@ -1,5 +1,4 @@
 // Signing (interface 6.4–6.5): Standard Webhooks with the brand word `service` in the header names.
-import crypto from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 export const WEBHOOK_HEADERS = {
@@ -8,13 +7,6 @@ export const WEBHOOK_HEADERS = {
   signature: 'service-webhook-signature',
 } as const;
 
-const SECRET_PREFIX = 'whsec_';
-const SECRET_BYTES = 32;
-
-/** A new organization signing secret: `whsec_` + base64 of 32 random bytes. */
-export function newWebhookSecret(): string {
-  return SECRET_PREFIX + crypto.randomBytes(SECRET_BYTES).toString('base64');
-}
 
 /**
  * The three delivery headers of one attempt. Every active secret signs (the new one and, during a

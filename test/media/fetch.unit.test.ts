@@ -199,16 +199,17 @@ describe('fetchMediaAssets (images)', () => {
 describe('prepareRequestMedia (request time)', () => {
   const config = loadConfig({});
   const request = (...media: ContentPart[]): GenerationRequest => generationRequest('e', 'm', { content: [{ type: 'text', text: 'x' }, ...media] });
-  const paramOf = (part: ContentPart) => (part.type === 'text' ? undefined : `input.0.content.${part.url.length}.${part.type}_url`);
+  /** Where each media part of `req` came from, as the translation of a request body gives them. */
+  const paramsOf = (req: GenerationRequest) => req.messages[0]!.content.flatMap((p, i) => (p.type === 'text' ? [] : [`input.0.content.${i}.${p.type}_url`]));
   const refusal = async (req: GenerationRequest) => {
-    const err = await prepareRequestMedia(req, config, paramOf, resolve).catch((e: unknown) => e);
+    const err = await prepareRequestMedia(req, config, paramsOf(req), resolve).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     return err as DomainError;
   };
 
   it('public HTTPS URLs pass unchanged (names resolved, every address checked); nothing to store', async () => {
     const req = request({ type: 'image', url: 'https://public.example/a.png' }, { type: 'video', url: 'https://93.184.216.34/v.mp4' });
-    expect(await prepareRequestMedia(req, config, paramOf, resolve)).toEqual({ request: req, uploads: [] });
+    expect(await prepareRequestMedia(req, config, paramsOf(req), resolve)).toEqual({ request: req, uploads: [] });
   });
 
   it.each([
@@ -223,18 +224,14 @@ describe('prepareRequestMedia (request time)', () => {
     ['https://metadata.internal/a.png', 'private-use name'],
   ])('%s → 400 invalid_media_url (%s), naming the part', async (url, reason) => {
     const err = await refusal(request({ type: 'image', url: 'https://public.example/ok.png' }, { type: 'image', url }));
-    expect(err).toMatchObject({ kind: 'invalid_input', code: 'invalid_media_url', param: `input.0.content.${url.length}.image_url` });
+    expect(err).toMatchObject({ kind: 'invalid_input', code: 'invalid_media_url', param: 'input.0.content.2.image_url' });
     expect(err.message).toContain(reason);
   });
 
   it('data: URL images are sniffed, numbered among the images, and become asset: references with their bytes to store', async () => {
     const dataUrl = `data:image/jpeg;base64,${png.toString('base64')}`; // declared JPEG, really PNG
-    const prepared = await prepareRequestMedia(
-      request({ type: 'image', url: 'https://public.example/a.png' }, { type: 'video', url: 'https://public.example/v.mp4' }, { type: 'image', url: dataUrl }),
-      config,
-      paramOf,
-      resolve,
-    );
+    const req = request({ type: 'image', url: 'https://public.example/a.png' }, { type: 'video', url: 'https://public.example/v.mp4' }, { type: 'image', url: dataUrl });
+    const prepared = await prepareRequestMedia(req, config, paramsOf(req), resolve);
     expect(prepared.request.messages[0]!.content.slice(1)).toEqual([
       { type: 'image', url: 'https://public.example/a.png' },
       { type: 'video', url: 'https://public.example/v.mp4' },
@@ -253,7 +250,7 @@ describe('prepareRequestMedia (request time)', () => {
 
   it('the unsafe local-testing setting lets loopback through, and nothing else', async () => {
     const unsafe = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
-    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://127.0.0.1:8443/a.png' }), unsafe, paramOf, resolve)).resolves.toBeDefined();
-    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://10.0.0.1/a.png' }), unsafe, paramOf, resolve)).rejects.toThrow('private address');
+    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://127.0.0.1:8443/a.png' }), unsafe, ['input.0.content.1.image_url'], resolve)).resolves.toBeDefined();
+    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://10.0.0.1/a.png' }), unsafe, ['input.0.content.1.image_url'], resolve)).rejects.toThrow('private address');
   });
 });

@@ -21,9 +21,11 @@ import { generationRequest } from '../support/fixtures.js';
 import { emittedEvents } from '../workflows/harness.js';
 import { createTemporalClient } from '../../src/temporal/client.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/shared.js';
+import { ATTEMPT_FAILURES, isAttemptFailure } from '../../src/webhooks/attemptFailures.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/temporal/contract.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
+import { createTestMember, DashboardClient } from '../dashboard/support.js';
 import { makeSelfSignedCert, startReceiver, verifyDelivery, type Answer, type Receiver, type ReceivedRequest, type TlsFiles } from './support/receiver.js';
 
 /** Four attempts: at once, then after 1 s, 1 s and 2 s. */
@@ -278,7 +280,7 @@ describe('lifecycle events of real generations', () => {
     // Attempt 1 came from the terminal record (an activity of the generation's workflow), which started
     // the delivery workflow with its result; that workflow recorded nothing before it and made attempt 2 alone.
     const completed = (await emittedEvents(temporal.workflow.getHandle(g.id))).find((e) => e.facts.type === 'video.generation.completed');
-    expect(completed?.attempted).toMatchObject({ status: 'pending', result: { eventId: event!.id, attempt: 1, statusCode: 500 } });
+    expect(completed?.prepared).toMatchObject({ status: 'pending', result: { eventId: event!.id, attempt: 1, statusCode: 500 } });
     const delivery = temporal.workflow.getHandle(event!.id);
     expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
     const history = (await delivery.fetchHistory()).events ?? [];
@@ -343,6 +345,21 @@ async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Parti
 }
 
 const onPath = (path: string) => receiver.requests.filter((r) => r.path === path);
+
+/** The worker's log lines (JSON) about one event, of what it still holds of its output. */
+function workerLog(eventId: string): Array<Record<string, unknown>> {
+  return stack.worker
+    .output()
+    .split('\n')
+    .filter((line) => line.includes(`"event_id":"${eventId}"`))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return []; // the first line of the held output may be cut
+      }
+    });
+}
 const timestampOf = (r: ReceivedRequest) => Number(r.headers['service-webhook-timestamp']);
 
 describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
@@ -388,7 +405,13 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
       expect(result.status).toBe('delivered');
       expect(result.attempts).toBeGreaterThanOrEqual(2);
       const attempts = await listWebhookAttempts(stack.db, d.eventId);
-      expect(attempts[0]).toMatchObject({ status_code: null, error: expect.stringContaining('ECONNREFUSED') });
+      // Fixed words members may read; the connection error itself went to the worker's log.
+      expect(attempts[0]).toMatchObject({ status_code: null, error: ATTEMPT_FAILURES.unreachable });
+      expect(workerLog(d.eventId).find((l) => l.msg === 'webhook attempt failed' && l.attempt === 1)).toMatchObject({
+        generation_id: d.generationId,
+        error: ATTEMPT_FAILURES.unreachable,
+        cause: expect.stringContaining('ECONNREFUSED'),
+      });
       expect(attempts.at(-1)).toMatchObject({ status_code: 200, error: null });
       expect(back.requests).toHaveLength(1);
       verifyDelivery(await secretOf(d.orgId), back.requests[0]!);
@@ -420,6 +443,54 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
     expect(await d.result).toEqual({ status: 'failed', attempts: 4 });
     expect(onPath('/retry/always')).toHaveLength(4);
     expect((await listWebhookAttempts(stack.db, d.eventId)).map((a) => a.status_code)).toEqual([503, 503, 503, 503]);
+  });
+
+  it('an address that is not public at delivery: every attempt recorded in fixed words, and the deliveries page shows only those', async () => {
+    const { org } = await createOrgWithKey(stack.db);
+    const member = await createTestMember(stack.db, org.id);
+    // Refused at request time too; started here as if its name had turned private since (rebinding).
+    const d = await deliver('https://10.20.30.40/hook', { orgId: org.id });
+    expect(await d.result).toEqual({ status: 'failed', attempts: 4 });
+    const attempts = await listWebhookAttempts(stack.db, d.eventId);
+    expect(attempts.map((a) => [a.status_code, a.error])).toEqual(Array(4).fill([null, ATTEMPT_FAILURES.notPublic]));
+    // The reason, with the address, is the operator's: in the worker's log with the event and generation.
+    expect(workerLog(d.eventId).filter((l) => l.msg === 'webhook attempt failed')[0]).toMatchObject({
+      generation_id: d.generationId,
+      error: ATTEMPT_FAILURES.notPublic,
+      cause: expect.stringContaining('10.20.30.40 is not public (private address)'),
+    });
+    const dashboard = new DashboardClient(stack.url);
+    expect((await dashboard.signIn(member.email, member.password)).status).toBe(303);
+    for (const path of ['/dashboard/webhooks', `/dashboard/generations/${d.generationId}`]) {
+      const page = await dashboard.get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.body, path).toContain(ATTEMPT_FAILURES.notPublic);
+      expect(page.body, path).not.toMatch(/private address|rejected before connecting|10\.20\.30\.40 is/);
+    }
+  });
+
+  it('attempts recorded before the fixed words (raw error text) are given them by migration 0013', async () => {
+    const d = await deliver(receiver.url('/legacy'));
+    await d.result;
+    const raw = [
+      ['no response within 15 s', ATTEMPT_FAILURES.timeout],
+      ['rejected before connecting: webhook_url must be a public HTTPS URL: host a.example could not be resolved (ENOTFOUND)', ATTEMPT_FAILURES.unresolved],
+      ['rejected before connecting: webhook_url must be a public HTTPS URL: host a.example resolves to 10.0.0.1, which is not public (private address)', ATTEMPT_FAILURES.notPublic],
+      ['attempt did not complete: activity StartToClose timeout', ATTEMPT_FAILURES.incomplete],
+      ['self-signed certificate', ATTEMPT_FAILURES.tls],
+      ['connect ECONNREFUSED 10.1.2.3:443', ATTEMPT_FAILURES.unreachable],
+      ['password authentication failed for user "video"', ATTEMPT_FAILURES.unreachable],
+    ] as const;
+    for (const [i, [error]] of raw.entries()) {
+      await stack.db.query(
+        `INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, now(), NULL, 1, $3)`,
+        [d.eventId, 10 + i, error],
+      );
+    }
+    await stack.db.query(fs.readFileSync(new URL('../../src/db/migrations/0013_webhook_attempt_messages.sql', import.meta.url), 'utf8'));
+    const stored = (await listWebhookAttempts(stack.db, d.eventId)).filter((a) => a.attempt >= 10);
+    expect(stored.map((a) => a.error)).toEqual(raw.map(([, fixed]) => fixed));
+    for (const a of await listWebhookAttempts(stack.db, d.eventId)) expect(a.error === null || isAttemptFailure(a.error)).toBe(true);
   });
 
   it('a worker killed between attempts: the next worker carries on and delivers', async () => {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ATTEMPT_FAILURES } from '../../src/webhooks/attemptFailures.js';
 import { sendWebhook, type SendOptions } from '../../src/webhooks/send.js';
 import type { HostResolver } from '../../src/outbound/urlPolicy.js';
 import { vetWebhookUrl } from '../../src/webhooks/webhookUrl.js';
@@ -42,7 +43,7 @@ const request = (url: string) => ({ url, body: '{"hello":"world"}', headers: { '
 describe('sendWebhook', () => {
   it('posts the exact body and headers and reports the status', async () => {
     const outcome = await sendWebhook(request(receiver.url('/hook?x=1')), local());
-    expect(outcome).toMatchObject({ statusCode: 200, error: null, responseExcerpt: 'ok', retryAfterMs: null });
+    expect(outcome).toMatchObject({ statusCode: 200, error: null, cause: null, responseExcerpt: 'ok', retryAfterMs: null });
     const [got] = receiver.requests;
     expect(got).toMatchObject({ path: '/hook?x=1', body: '{"hello":"world"}' });
     expect(got!.headers).toMatchObject({ 'service-webhook-id': 'evt_test', 'content-type': 'application/json' });
@@ -76,21 +77,25 @@ describe('sendWebhook', () => {
     await expect(vetWebhookUrl(url, options)).resolves.toMatchObject({ address: '93.184.215.14' });
     const outcome = await sendWebhook(request(url), options);
     expect(outcome.statusCode).toBeNull();
-    expect(outcome.error).toContain('rejected before connecting');
-    expect(outcome.error).toContain('resolves to 10.0.0.1');
+    // Fixed words for the record; the reason, with the address, for the log alone.
+    expect(outcome.error).toBe(ATTEMPT_FAILURES.notPublic);
+    expect(outcome.cause).toContain('rejected before connecting');
+    expect(outcome.cause).toContain('resolves to 10.0.0.1');
     expect(receiver.connections).toBe(0);
   });
 
   it('without the unsafe setting a loopback receiver is never contacted', async () => {
     const outcome = await sendWebhook(request(receiver.url()), { ...local(), allowLoopback: false });
-    expect(outcome.error).toContain('loopback address');
+    expect(outcome.error).toBe(ATTEMPT_FAILURES.notPublic);
+    expect(outcome.cause).toContain('loopback address');
     expect(receiver.connections).toBe(0);
   });
 
   it('without the extra CA a self-signed receiver fails TLS', async () => {
     const outcome = await sendWebhook(request(receiver.url()), { ...local(), ca: undefined });
     expect(outcome.statusCode).toBeNull();
-    expect(outcome.error).toMatch(/self[- ]signed/i);
+    expect(outcome.error).toBe(ATTEMPT_FAILURES.tls);
+    expect(outcome.cause).toMatch(/self[- ]signed/i);
     expect(receiver.requests).toHaveLength(0);
   });
 
@@ -105,7 +110,8 @@ describe('sendWebhook', () => {
     receiver.respond(() => ({ status: 200, hang: true }));
     const outcome = await sendWebhook(request(receiver.url()), { ...local(), timeoutMs: 400 });
     expect(outcome.statusCode).toBeNull();
-    expect(outcome.error).toBe('no response within 0.4 s');
+    expect(outcome.error).toBe(ATTEMPT_FAILURES.timeout);
+    expect(outcome.cause).toBe('no response within 0.4 s');
     expect(outcome.durationMs).toBeGreaterThanOrEqual(390);
     expect(outcome.durationMs).toBeLessThan(3000);
   });
@@ -128,12 +134,21 @@ describe('sendWebhook', () => {
     expect(outcome.retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
-  it('a closed port is a failed attempt with the connection error', async () => {
+  it('a closed port is a failed attempt: the receiver could not be reached (the connection error is the cause)', async () => {
     const gone = await startReceiver(cert);
     const url = gone.url();
     await gone.close();
     const outcome = await sendWebhook(request(url), local());
-    expect(outcome).toMatchObject({ statusCode: null });
-    expect(outcome.error).toContain('ECONNREFUSED');
+    expect(outcome).toMatchObject({ statusCode: null, error: ATTEMPT_FAILURES.unreachable });
+    expect(outcome.cause).toContain('ECONNREFUSED');
+  });
+
+  it('a name that does not resolve: refused before connecting, in its own fixed words', async () => {
+    const nowhere: HostResolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
+    };
+    const outcome = await sendWebhook(request('https://nowhere.example/hook'), { ...local(nowhere), allowLoopback: false });
+    expect(outcome).toMatchObject({ statusCode: null, error: ATTEMPT_FAILURES.unresolved });
+    expect(outcome.cause).toContain('ENOTFOUND');
   });
 });

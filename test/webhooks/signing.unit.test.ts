@@ -1,7 +1,8 @@
 // Signing per interface 6.4–6.5, checked with the `standardwebhooks` library and by hand.
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newWebhookSecret, signatureHeaders, WEBHOOK_HEADERS } from '../../src/webhooks/signing.js';
+import { newWebhookSecret } from '../../src/ids.js';
+import { signatureHeaders, WEBHOOK_HEADERS } from '../../src/webhooks/signing.js';
 import { verifyDelivery } from './support/receiver.js';
 
 const body = JSON.stringify({ id: 'evt_1', object: 'event', created: 1, type: 'video.generation.completed', data: { object: {} } });

@@ -4,7 +4,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { Finding } from '../../src/shared.js';
-import { stateQuery } from '../../src/temporal/contract.js';
+import { stateQuery, type WebhookDeliveryInput } from '../../src/temporal/contract.js';
 import {
   attempt,
   defaults,
@@ -215,8 +215,14 @@ describe.concurrent('generation workflow', () => {
         ['video.generation.started', 'p1'],
         ['video.generation.completed', null],
       ]);
-      // The started event goes out first, so the terminal record is not given the completed one to send.
-      expect(Array.isArray(trace.inputs('finishGeneration')[0])).toBe(false);
+      // The started event goes out first, before the terminal record, which is given the completed one to send.
+      const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
+      expect(given).toEqual(events[2]);
+      const { events: history } = await handle.fetchHistory();
+      const startedAt = (history ?? []).findIndex((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId === events[1]!.eventId);
+      const recordAt = (history ?? []).findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'finishGeneration');
+      expect(startedAt).toBeGreaterThan(0);
+      expect(startedAt).toBeLessThan(recordAt);
     });
 
     test('an empty plan: "No provider is configured"', async ({ expect }) => {

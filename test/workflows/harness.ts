@@ -33,6 +33,7 @@ import {
   type WebhookDeliveryWorkflow,
 } from '../../src/temporal/contract.js';
 import { createNamespace } from '../../src/tooling/temporalDevServer.js';
+import { ATTEMPT_FAILURES } from '../../src/webhooks/attemptFailures.js';
 import { generationRequest } from '../support/fixtures.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -157,7 +158,7 @@ export function attemptResult(
     attemptedAtMs: Date.now(),
     statusCode,
     durationMs: 1,
-    error: statusCode === null ? 'connect ECONNREFUSED' : null,
+    error: statusCode === null ? ATTEMPT_FAILURES.unreachable : null,
     retryAfterMs: null,
     responseExcerpt: null,
     ...extra,
@@ -295,8 +296,8 @@ export type Harness = {
   client: Client;
   /** Starts the generation workflow (id = generation id) as the API does, its activities following `script`. */
   startGeneration(script?: Script, overrides?: Partial<GenerationRequest>): Promise<GenerationRun>;
-  /** Starts one webhook delivery workflow (id = event id) with its activities following `script`. */
-  startWebhook(script?: Script, facts?: Partial<GenerationEventFacts>): Promise<WebhookRun>;
+  /** Starts one webhook delivery workflow (id = event id) with its activities following `script`; `withInput` may change its input. */
+  startWebhook(script?: Script, facts?: Partial<GenerationEventFacts>, withInput?: (input: WebhookDeliveryInput) => WebhookDeliveryInput): Promise<WebhookRun>;
   close(): Promise<void>;
 };
 
@@ -369,10 +370,11 @@ export async function startHarness(address: string, opts: { ioWorker?: Partial<W
       });
       return { id: generationId, handle, trace: traceOf(generationId) };
     },
-    async startWebhook(script = {}, facts = {}) {
+    async startWebhook(script = {}, facts = {}, withInput = (input) => input) {
       const generationId = id('gen');
       scripts.set(generationId, script);
       const eventId = id('evt');
+      eventToGeneration.set(eventId, generationId); // its attempts are traced even when it prepares nothing
       const input: WebhookDeliveryInput = {
         eventId,
         generationId,
@@ -382,7 +384,7 @@ export async function startHarness(address: string, opts: { ioWorker?: Partial<W
         model: 'test-model',
         facts: { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: null, ...facts },
       };
-      const handle = await client.workflow.start<WebhookDeliveryWorkflow>(WORKFLOW_TYPES.webhookDelivery, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
+      const handle = await client.workflow.start<WebhookDeliveryWorkflow>(WORKFLOW_TYPES.webhookDelivery, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [withInput(input)] });
       return { eventId, handle, trace: traceOf(generationId) };
     },
     async close() {

@@ -76,7 +76,11 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 
-  /** Every provider skipped (since started-before-completed: queued, started, completed events). */
+  /**
+   * Every provider skipped: queued, started, completed events; the started one goes out before the
+   * terminal record, which sends the completed one (before issue 40 it went after the record, with
+   * the completed one: `.pre-completed-sent-with-record`).
+   */
   async 'generation-no-provider'(h) {
     const { handle } = await h.startGeneration(
       { planRoute: async () => ({ attempts: [attempt('p1', 'OPENAI_API_KEY is not set'), attempt('p2', 'does not serve model test-model')], repairRounds: 1 }) },
@@ -146,7 +150,6 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return handle;
   },
 
-  /** 500, a throwing attempt, a 503 with Retry-After, then 200: delivered on attempt 4. */
   /**
    * The completed event given to the terminal record, whose first attempt failed (503); its delivery
    * workflow carries on from attempt 2 (issue 35).
@@ -155,11 +158,25 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return (await completedWithRecord(h)).generation;
   },
 
-  /** That completed event's delivery workflow: attempt 2 after the schedule's wait, delivered. */
+  /**
+   * That completed event's delivery workflow: attempt 2 after the schedule's wait, delivered (before
+   * issue 40 its input named the record's attempt `attempted`: `.pre-prepared-input`).
+   */
   async 'webhook-after-attempt-with-record'(h) {
     return (await completedWithRecord(h)).delivery;
   },
 
+  /** A completed event the terminal record prepared without attempting it (the schedule starts with a wait): its workflow waits, then attempt 1. */
+  async 'webhook-prepared-with-record'(h) {
+    const { handle } = await h.startGeneration({ finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [200, 200] } } }, { webhook_url });
+    await outcomeOf(handle);
+    const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+    const delivery = h.client.workflow.getHandle(completed.eventId);
+    await delivery.result();
+    return delivery;
+  },
+
+  /** 500, a throwing attempt, a 503 with Retry-After, then 200: delivered on attempt 4. */
   async 'webhook-retried'(h) {
     const { handle } = await h.startWebhook({
       prepareWebhookEvent: async () => ({ retryScheduleMs: [0, 200, 200, 400, 400] }),

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { WebhookEventStatus } from '../../src/shared.js';
 import type { WebhookDeliveryInput } from '../../src/temporal/contract.js';
+import { ATTEMPT_FAILURES } from '../../src/webhooks/attemptFailures.js';
 import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
 
 let h: Harness;
@@ -99,12 +100,24 @@ describe.concurrent('webhooks', () => {
       expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 2 });
       // One activity run per attempt: the throwing one is not retried by Temporal.
       expect(trace.inputs('attemptWebhookDelivery').map((r) => r.attempt)).toEqual([1, 2]);
+      // Recorded in fixed words; the cause went to the worker's log.
       const [failed] = trace.inputs('recordWebhookAttempt')[0]!;
-      expect(failed).toMatchObject({ attempt: 1, statusCode: null, retryAfterMs: null, error: 'attempt did not complete: worker lost mid-send' });
+      expect(failed).toMatchObject({ attempt: 1, statusCode: null, retryAfterMs: null, error: ATTEMPT_FAILURES.incomplete });
+      expect(JSON.stringify(trace.inputs('recordWebhookAttempt'))).not.toContain('worker lost');
       expect(recorded(trace)).toEqual([
         [1, null, 'pending'],
         [2, 204, 'delivered'],
       ]);
+    });
+
+    test('a delivery workflow started before `prepared` was named so (its input says `attempted`) carries on from attempt 2', async ({ expect }) => {
+      const { handle, trace, eventId } = await h.startWebhook({ attemptWebhookDelivery: async (req) => attemptResult(req, 200) }, {}, (input) => ({
+        ...input,
+        attempted: { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: input.eventId, attempt: 1 }, 500), status: 'pending' },
+      }));
+      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 2 });
+      expect(trace.inputs('attemptWebhookDelivery')).toEqual([{ eventId, attempt: 2 }]);
+      expect(trace.inputs('prepareWebhookEvent')).toEqual([]);
     });
 
     test('an event type the organization disabled (prepare returns null): disabled, nothing sent', async ({ expect }) => {
@@ -159,8 +172,8 @@ describe.concurrent('webhooks', () => {
       expect(await outcomeOf(handle)).toBe('completed');
       const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
       const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
-      expect(given).toEqual({ ...completed, attempted: undefined });
-      expect(completed.attempted).toMatchObject({ status: 'delivered', result: { statusCode: 204 } });
+      expect(given).toEqual({ ...completed, prepared: undefined });
+      expect(completed.prepared).toMatchObject({ status: 'delivered', result: { statusCode: 204 } });
       expect(await h.client.workflow.getHandle(completed.eventId).result()).toEqual({ status: 'delivered', attempts: 1 });
       // Queued and started are prepared and attempted by their own workflows; the completed one is not.
       expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type).sort()).toEqual(['video.generation.queued', 'video.generation.started']);
@@ -184,6 +197,24 @@ describe.concurrent('webhooks', () => {
       expect(recorded(trace).filter(([attempt]) => attempt === 2)).toEqual([[2, 200, 'delivered']]);
       // The schedule's 200 ms, lengthened to the receiver's Retry-After.
       expect(await timerDurations(delivery)).toEqual([300]);
+    });
+
+    test('prepared by the terminal record without an attempt (the schedule starts with a wait): the delivery workflow waits and makes attempt 1, preparing nothing', async ({ expect }) => {
+      const { handle, trace } = await h.startGeneration(
+        {
+          finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [300, 200] } },
+          attemptWebhookDelivery: async (req) => attemptResult(req, 200),
+        },
+        { webhook_url },
+      );
+      expect(await outcomeOf(handle)).toBe('completed');
+      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+      expect(completed.prepared).toEqual({ plan: { retryScheduleMs: [300, 200] } });
+      const delivery = h.client.workflow.getHandle(completed.eventId);
+      expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 1 });
+      expect(await timerDurations(delivery)).toEqual([300]);
+      expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([{ eventId: completed.eventId, attempt: 1 }]);
+      expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type)).not.toContain('video.generation.completed');
     });
 
     test('without webhook_url: no event, no child workflow', async ({ expect }) => {

@@ -5,14 +5,13 @@ import { z } from 'zod';
 import type { AppDeps, AppState } from '../../http/context.js';
 import { idParams, validate } from '../../http/validate.js';
 import type { BrandChoice } from '../../brand/kits.js';
-import type { GenerationRequest } from '../../shared.js';
 import { ATTRIBUTION_WARNING_HEADER, readAppHeaders } from './appHeaders.js';
 import { idempotencyOf } from './idempotency.js';
 import { mountList } from './list.js';
 import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
 import { streamGeneration, type StreamShape } from './stream.js';
-import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot } from './translate.js';
+import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot, type TranslatedRequest } from './translate.js';
 
 /** Extension: `?stream=true` attaches to the generation's event stream, after event `starting_after`. */
 const readQuery = z.object({
@@ -25,7 +24,7 @@ type Shape<S extends z.ZodType<{ stream: boolean; brand?: BrandChoice }>> = {
   name: StreamShape;
   path: string;
   schema: S;
-  translate: (body: z.output<S>) => GenerationRequest;
+  translate: (body: z.output<S>) => TranslatedRequest;
   view: (generation: GenerationSnapshot) => unknown;
 };
 

@@ -32,7 +32,7 @@ import { brandSnapshot, storeGenerationLogo, type BrandChoice } from '../../bran
 import { getBrandKit } from '../../db/brandKits.js';
 import { assertPublicWebhookUrl } from '../../webhooks/webhookUrl.js';
 import type { AppDeps } from '../../http/context.js';
-import { mediaParamOf, storyboardJsonOf, type GenerationSnapshot } from './translate.js';
+import type { GenerationSnapshot, TranslatedRequest } from './translate.js';
 
 const QUERY_DEADLINE_MS = 2000;
 const CANCEL_WAIT_MS = 10_000;
@@ -50,14 +50,15 @@ const IDEMPOTENT_WAIT_MS = 10_000;
 export async function createGeneration(
   deps: AppDeps,
   principal: KeyPrincipal,
-  requested: GenerationRequest,
+  translated: TranslatedRequest,
   app: AppInfo,
   idempotency?: Idempotency,
   brand?: BrandChoice,
 ): Promise<{ generation: GenerationSnapshot; replayed: boolean }> {
+  const { request: requested, mediaParams, storyboardJson } = translated;
   if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config); // '' included: 400, not "absent"
   // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
-  const prepared = await prepareRequestMedia(requested, deps.config, mediaParamOf);
+  const prepared = await prepareRequestMedia(requested, deps.config, mediaParams);
   const { uploads } = prepared;
   const id = newId('gen');
   const { organizationId } = principal;
@@ -73,7 +74,7 @@ export async function createGeneration(
       }
       const replayed = await generationOfKey(deps, organizationId, idempotency, claim.generationId);
       if (replayed) return { generation: replayed, replayed: true };
-      return createGeneration(deps, principal, requested, app, idempotency, brand); // the first request failed and gave the key up
+      return createGeneration(deps, principal, translated, app, idempotency, brand); // the first request failed and gave the key up
     }
   }
   try {
@@ -86,8 +87,7 @@ export async function createGeneration(
       await storeUploads(deps.storage, id, uploads);
       if (branded?.logo && kit?.logo) await storeGenerationLogo(deps.storage, id, kit.logo);
       // A storyboard request's storyboard, stored before the workflow starts: history carries only its size.
-      const storyboard = storyboardJsonOf(requested);
-      if (storyboard) await deps.storage.putText(storyboardKey(id), storyboard, 'application/json');
+      if (storyboardJson !== null) await deps.storage.putText(storyboardKey(id), storyboardJson, 'application/json');
       await deps.temporal.workflow.start(
         WORKFLOW_TYPES.generation,
         generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),

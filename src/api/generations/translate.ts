@@ -1,5 +1,6 @@
 // The one place where the two request/response shapes meet the internal generation model:
-// Responses request / Chat request → GenerationRequest, and a stored generation → either view.
+// Responses request / Chat request → TranslatedRequest (the internal GenerationRequest and what the
+// service keeps beside it), and a stored generation → either view.
 import { invalidInput } from '../../errors.js';
 import { chooseEngine, getEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
 import { fillVariables, imageRefs, storyboardSchema, toStoryboard, type PublicStoryboard } from '../../storyboard/schema.js';
@@ -15,19 +16,23 @@ type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'wid
 export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
 
 /**
- * Where each media part of a translated request came from (`input.0.content.1.image_url`), for the
- * media URL checks of the service, which answer 400 naming the part. Kept beside the request, not in
- * it: the internal request (stored, and sent through workflow history) stays shape-free.
+ * A create request of either shape, translated: everything the service needs to create the generation.
+ * Only `request` is stored and sent through workflow history; the rest stays at the API.
  */
-const MEDIA_PARAMS = new WeakMap<ContentPart, string>();
-export const mediaParamOf = (part: ContentPart): string | undefined => MEDIA_PARAMS.get(part);
+export type TranslatedRequest = {
+  /** The internal request (shape-free: no body paths, no storyboard, only its size). */
+  request: GenerationRequest;
+  /**
+   * Where each media part came from in the body (`input.0.content.1.image_url`), in the order of the
+   * request's media parts, for the media URL checks' 400 naming the part.
+   */
+  mediaParams: string[];
+  /** A storyboard request's storyboard, filled and checked, as JSON, which the service stores under the generation; null: none. */
+  storyboardJson: string | null;
+};
 
-/**
- * The storyboard of a translated storyboard request, filled and checked, as JSON: the service stores
- * it under the generation (workflow history carries only its size).
- */
-const STORYBOARDS = new WeakMap<GenerationRequest, string>();
-export const storyboardJsonOf = (request: GenerationRequest): string | undefined => STORYBOARDS.get(request);
+/** An internal content part and where it came from in the body. */
+type LocatedPart = { part: ContentPart; param: string };
 
 /**
  * Content of either shape as internal parts. The shapes differ only in part type names
@@ -35,19 +40,21 @@ export const storyboardJsonOf = (request: GenerationRequest): string | undefined
  * value (`text`, `image_url`, `video_url`, urls already normalised by the schema) says which it is.
  */
 type ShapePart = { text: string } | { image_url: string } | { video_url: string };
-function toContentParts(content: string | ShapePart[], at: string): ContentPart[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return content.map((p, i): ContentPart => {
-    if ('text' in p) return { type: 'text', text: p.text };
-    const part: ContentPart = 'image_url' in p ? { type: 'image', url: p.image_url } : { type: 'video', url: p.video_url };
-    MEDIA_PARAMS.set(part, `${at}.${i}.${'image_url' in p ? 'image_url' : 'video_url'}`);
-    return part;
+function toContentParts(content: string | ShapePart[], at: string): LocatedPart[] {
+  if (typeof content === 'string') return [{ part: { type: 'text', text: content }, param: at }];
+  return content.map((p, i): LocatedPart => {
+    if ('text' in p) return { part: { type: 'text', text: p.text }, param: `${at}.${i}.text` };
+    if ('image_url' in p) return { part: { type: 'image', url: p.image_url }, param: `${at}.${i}.image_url` };
+    return { part: { type: 'video', url: p.video_url }, param: `${at}.${i}.video_url` };
   });
 }
 
-export function fromResponsesRequest(body: ResponsesRequest, deps: TranslateDeps): GenerationRequest {
+/** One message of the request with its parts located. */
+type LocatedMessage = { role: InputMessage['role']; content: LocatedPart[] };
+
+export function fromResponsesRequest(body: ResponsesRequest, deps: TranslateDeps): TranslatedRequest {
   if (body.input === undefined && !body.storyboard) throw invalidInput('input: required (or a storyboard)', 'input');
-  const messages: InputMessage[] =
+  const messages: LocatedMessage[] =
     body.input === undefined
       ? []
       : typeof body.input === 'string'
@@ -56,16 +63,16 @@ export function fromResponsesRequest(body: ResponsesRequest, deps: TranslateDeps
   return build(body, deps, messages, body.instructions ?? null, body.aspect_ratio ?? null, 'aspect_ratio');
 }
 
-export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): GenerationRequest {
+export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): TranslatedRequest {
   // System (and developer) messages of the Chat shape are the Responses shape's `instructions`.
   const isSystem = (m: { role: string }) => m.role === 'system' || m.role === 'developer';
   const all = body.messages ?? [];
-  const messages: InputMessage[] = all.flatMap((m, i) =>
+  const messages: LocatedMessage[] = all.flatMap((m, i) =>
     isSystem(m) ? [] : [{ role: m.role, content: toContentParts(m.content, `messages.${i}.content`) }],
   );
   const systemText = all
     .filter(isSystem)
-    .flatMap((m) => toContentParts(m.content, 'messages').flatMap((p) => (p.type === 'text' ? [p.text] : [])));
+    .flatMap((m) => toContentParts(m.content, 'messages').flatMap(({ part }) => (part.type === 'text' ? [part.text] : [])));
   const instructions = [body.instructions, ...systemText].filter(Boolean).join('\n\n') || null;
   if (messages.length === 0 && !body.storyboard) throw invalidInput('messages: at least one user message is required (or a storyboard)', 'messages');
   return build(body, deps, messages, instructions, body.aspectRatio ?? null, 'aspectRatio');
@@ -74,11 +81,13 @@ export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): Generat
 function build(
   body: Common,
   { catalog, config }: TranslateDeps,
-  messages: InputMessage[],
+  located: LocatedMessage[],
   instructions: string | null,
   aspectRatio: string | null,
   aspectParam: string,
-): GenerationRequest {
+): TranslatedRequest {
+  const messages: InputMessage[] = located.map((m) => ({ role: m.role, content: m.content.map(({ part }) => part) }));
+  const mediaParams = located.flatMap((m) => m.content.flatMap(({ part, param }) => (part.type === 'text' ? [] : [param])));
   const texts = messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const allText = [instructions ?? '', ...texts].join('\n');
   // Characters the requester wrote (the '\n' separators above are ours and do not count).
@@ -87,9 +96,8 @@ function build(
   }
   if (!body.storyboard && texts.every((t) => t.trim() === '')) throw invalidInput('The prompt has no text', 'input');
   if (body.variables && !body.storyboard) throw invalidInput('variables: they fill a storyboard’s placeholders; send a storyboard with them', 'variables');
-  const media = messages.reduce((n, m) => n + m.content.filter((p) => p.type !== 'text').length, 0);
-  if (media > LIMITS.maxMediaParts) {
-    throw invalidInput(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${media})`, 'input');
+  if (mediaParams.length > LIMITS.maxMediaParts) {
+    throw invalidInput(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${mediaParams.length})`, 'input');
   }
 
   const storyboard = body.storyboard ? checkedStoryboard(body.storyboard, body, messages) : null;
@@ -117,8 +125,7 @@ function build(
     webhook_url: body.webhook_url ?? null,
     ...(storyboard && { storyboard: { bytes: Buffer.byteLength(storyboard.json, 'utf8') } }),
   };
-  if (storyboard) STORYBOARDS.set(request, storyboard.json);
-  return request;
+  return { request, mediaParams, storyboardJson: storyboard?.json ?? null };
 }
 
 /**
