@@ -9,10 +9,10 @@ import path from 'node:path';
 import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
+import { probeMediaVideo } from '../video/index.js';
 import type { UrlPolicy } from '../webhooks/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from './limits.js';
-import { probeMediaVideo } from './probe.js';
 import { imageSize, sniffMedia } from './sniff.js';
 import { getToFile } from './storageFiles.js';
 
@@ -21,7 +21,8 @@ export type FetchMediaDeps = {
   policy: UrlPolicy;
   /** Trusted CAs (PEM) for the downloads; undefined: the system's. */
   ca?: string[];
-  ffprobePath: string;
+  /** FFMPEG_PATH: videos are read by the ffprobe beside it. */
+  ffmpegPath: string;
   signal?: AbortSignal;
 };
 
@@ -121,7 +122,7 @@ async function describe(part: MediaPart, file: string, deps: FetchMediaDeps): Pr
     if (tooBig) throw refuse(tooBig);
     return { name, kind: 'image', mediaType: type.mediaType, bytes, width: size.width, height: size.height, durationSeconds: null };
   }
-  const facts = await probeMediaVideo(file, deps.ffprobePath);
+  const facts = await probeMediaVideo(deps.ffmpegPath, file);
   if ('problem' in facts) throw refuse(facts.problem);
   const tooLong = videoDurationProblem(facts.durationSeconds);
   if (tooLong) throw refuse(tooLong);

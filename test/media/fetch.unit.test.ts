@@ -151,7 +151,7 @@ describe('downloadToFile', () => {
 
 describe('fetchMediaAssets (images)', () => {
   const storage = () => new LocalStorage({ root: path.join(tmp, 'media'), secret: 'x'.repeat(32), publicBaseUrl: 'http://localhost', ttlSeconds: 60 });
-  const deps = (): FetchMediaDeps => ({ storage: storage(), policy: { allowLoopback: true, resolve }, ca: [...tls.rootCertificates, cert.cert], ffprobePath: 'ffprobe' });
+  const deps = (): FetchMediaDeps => ({ storage: storage(), policy: { allowLoopback: true, resolve }, ca: [...tls.rootCertificates, cert.cert], ffmpegPath: 'ffmpeg' });
 
   it('stores each part as generations/<id>/assets/<kind>-<n>.<ext> and describes it; one URL twice is downloaded once', async () => {
     server.route('/photo', { body: png, type: 'application/octet-stream' }); // the type comes from the bytes
