@@ -21,7 +21,7 @@ import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import { progressReporter, type ProgressReporter } from '../src/progress/reporter.js';
-import { chunkKey, posterKey } from '../src/shared.js';
+import { chunkKey, posterKey, videoKey } from '../src/storage/keys.js';
 import {
   renderProgressSignal,
   type ChunkJoinInput,
@@ -125,7 +125,7 @@ export function createRenderActivities({ storage, config, logger }: ActivityDeps
   /** Stores the finished video and its poster frame; the composition is the artifact. */
   async function storeVideo(input: RenderInput, video: ProbedVideo, dir: string): Promise<RenderedVideo> {
     const ctx = Context.current();
-    const stored = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
+    const stored = { key: videoKey(input.generationId), content_type: 'video/mp4' };
     await storage.put(stored.key, video.path, stored.content_type);
     try {
       const poster = path.join(dir, 'poster.jpg');

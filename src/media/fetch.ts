@@ -1,14 +1,15 @@
 // The fetchMedia step (activities/media.ts): every media part of a request becomes a stored asset,
-// `generations/<id>/assets/<image|video>-<n>.<ext>`, described by a small MediaAsset (the only thing
+// its mediaAssetKey (`<image|video>-<n>.<ext>`, src/storage/keys.ts), described by a small MediaAsset (the only thing
 // that enters workflow history). https parts are downloaded once each (the same URL twice: once),
 // their type sniffed from the bytes, images measured from their headers, videos with ffprobe, and the
 // limits applied. `asset:` parts (data: URL images the API stored) are read back and described.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
+import { ASSET_URL_PREFIX, type MediaAsset, type MediaPart } from '../shared.js';
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
+import { mediaAssetKey } from '../storage/keys.js';
 import { probeMediaVideo } from '../video/index.js';
 import type { UrlPolicy } from '../webhooks/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';

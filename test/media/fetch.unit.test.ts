@@ -16,6 +16,7 @@ import type { ContentPart, GenerationRequest } from '../../src/shared.js';
 import type { MediaFetchCall } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { LocalStorage } from '../../src/storage/index.js';
+import { mediaAssetKey } from '../../src/storage/keys.js';
 import type { HostResolver } from '../../src/webhooks/urlPolicy.js';
 import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
@@ -166,13 +167,14 @@ describe('fetchMediaAssets (images)', () => {
     const assets = await fetchMediaAssets(call, deps());
     expect(server.hits.get('/photo')! - before).toBe(1);
     expect(assets).toEqual([1, 2].map((i) => ({ name: `image-${i}.png`, kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null })));
-    const stored = await storage().stat('generations/gen_unit1/assets/image-2.png');
+    const stored = await storage().stat(mediaAssetKey('gen_unit1', 'image-2.png'));
     expect(stored).toMatchObject({ size: png.length, contentType: 'image/png' });
   });
 
   it('an asset: part (a data: URL image the API stored) is read back and described, not stored again', async () => {
-    fs.mkdirSync(path.join(tmp, 'media/generations/gen_unit2/assets'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'media/generations/gen_unit2/assets/image-1.png'), png);
+    const file = path.join(tmp, 'media', mediaAssetKey('gen_unit2', 'image-1.png'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, png);
     const assets = await fetchMediaAssets({ generationId: 'gen_unit2', parts: [{ kind: 'image', number: 1, url: 'asset:image-1.png' }] }, deps());
     expect(assets).toEqual([{ name: 'image-1.png', kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null }]);
   });
