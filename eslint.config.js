@@ -121,10 +121,10 @@ export default defineConfig(
           patterns: [
             ...noIoImports.patterns,
             {
-              regex: String.raw`^(\.\./)+src/(?!(shared|temporal/contract|providers/errors|webhooks/retryPolicy|webhooks/events|webhooks/attemptFailures|progress/percent)\.js$)`,
+              regex: String.raw`^(\.\./)+src/(?!(shared|temporal/contract|storage/keys|providers/errors|webhooks/retryPolicy|webhooks/events|webhooks/attemptFailures|progress/percent)\.js$)`,
               allowTypeImports: true,
               message:
-                'Workflow code may import at run time only the sandbox-safe modules of src/ (shared, temporal/contract, providers/errors, webhooks/retryPolicy, webhooks/events, webhooks/attemptFailures, progress/percent); use `import type` for the rest.',
+                'Workflow code may import at run time only the sandbox-safe modules of src/ (shared, temporal/contract, storage/keys, providers/errors, webhooks/retryPolicy, webhooks/events, webhooks/attemptFailures, progress/percent); use `import type` for the rest.',
             },
             {
               regex: String.raw`^(\.\./)+activities/`,

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
 import { fetchMediaAssets, MediaUnavailableError } from '../src/media/fetch.js';
 import type { MediaAsset } from '../src/shared.js';
 import type { MediaActivities, MediaFetchCall } from '../src/temporal/contract.js';
@@ -27,7 +26,7 @@ export function createMediaActivities({ config, storage, logger }: ActivityDeps,
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 1000);
       try {
-        const assets = await fetchMediaAssets(call, { storage, policy, ca, ffprobePath: ffprobeFor(config.render.ffmpegPath), signal: ctx.cancellationSignal });
+        const assets = await fetchMediaAssets(call, { storage, policy, ca, ffmpegPath: config.render.ffmpegPath, signal: ctx.cancellationSignal });
         logger.info({ generation_id: call.generationId, assets: assets.map((a) => `${a.name} ${a.bytes}`) }, 'media fetched');
         return assets;
       } catch (err) {

@@ -4,7 +4,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine } from '../src/engines/index.js';
 import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, writeComposition } from '../src/providers/index.js';
-import { storyboardKey, type Finding, type GenerationRequest } from '../src/shared.js';
+import type { Finding, GenerationRequest } from '../src/shared.js';
+import { compositionKey, storyboardKey } from '../src/storage/keys.js';
 import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, StoryboardActivities, StoryboardDrawCall, ValidationInput } from '../src/temporal/contract.js';
 import { metrics } from '../src/metrics.js';
 import { drawStoryboardOffThread, validateOffThread } from '../src/threads/pool.js';
@@ -14,8 +15,7 @@ import type { ActivityDeps } from './deps.js';
  * Every draft of a generation is stored under its own key, written once by the activity that got it
  * from the provider; validation, repair and render read it by key. The rendered one is the artifact.
  */
-const compositionKey = (generationId: string, engine: string, draftNumber: number) =>
-  `generations/${generationId}/compositions/${draftNumber}.${getEngine(engine).artifact.extension}`;
+const draftKey = (generationId: string, engine: string, draftNumber: number) => compositionKey(generationId, draftNumber, getEngine(engine).artifact.extension);
 
 /** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
 const HEARTBEAT_INTERVAL_MS = 5000;
@@ -61,7 +61,7 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
       const { generationId, provider, request, expandedPrompt, repair, draftNumber, assets } = call;
       const previous = repair && { previous: await storage.getText(repair.draftKey), findings: repair.findings };
       const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous, assets }));
-      const key = compositionKey(generationId, request.engine, draftNumber);
+      const key = draftKey(generationId, request.engine, draftNumber);
       await storage.putText(key, written.source, getEngine(request.engine).artifact.mediaType);
       // The embedded composer's plan, kept beside the composition: the generation links it (storyboard_url).
       if (!written.storyboard) return { key, usage: written.usage };
@@ -73,7 +73,7 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     async drawStoryboard({ generationId, request, assets }: StoryboardDrawCall): Promise<CompositionDraft> {
       const storyboard = await storage.getText(storyboardKey(generationId));
       const { source, usage } = await drawStoryboardOffThread(request.engine, storyboard, { width: request.width, height: request.height, assets }, request.brand ?? null);
-      const key = compositionKey(generationId, request.engine, 1);
+      const key = draftKey(generationId, request.engine, 1);
       await storage.putText(key, source, getEngine(request.engine).artifact.mediaType);
       return { key, usage, storyboardKey: storyboardKey(generationId) };
     },

@@ -10,23 +10,18 @@
 // A long video renders as chunks (planRender, on the I/O queue, decides from the composition and the
 // render slots Temporal reports): renderChunk draws one frame range on any render worker and stores
 // it; joinChunks concatenates them without re-encoding and stores the video as renderComposition does.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { planChunks } from '../src/engines/chunks.js';
 import { getEngine, RenderError, type RenderOptions } from '../src/engines/index.js';
-import { ffprobeFor } from '../src/engines/isolation/renderProcess.js';
-import { joinChunkFiles } from '../src/engines/join.js';
-import { probeVideo, type ProbedVideo } from '../src/engines/probe.js';
 import type { RenderMedia } from '../src/engines/render.js';
 import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import { progressReporter, type ProgressReporter } from '../src/progress/reporter.js';
-import { chunkKey, posterKey } from '../src/shared.js';
+import { chunkKey, posterKey, videoKey } from '../src/storage/keys.js';
 import {
   renderProgressSignal,
   type ChunkJoinInput,
@@ -39,23 +34,8 @@ import {
   type RenderPlanActivities,
 } from '../src/temporal/contract.js';
 import { renderSlots } from '../src/temporal/renderSlots.js';
+import { extractPoster, joinChunkFiles, probeVideo, type ProbedVideo } from '../src/video/index.js';
 import type { ActivityDeps } from './deps.js';
-
-/** Poster frames: at most this wide (the dashboard shows them at most this large), JPEG. */
-const POSTER_MAX_WIDTH = 540;
-const POSTER_TIMEOUT_MS = 30_000;
-
-/**
- * Writes a JPEG of the video's frame at 1 s (the middle of a shorter video), scaled down to at most
- * POSTER_MAX_WIDTH wide, to `dest`.
- */
-async function extractPoster(ffmpegPath: string, videoPath: string, durationSeconds: number, dest: string, signal?: AbortSignal): Promise<void> {
-  const at = Math.max(0, Math.min(1, durationSeconds / 2));
-  const args = ['-v', 'error', '-ss', at.toFixed(3), '-i', videoPath, '-frames:v', '1', '-vf', `scale='min(${POSTER_MAX_WIDTH},iw)':-2`, '-q:v', '3', '-update', '1', '-y', dest];
-  await promisify(execFile)(ffmpegPath, args, { timeout: POSTER_TIMEOUT_MS, signal });
-  const { size } = await fs.stat(dest);
-  if (size === 0) throw new Error('ffmpeg wrote an empty poster');
-}
 
 /** Chunks of a long video, decided on the I/O queue: reads the composition, asks Temporal for the render slots. */
 export function createRenderPlanActivities({ storage, config, logger }: ActivityDeps): RenderPlanActivities {
@@ -145,7 +125,7 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
   /** Stores the finished video and its poster frame; the composition is the artifact. */
   async function storeVideo(input: RenderInput, video: ProbedVideo, dir: string): Promise<RenderedVideo> {
     const ctx = Context.current();
-    const stored = { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' };
+    const stored = { key: videoKey(input.generationId), content_type: 'video/mp4' };
     await storage.put(stored.key, video.path, stored.content_type);
     try {
       const poster = path.join(dir, 'poster.jpg');
@@ -191,7 +171,7 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
         await Promise.all(parts.map((c, i) => getToFile(storage, c.key, files[i]!)));
         const output = path.join(dir, 'video.mp4');
         await joinChunkFiles(config.render.ffmpegPath, files, output, Context.current().cancellationSignal);
-        const video = await probeVideo(output, ffprobeFor(config.render.ffmpegPath));
+        const video = await probeVideo(config.render.ffmpegPath, output);
         const expected = parts.reduce((sum, c) => sum + c.frames, 0);
         if (video.frames !== expected) {
           throw ApplicationFailure.create({ type: 'render_failed', message: `The joined video has ${video.frames} frames, not ${expected}`, nonRetryable: true });

@@ -44,13 +44,12 @@ import { prepareComposition } from '../src/engines/hyperframes/prepare.js';
 import { producerRenderConfig } from '../src/engines/hyperframes/renderInChild.js';
 import { VENDOR_DIR } from '../src/engines/hyperframes/vendor.js';
 import { listProcesses } from '../src/engines/isolation/processTree.js';
-import { closeRenderProcesses, ffprobeFor } from '../src/engines/isolation/renderProcess.js';
-import { joinChunkFiles } from '../src/engines/join.js';
+import { closeRenderProcesses } from '../src/engines/isolation/renderProcess.js';
 import { encoderArgs } from '../src/engines/lottie/encoder.js';
 import { outlineText } from '../src/engines/lottie/text.js';
 import { outputFrames } from '../src/engines/lottie/timing.js';
+import { frameSsim, joinChunkFiles, probeVideo } from '../src/video/index.js';
 import type { LottieAnimation } from '../src/engines/lottie/validate.js';
-import { frameSsim, probeVideo } from '../src/engines/probe.js';
 import type { HyperframesSettings } from '../src/engines/hyperframes/settings.js';
 import type { LottieSettings } from '../src/engines/lottie/settings.js';
 import type { RenderChunk, RenderTools } from '../src/engines/types.js';
@@ -333,7 +332,7 @@ async function measure(j: Job, which: 'ours' | 'bare', tools: RenderTools, label
 
 /** Mean SSIM over the frames and the worst frame's, of `video` against `reference`. */
 async function ssim(video: string, reference: string): Promise<{ mean: number; worst: number }> {
-  const frames = await frameSsim(video, reference, config.render.ffmpegPath);
+  const frames = await frameSsim(config.render.ffmpegPath, video, reference);
   return { mean: frames.reduce((a, b) => a + b, 0) / frames.length, worst: Math.min(...frames) };
 }
 
@@ -440,8 +439,8 @@ async function compareChunks() {
         joinS = (performance.now() - joinStarted) / 1000;
       });
       const wallS = (performance.now() - started) / 1000;
-      const probed = await probeVideo(joined, ffprobeFor(config.render.ffmpegPath), true);
-      const ssimByFrame = await frameSsim(joined, whole.outputPath, config.render.ffmpegPath);
+      const probed = await probeVideo(config.render.ffmpegPath, joined, { countPackets: true });
+      const ssimByFrame = await frameSsim(config.render.ffmpegPath, joined, whole.outputPath);
       const boundaries = chunks.slice(1).flatMap((c) => [c.start - 1, c.start]).map((n) => ssimByFrame[n]!);
       console.log(`one piece:              wall ${whole.wallS.toFixed(1)} s, CPU ${whole.cpuS.toFixed(1)} s`);
       console.log(

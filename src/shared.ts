@@ -45,7 +45,7 @@ export type GenerationRequest = {
   brand?: BrandSnapshot | null;
   /**
    * Extension: a storyboard request. The storyboard (placeholders filled, checked) is stored under
-   * storyboardKey(id) before the workflow starts, and drawn as written: no provider is called.
+   * storyboardKey(id) (src/storage/keys.ts) before the workflow starts, and drawn as written: no provider is called.
    * `bytes`: its size, bounding the tokens it counts as. Absent or null: a prompt request.
    */
   storyboard?: { bytes: number } | null;
@@ -122,23 +122,6 @@ export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): Medi
     m.content.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, number: ++counts[p.type], url: p.url }] : [])),
   );
 }
-
-// ---- Storage keys of a generation -------------------------------------------------------------------
-
-/** Storage key of a generation's media asset; compositions refer to it as `assets/<name>`. */
-export const mediaAssetKey = (generationId: string, name: string) => `generations/${generationId}/assets/${name}`;
-
-/**
- * Storage key of a generation's storyboard (JSON, public form): the one a storyboard request sent, or
- * the one the embedded composer planned. Linked as `storyboard_url`.
- */
-export const storyboardKey = (generationId: string) => `generations/${generationId}/storyboard.json`;
-
-/** Storage key of a generation's poster frame (a JPEG stored beside the video by the render activity). */
-export const posterKey = (generationId: string) => `generations/${generationId}/poster.jpg`;
-
-/** Storage key of one chunk of a generation's video, kept until the chunks are joined. */
-export const chunkKey = (generationId: string, index: number) => `generations/${generationId}/chunks/${index}.mp4`;
 
 // ---- Compositions and renders ------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 // outcome — and activities do the I/O. What clients see on the way (state query, progress, webhook
 // events) is the lifecycle's (lifecycle.ts).
 import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
-import { mediaAssetKey, mediaPartsOf, type GenerationError, type GenerationStatus, type MediaAsset, type TokenUsage } from '../src/shared.js';
+import { mediaPartsOf, type GenerationError, type GenerationStatus, type MediaAsset, type TokenUsage } from '../src/shared.js';
+import { mediaAssetKey } from '../src/storage/keys.js';
 import type { Composition, GenerationOutcome, GenerationWorkflowInput, RenderedChunk, RenderedVideo, RenderInput } from '../src/temporal/contract.js';
 import { media, planning, records, renderer, terminalRecord } from './activities.js';
 import { composeComposition, drawStoryboardComposition } from './compose.js';

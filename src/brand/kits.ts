@@ -10,8 +10,9 @@ import { EMPTY_BRAND_KIT, getBrandKit, putBrandKit, type BrandKit, type StoredLo
 import type { Db } from '../db/pool.js';
 import { checkImage } from '../media/requestMedia.js';
 import { getToFile, putBytes } from '../media/storageFiles.js';
-import { brandLogoName, mediaAssetKey, type BrandColours, type BrandFont, type BrandSnapshot, type MediaAsset } from '../shared.js';
+import { brandLogoName, type BrandColours, type BrandFont, type BrandSnapshot, type MediaAsset } from '../shared.js';
 import type { Storage } from '../storage/index.js';
+import { brandLogoKey, mediaAssetKey } from '../storage/keys.js';
 import { contrastRatio } from '../storyboard/look.js';
 
 /** Bytes of a logo: a logo is small, and the API's JSON body (1 MiB, base64) must hold it. */
@@ -27,7 +28,7 @@ export async function storeLogo(storage: Storage, organizationId: string, bytes:
   const image = checkImage(bytes, refuse, 'the file', LOGO_MAX_BYTES);
   // Named by content: a generation's snapshot copies the logo it saw, and a new logo never overwrites it first.
   const digest = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
-  const key = `brand/${organizationId}/logo-${digest}.${image.extension}`;
+  const key = brandLogoKey(organizationId, digest, image.extension);
   await putBytes(storage, key, bytes, image.mediaType);
   return { key, mediaType: image.mediaType, bytes: bytes.length, width: image.width, height: image.height };
 }

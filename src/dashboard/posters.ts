@@ -1,8 +1,8 @@
 // Poster frames of finished videos. The render stores one beside each video, under
-// `posterKey` (src/shared.ts; activities/render.ts), before the generation completes; older
+// `posterKey` (src/storage/keys.ts; activities/render.ts), before the generation completes; older
 // generations have none, and their pages and rows simply show no poster.
-import { posterKey } from '../shared.js';
 import { LocalStorage, type Storage } from '../storage/index.js';
+import { posterKey } from '../storage/keys.js';
 
 /** Whether a completed generation has a poster never changes: answers are kept (a bounded number). */
 const MAX_KNOWN = 5000;

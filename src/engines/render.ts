@@ -1,9 +1,8 @@
 // The render path every engine shares: check options, validate (errors refuse the render), render
 // in an isolated child process, then describe the output from ffprobe.
-import { ffprobeFor } from './isolation/renderProcess.js';
+import { probeVideo } from '../video/index.js';
 import { runIsolated } from './isolation/runIsolated.js';
 import { checkRenderOptions } from './limits.js';
-import { probeVideo } from './probe.js';
 import { RenderError, type EngineModule, type MediaAsset, type RenderOptions, type RenderResult } from './types.js';
 
 /**
@@ -30,5 +29,5 @@ export async function renderIsolated(engine: EngineModule, source: string, opts:
     opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },
   );
-  return { ...(await probeVideo(opts.outputPath, ffprobeFor(ffmpegPath))), framesSkipped: report.framesSkipped };
+  return { ...(await probeVideo(ffmpegPath, opts.outputPath)), framesSkipped: report.framesSkipped };
 }

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { BrandSnapshot, Finding, MediaAsset, RenderChunk } from '../shared.js';
 import type { Storyboard } from '../storyboard/types.js';
+import type { ProbedVideo } from '../video/index.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
 
 export type { Finding, MediaAsset, RenderChunk };
@@ -65,15 +66,8 @@ export type RenderProgress = {
   framesTotal: number | null;
 };
 
-export type RenderResult = {
-  path: string;
-  durationSeconds: number;
-  frames: number;
-  width: number;
-  height: number;
-  fps: number;
-  bytes: number;
-  codec: string;
+/** The rendered file as ffprobe describes it, and what the render skipped. */
+export type RenderResult = ProbedVideo & {
   /**
    * Frames the render did not draw or capture again because nothing changed (the previous one was
    * encoded again); null when the engine cannot tell.

@@ -1,19 +1,20 @@
 // The fetchMedia step (activities/media.ts): every media part of a request becomes a stored asset,
-// `generations/<id>/assets/<image|video>-<n>.<ext>`, described by a small MediaAsset (the only thing
+// its mediaAssetKey (`<image|video>-<n>.<ext>`, src/storage/keys.ts), described by a small MediaAsset (the only thing
 // that enters workflow history). https parts are downloaded once each (the same URL twice: once),
 // their type sniffed from the bytes, images measured from their headers, videos with ffprobe, and the
 // limits applied. `asset:` parts (data: URL images the API stored) are read back and described.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ASSET_URL_PREFIX, mediaAssetKey, type MediaAsset, type MediaPart } from '../shared.js';
-import { imageSize, sniffMedia } from '../sniff.js';
+import { ASSET_URL_PREFIX, type MediaAsset, type MediaPart } from '../shared.js';
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
+import { mediaAssetKey } from '../storage/keys.js';
+import { probeMediaVideo } from '../video/index.js';
 import type { UrlPolicy } from '../outbound/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from './limits.js';
-import { probeMediaVideo } from './probe.js';
+import { imageSize, sniffMedia } from '../sniff.js';
 import { getToFile } from './storageFiles.js';
 
 export type FetchMediaDeps = {
@@ -21,7 +22,8 @@ export type FetchMediaDeps = {
   policy: UrlPolicy;
   /** Trusted CAs (PEM) for the downloads; undefined: the system's. */
   ca?: string[];
-  ffprobePath: string;
+  /** FFMPEG_PATH: videos are read by the ffprobe beside it. */
+  ffmpegPath: string;
   signal?: AbortSignal;
 };
 
@@ -121,7 +123,7 @@ async function describe(part: MediaPart, file: string, deps: FetchMediaDeps): Pr
     if (tooBig) throw refuse(tooBig);
     return { name, kind: 'image', mediaType: type.mediaType, bytes, width: size.width, height: size.height, durationSeconds: null };
   }
-  const facts = await probeMediaVideo(file, deps.ffprobePath);
+  const facts = await probeMediaVideo(deps.ffmpegPath, file);
   if ('problem' in facts) throw refuse(facts.problem);
   const tooLong = videoDurationProblem(facts.durationSeconds);
   if (tooLong) throw refuse(tooLong);

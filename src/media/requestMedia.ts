@@ -5,9 +5,10 @@
 // Anything else is a 400 `invalid_media_url` naming the part.
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
-import { ASSET_URL_PREFIX, mediaAssetKey, type ContentPart, type GenerationRequest, type InputMessage, type MediaKind } from '../shared.js';
+import { ASSET_URL_PREFIX, type ContentPart, type GenerationRequest, type InputMessage, type MediaKind } from '../shared.js';
 import { imageSize, sniffMedia, type ImageSize, type SniffedType } from '../sniff.js';
 import type { Storage } from '../storage/index.js';
+import { mediaAssetKey } from '../storage/keys.js';
 import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver } from '../outbound/urlPolicy.js';
 import { decodeDataUrl } from './dataUrl.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS } from './limits.js';

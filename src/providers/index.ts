@@ -51,7 +51,7 @@ export async function expandPrompt(env: CallEnv, call: ExpansionCall): Promise<P
   return { text: reply.text.trim() || brief.text, usage: reply.usage };
 }
 
-/** One composition (or repair) call: the composition extracted from the reply, and the tokens it used. */
+/** One composition (or repair) call: the composition (extracted from the reply unless it is verbatim), and the tokens it used. */
 export async function writeComposition(env: CallEnv, call: ProviderCompositionCall): Promise<WrittenComposition> {
   const { request } = call;
   const reply = await connect(env, call.provider, request).compose({
@@ -59,5 +59,6 @@ export async function writeComposition(env: CallEnv, call: ProviderCompositionCa
     brief: briefOf(request, call.expandedPrompt, call.assets),
     repair: call.repair,
   });
-  return { source: extractComposition(reply.text, request.engine), usage: reply.usage, ...(reply.storyboard && { storyboard: reply.storyboard }) };
+  const source = reply.verbatim ? reply.text : extractComposition(reply.text, request.engine);
+  return { source, usage: reply.usage, ...(reply.storyboard && { storyboard: reply.storyboard }) };
 }

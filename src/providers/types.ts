@@ -21,13 +21,17 @@ export type Repair = { previous: string; findings: Finding[] };
 
 export type CompositionTask = VideoSpec & { brief: Brief; repair: Repair | null };
 
-/** `storyboard`: the storyboard the composition draws (JSON, public form), from the embedded composer only. */
-export type ProviderReply = { text: string; usage: TokenUsage; storyboard?: string | null };
+/**
+ * `verbatim`: the text is the composition itself, to be stored as written (the embedded composer's);
+ * otherwise the composition is extracted from the reply (src/providers/extract.ts). `storyboard`: the
+ * storyboard the composition draws (JSON, public form), from the embedded composer only.
+ */
+export type ProviderReply = { text: string; usage: TokenUsage; verbatim?: boolean; storyboard?: string | null };
 
 /** One per protocol (src/providers/<protocol>/adapter.ts). Failures throw ProviderError. */
 export interface ProviderAdapter {
   /** Rewrites the brief's prompt with the engine's prompting guide. */
   expand(task: ExpansionTask): Promise<ProviderReply>;
-  /** Writes (or, with `repair`, fixes) the composition; the reply text may wrap it in prose or a code fence. */
+  /** Writes (or, with `repair`, fixes) the composition; the reply text may wrap it in prose or a code fence, unless `verbatim`. */
   compose(task: CompositionTask): Promise<ProviderReply>;
 }

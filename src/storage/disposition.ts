@@ -1,6 +1,7 @@
 // How a stored object is offered to a browser (Content-Disposition), the same for both drivers:
 // pictures (not SVG, a document that runs scripts), video and sound inline; anything else, such as
 // an HTML or JSON artifact written from a user's prompt, as a download unless the client asks to view it.
+import { generationOfKey } from './keys.js';
 
 /** Shown inline by a browser: pictures except SVG, video, sound. */
 export const viewable = (contentType: string) =>
@@ -8,8 +9,9 @@ export const viewable = (contentType: string) =>
 
 /** `<generation id>-<file name>` of a key, in characters safe in any header and file system. */
 export function downloadName(key: string): string {
-  const parts = key.split('/');
-  const name = parts.length >= 3 && parts[0] === 'generations' ? `${parts[1]}-${parts.at(-1)}` : parts.at(-1)!;
+  const file = key.split('/').at(-1)!;
+  const generationId = generationOfKey(key);
+  const name = generationId ? `${generationId}-${file}` : file;
   return name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 150) || 'media';
 }
 

@@ -2,11 +2,10 @@
 // (the built-in ones and ENGINE_PLUGINS) before its first task.
 import { loadConfig } from '../config.js';
 import { getEngine, registerEnginePlugins } from '../engines/index.js';
+import { composeStoryboard, drawInBrand } from '../engines/storyboard.js';
 import type { OfflineCompositionSpec, StoryboardTarget, ValidationTarget } from '../engines/types.js';
 import { countTokens } from '../text/tokens.js';
 import type { BrandSnapshot, Finding, TokenUsage } from '../shared.js';
-import { withBrand } from '../storyboard/brand.js';
-import { offlineStoryboard } from '../storyboard/plan.js';
 import { assetNamed, fromStoryboard, STORYBOARD_LIMITS, storyboardSchema, toStoryboard } from '../storyboard/schema.js';
 
 const ready = registerEnginePlugins(loadConfig().enginePlugins);
@@ -19,9 +18,9 @@ const ready = registerEnginePlugins(loadConfig().enginePlugins);
 export async function composeOffline({ engine, spec, prompt }: { engine: string; spec: OfflineCompositionSpec; prompt: string }): Promise<{ source: string; usage: TokenUsage; storyboard: string | null }> {
   await ready;
   const module = getEngine(engine);
-  const board = module.drawStoryboard ? offlineStoryboard(spec) : null;
-  const source = board ? module.drawStoryboard!(withBrand(board, spec.brand), spec) : module.composeOffline(spec);
-  return { source, usage: { input_tokens: countTokens(prompt), output_tokens: countTokens(source) }, storyboard: board && JSON.stringify(fromStoryboard(board)) };
+  const planned = module.drawStoryboard ? composeStoryboard(module.drawStoryboard, spec) : null;
+  const source = planned ? planned.source : module.composeOffline(spec);
+  return { source, usage: { input_tokens: countTokens(prompt), output_tokens: countTokens(source) }, storyboard: planned && JSON.stringify(fromStoryboard(planned.storyboard)) };
 }
 
 /**
@@ -32,7 +31,7 @@ export async function drawStoryboard({ engine, storyboard, target, brand }: { en
   await ready;
   const names = target.assets.map((a) => a.name);
   const board = toStoryboard(storyboardSchema.parse(JSON.parse(storyboard)), { image: (ref) => assetNamed(names, ref) });
-  const source = getEngine(engine).drawStoryboard!(withBrand(board, brand), target);
+  const source = drawInBrand(getEngine(engine).drawStoryboard!, board, brand, target);
   // Counted up to what the credit hold reserved: a generation never costs more than its hold.
   return { source, usage: { input_tokens: countTokens(storyboard), output_tokens: Math.min(countTokens(source), STORYBOARD_LIMITS.outputTokens) } };
 }

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Db } from '../../src/db/pool.js';
-import { probeVideo } from '../../src/engines/probe.js';
+import { probeVideo } from '../../src/video/index.js';
 import { freePorts } from '../../src/tooling/ports.js';
 import { startTopology, type Topology } from '../../src/tooling/topology.js';
 import { dropClusterDatabases, postgresServerUrl } from '../../src/tooling/temporalCluster.js';
@@ -151,7 +151,7 @@ describe.skipIf(skipWithout('the production topology tests (test/cluster)', 'the
     const file = path.join(dir, `${id}.mp4`);
     const done = await api(apiUrl(0), `/v1/responses/${id}`, { key });
     fs.writeFileSync(file, Buffer.from(await (await fetch(done.body.output_video_url)).arrayBuffer()));
-    const probed = await probeVideo(file, 'ffprobe', true);
+    const probed = await probeVideo('ffmpeg', file, { countPackets: true });
     expect(probed).toMatchObject({ codec: 'h264', width: 270, height: 480, fps: 30, frames: 270 });
     expect(probed.durationSeconds).toBeCloseTo(9, 2);
   });

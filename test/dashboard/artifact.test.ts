@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listApiKeys } from '../../src/db/apiKeys.js';
 import { createStorage } from '../../src/storage/index.js';
+import { compositionKey } from '../../src/storage/keys.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { createOrgWithKey, startApi, type TestApi } from '../support/stack.js';
 import { createTestMember } from './support.js';
@@ -48,7 +49,7 @@ it("a signed-in member opening a malicious artifact: its script runs nowhere nea
   expect(new URL(page.url()).pathname).toBe('/dashboard/usage'); // signed in: the landing page
   const keysBefore = (await listApiKeys(api.db, org.id)).length;
 
-  const key = 'generations/gen_malicious/compositions/1.html';
+  const key = compositionKey('gen_malicious', 1, 'html');
   await createStorage(api.config).putText(key, `<!doctype html><html><head><title>Launch teaser</title></head><body><h1>Launch teaser</h1><script>${ATTACK}</script></body></html>`, 'text/html; charset=utf-8');
   const { url } = await createStorage(api.config).url(key);
   expect(new URL(url).origin).toBe(api.url); // same host as the dashboard: the worst case

@@ -21,7 +21,7 @@ import { configVariables } from '../../src/config.js';
 import { TEMPORAL_SERVER_VERSION } from '../../src/tooling/install.mjs';
 import { freePorts } from '../../src/tooling/ports.js';
 import { PRODUCTION_TOPOLOGY } from '../../src/tooling/topology.js';
-import { probeVideo } from '../../src/engines/probe.js';
+import { probeVideo } from '../../src/video/index.js';
 import { engineVariables } from '../../src/engines/index.js';
 import { SEARCH_ATTRIBUTES } from '../../src/temporal/contract.js';
 import { CLUSTER_SERVICES, NUM_HISTORY_SHARDS, TEMPORAL_SCHEMAS } from '../../src/tooling/temporalCluster.js';
@@ -246,7 +246,7 @@ describe.skipIf(skipWithout('the container test (test/deploy/compose)', 'a conta
     expect(url.startsWith(`http://localhost:${env.S3_PORT}/videos/`), url).toBe(true);
     const file = path.join(dir, 'video.mp4');
     fs.writeFileSync(file, Buffer.from(await (await fetch(url)).arrayBuffer()));
-    const probed = await probeVideo(file, 'ffprobe', true);
+    const probed = await probeVideo('ffmpeg', file, { countPackets: true });
     expect(probed).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 120 });
 
     // The other shape and engine, the other way round.

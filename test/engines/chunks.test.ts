@@ -6,8 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { splitFrames } from '../../src/engines/chunks.js';
 import { getEngine } from '../../src/engines/index.js';
-import { joinChunkFiles } from '../../src/engines/join.js';
-import { frameSsim, probeVideo } from '../../src/engines/probe.js';
+import { frameSsim, joinChunkFiles, probeVideo } from '../../src/video/index.js';
 import { tools, useRenderSandbox } from './support.js';
 
 const canvas = { width: 270, height: 480 };
@@ -38,12 +37,12 @@ describe.each(['lottie', 'hyperframes'])('%s: chunks joined = one piece', (id) =
     const joined = path.join(sandbox.out, `${id}-joined.mp4`);
     await joinChunkFiles(tools.ffmpegPath, files, joined);
 
-    const [a, b] = await Promise.all([probeVideo(whole, 'ffprobe', true), probeVideo(joined, 'ffprobe', true)]);
+    const [a, b] = await Promise.all([probeVideo('ffmpeg', whole, { countPackets: true }), probeVideo('ffmpeg', joined, { countPackets: true })]);
     expect(b).toMatchObject({ codec: 'h264', width: a.width, height: a.height, fps: a.fps, frames: a.frames });
     expect(b.frames).toBe(timing!.frames);
     expect(b.durationSeconds).toBeCloseTo(a.durationSeconds, 2);
 
-    const ssim = await frameSsim(joined, whole, tools.ffmpegPath);
+    const ssim = await frameSsim(tools.ffmpegPath, joined, whole);
     expect(ssim).toHaveLength(timing!.frames);
     const boundaries = chunks.slice(1).flatMap((c) => [c.start - 1, c.start]);
     const atBoundaries = boundaries.map((n) => ({ frame: n, ssim: ssim[n]! }));

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { getEngine, renderTools } from '../../src/engines/index.js';
-import { frameSsim } from '../../src/engines/probe.js';
+import { frameSsim } from '../../src/video/index.js';
 import type { RenderChunk } from '../../src/engines/types.js';
 import { decodeFrame, meanDifference, tools, useRenderSandbox } from './support.js';
 
 const sandbox = useRenderSandbox('held', (e) => e.startsWith('video-render-'));
 
 async function similarity(video: string, reference: string) {
-  const frames = await frameSsim(video, reference, tools.ffmpegPath);
+  const frames = await frameSsim(tools.ffmpegPath, video, reference);
   return { frames: frames.length, mean: frames.reduce((a, b) => a + b, 0) / frames.length, worst: Math.min(...frames) };
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError, renderTools } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
-import { probeVideo } from '../../src/engines/probe.js';
+import { probeVideo } from '../../src/video/index.js';
 import { loadConfig } from '../../src/config.js';
 import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
@@ -23,7 +23,7 @@ describe('hyperframes engine', () => {
     const result = await engine.render(fixture('gsap-box.html'), { tools,  ...canvas, fps: 30, outputPath, onProgress: (p) => progress.push(p.fraction) });
     watch.stop();
 
-    const probed = await probeVideo(outputPath, 'ffprobe', true);
+    const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
     expect(probed).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30, fps: 30 });
     expect(probed.durationSeconds).toBeCloseTo(1, 1);
     expect(result).toMatchObject({ path: outputPath, codec: 'h264', width: 360, height: 640, frames: 30 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getEngine, RenderError, renderTools } from '../../src/engines/index.js';
 import { spareProcessIds } from '../../src/engines/isolation/renderProcess.js';
-import { probeVideo } from '../../src/engines/probe.js';
+import { probeVideo } from '../../src/video/index.js';
 import { loadConfig } from '../../src/config.js';
 import { colourCount, decodeFrame, fixture, meanDifference, tools, useRenderSandbox, watchDescendants } from './support.js';
 
@@ -32,7 +32,7 @@ describe('lottie engine', () => {
     const result = await engine.render(fixture('text-and-box.lottie.json'), { tools,  ...canvas, outputPath });
     watch.stop();
 
-    const probed = await probeVideo(outputPath, 'ffprobe', true);
+    const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
     expect(probed).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30, fps: 30 });
     expect(probed.durationSeconds).toBeCloseTo(1, 1);
     expect(result).toMatchObject({ codec: 'h264', width: 360, height: 640, frames: 30, fps: 30 });

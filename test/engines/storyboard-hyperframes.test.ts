@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
-import { probeVideo } from '../../src/engines/probe.js';
+import { probeVideo } from '../../src/video/index.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { launchTestBrowser } from '../support/browser.js';
@@ -110,7 +110,7 @@ describe('storyboard composer: one layout per scene kind', () => {
     const outputPath = path.join(sandbox.out, 'kinds.mp4');
     const fps = 10;
     await engine.render(html, { tools, width: 270, height: 480, fps, outputPath });
-    const probed = await probeVideo(outputPath, 'ffprobe', true);
+    const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
     expect(probed).toMatchObject({ codec: 'h264', width: 270, height: 480, frames: ALL_KINDS_SECONDS * fps });
     expect(Math.abs(probed.durationSeconds - ALL_KINDS_SECONDS)).toBeLessThanOrEqual(0.1);
     // Text is drawn in the palette's text colour, which the background never comes near: every scene's
@@ -136,7 +136,7 @@ describe('storyboard composer: lengths', () => {
       expect(rootDuration(c.html)).toBe(c.seconds);
       const outputPath = path.join(sandbox.out, `${c.name}.mp4`);
       await engine.render(c.html, { tools, width: 160, height: 284, fps: 10, outputPath });
-      const probed = await probeVideo(outputPath, 'ffprobe', true);
+      const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
       expect(Math.abs(probed.durationSeconds - c.seconds), c.name).toBeLessThanOrEqual(0.1);
       expect(probed.frames).toBe(c.seconds * 10);
     }

@@ -16,6 +16,7 @@ import type { ContentPart, GenerationRequest } from '../../src/shared.js';
 import type { MediaFetchCall } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { LocalStorage } from '../../src/storage/index.js';
+import { mediaAssetKey } from '../../src/storage/keys.js';
 import type { HostResolver } from '../../src/outbound/urlPolicy.js';
 import { startMediaServer, twoColourImage, type MediaServer } from '../support/mediaServer.js';
 import { makeSelfSignedCert, type TlsFiles } from '../webhooks/support/receiver.js';
@@ -151,7 +152,7 @@ describe('downloadToFile', () => {
 
 describe('fetchMediaAssets (images)', () => {
   const storage = () => new LocalStorage({ root: path.join(tmp, 'media'), secret: 'x'.repeat(32), publicBaseUrl: 'http://localhost', ttlSeconds: 60 });
-  const deps = (): FetchMediaDeps => ({ storage: storage(), policy: { allowLoopback: true, resolve }, ca: [...tls.rootCertificates, cert.cert], ffprobePath: 'ffprobe' });
+  const deps = (): FetchMediaDeps => ({ storage: storage(), policy: { allowLoopback: true, resolve }, ca: [...tls.rootCertificates, cert.cert], ffmpegPath: 'ffmpeg' });
 
   it('stores each part as generations/<id>/assets/<kind>-<n>.<ext> and describes it; one URL twice is downloaded once', async () => {
     server.route('/photo', { body: png, type: 'application/octet-stream' }); // the type comes from the bytes
@@ -166,13 +167,14 @@ describe('fetchMediaAssets (images)', () => {
     const assets = await fetchMediaAssets(call, deps());
     expect(server.hits.get('/photo')! - before).toBe(1);
     expect(assets).toEqual([1, 2].map((i) => ({ name: `image-${i}.png`, kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null })));
-    const stored = await storage().stat('generations/gen_unit1/assets/image-2.png');
+    const stored = await storage().stat(mediaAssetKey('gen_unit1', 'image-2.png'));
     expect(stored).toMatchObject({ size: png.length, contentType: 'image/png' });
   });
 
   it('an asset: part (a data: URL image the API stored) is read back and described, not stored again', async () => {
-    fs.mkdirSync(path.join(tmp, 'media/generations/gen_unit2/assets'), { recursive: true });
-    fs.writeFileSync(path.join(tmp, 'media/generations/gen_unit2/assets/image-1.png'), png);
+    const file = path.join(tmp, 'media', mediaAssetKey('gen_unit2', 'image-1.png'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, png);
     const assets = await fetchMediaAssets({ generationId: 'gen_unit2', parts: [{ kind: 'image', number: 1, url: 'asset:image-1.png' }] }, deps());
     expect(assets).toEqual([{ name: 'image-1.png', kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null }]);
   });

@@ -11,6 +11,7 @@ import { gofakes3 } from '../../src/tooling/install.mjs';
 import { startS3Server, type S3Server } from '../../src/tooling/s3Server.js';
 import { getToFile, putBytes } from '../../src/media/storageFiles.js';
 import { createStorage, LocalStorage, type Storage } from '../../src/storage/index.js';
+import { mediaAssetKey } from '../../src/storage/keys.js';
 import { freePort } from '../../src/tooling/ports.js';
 import { skipWithout } from '../support/tools.js';
 
@@ -40,12 +41,12 @@ describe('media files in storage', () => {
   it('putBytes then getToFile gives the same bytes back, on every driver here; a missing key throws', async () => {
     expect(storages.map(([driver]) => driver)).toEqual(withoutS3 ? ['local'] : ['local', 's3']);
     for (const [driver, storage] of storages) {
-      const key = `generations/gen_files/assets/image-1.png`;
+      const key = mediaAssetKey('gen_files', 'image-1.png');
       await putBytes(storage(), key, bytes, 'image/png');
       const out = path.join(dir, `${driver}.png`);
       await getToFile(storage(), key, out);
       expect(fs.readFileSync(out).equals(bytes), driver).toBe(true);
-      await expect(getToFile(storage(), 'generations/gen_files/assets/nothing.png', path.join(dir, 'x')), driver).rejects.toThrow();
+      await expect(getToFile(storage(), mediaAssetKey('gen_files', 'nothing.png'), path.join(dir, 'x')), driver).rejects.toThrow();
     }
   });
 });

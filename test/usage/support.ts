@@ -11,6 +11,7 @@ import { MICROS_PER_CENT } from '../../src/db/organizations.js';
 import type { Db } from '../../src/db/pool.js';
 import { newId } from '../../src/ids.js';
 import type { EngineId, TokenUsage } from '../../src/shared.js';
+import { compositionKey, videoKey } from '../../src/storage/keys.js';
 import type { GenerationOutcome } from '../../src/temporal/contract.js';
 import { generationRequest } from '../support/fixtures.js';
 import { api } from '../support/stack.js';
@@ -40,13 +41,12 @@ export type Fixture = {
 };
 
 export function outcome(generationId: string, status: GenerationOutcome['status'], usage: TokenUsage | null, durationSeconds = 0): GenerationOutcome {
-  const media = (key: string, content_type: string) => ({ key: `${generationId}/${key}`, content_type });
   return {
     generationId,
     status,
     provider: usage ? 'local' : null,
     usage,
-    rendered: status === 'completed' ? { video: media('video.mp4', 'video/mp4'), artifact: media('a.json', 'application/json'), duration_seconds: durationSeconds } : null,
+    rendered: status === 'completed' ? { video: { key: videoKey(generationId), content_type: 'video/mp4' }, artifact: { key: compositionKey(generationId, 1, 'json'), content_type: 'application/json' }, duration_seconds: durationSeconds } : null,
     error: status === 'completed' ? null : { code: status === 'cancelled' ? 'cancelled' : 'provider_error', message: status },
   };
 }

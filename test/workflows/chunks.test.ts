@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import { splitFrames } from '../../src/engines/chunks.js';
+import { videoKey } from '../../src/storage/keys.js';
 import type { ChunkRenderInput, RenderProgressReport } from '../../src/temporal/contract.js';
 import { renderProgressSignal } from '../../src/temporal/contract.js';
 import { defaults, gate, hang, outcomeOf, startHarness, stateWhen, unconfirmedCancellations, type Harness } from './harness.js';
@@ -92,7 +93,7 @@ describe.concurrent('chunked rendering', () => {
     expect(trace.inputs('renderChunk').map((i) => i.chunk)).toEqual(expect.arrayContaining(CHUNKS));
     const [join] = trace.inputs('joinChunks');
     expect(join!.chunks.map((c) => [c.index, c.frames])).toEqual([[0, 100], [1, 100], [2, 100]]);
-    expect(trace.outcome.rendered).toMatchObject({ video: { key: `generations/${run.id}/video.mp4` }, duration_seconds: 10 });
+    expect(trace.outcome.rendered).toMatchObject({ video: { key: videoKey(run.id) }, duration_seconds: 10 });
   });
 
   test('cancelling the generation mid-chunk cancels every chunk; it ends once all have stopped', async ({ expect }) => {

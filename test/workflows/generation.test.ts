@@ -4,6 +4,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { Finding } from '../../src/shared.js';
+import { videoKey } from '../../src/storage/keys.js';
 import { stateQuery, type WebhookDeliveryInput } from '../../src/temporal/contract.js';
 import {
   attempt,
@@ -120,7 +121,7 @@ describe.concurrent('generation workflow', () => {
       ]);
       expect(trace.inputs('renderComposition')[0]!.compositionKey).toBe(draftKey(id, 2));
       expect(trace.outcome).toMatchObject({ status: 'completed', provider: 'p2', error: null, usage: usage(13, 24) });
-      expect(trace.outcome.rendered?.video.key).toBe(`generations/${id}/video.mp4`);
+      expect(trace.outcome.rendered?.video.key).toBe(videoKey(id));
     });
 
     test('provider_rejected ends the generation with that code; the message lists the earlier attempts', async ({ expect }) => {

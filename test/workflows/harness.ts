@@ -11,6 +11,7 @@ import { ApplicationFailure as FailureOf, CancelledFailure } from '@temporalio/c
 import { defaultPayloadConverter } from '@temporalio/common';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { GenerationRequest, MediaAsset, MediaPart, TokenUsage } from '../../src/shared.js';
+import { chunkKey, compositionKey, videoKey } from '../../src/storage/keys.js';
 import {
   SEARCH_ATTRIBUTES,
   stateQuery,
@@ -178,7 +179,7 @@ export function traceOf(key: string): Trace {
   return t;
 }
 
-export const draftKey = (generationId: string, draftNumber: number) => `generations/${generationId}/compositions/${draftNumber}.html`;
+export const draftKey = (generationId: string, draftNumber: number) => compositionKey(generationId, draftNumber, 'html');
 
 /** The asset the default fetchMedia stub describes for a part: a 320×180 PNG image, or a 2-second MP4 video. */
 export function stubAsset(part: MediaPart): MediaAsset {
@@ -212,17 +213,17 @@ export const defaults = {
   },
   async renderComposition(input) {
     return {
-      video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' },
+      video: { key: videoKey(input.generationId), content_type: 'video/mp4' },
       artifact: { key: input.compositionKey, content_type: 'text/html' },
       duration_seconds: 2,
     };
   },
   async renderChunk({ generationId, chunk }) {
-    return { index: chunk.index, key: `generations/${generationId}/chunks/${chunk.index}.mp4`, frames: chunk.end - chunk.start };
+    return { index: chunk.index, key: chunkKey(generationId, chunk.index), frames: chunk.end - chunk.start };
   },
   async joinChunks(input) {
     return {
-      video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' },
+      video: { key: videoKey(input.generationId), content_type: 'video/mp4' },
       artifact: { key: input.compositionKey, content_type: 'text/html' },
       duration_seconds: input.chunks.reduce((sum, c) => sum + c.frames, 0) / 30,
     };

@@ -5,6 +5,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { ContentPart, GenerationRequest } from '../../src/shared.js';
+import { mediaAssetKey } from '../../src/storage/keys.js';
 import { emittedEvents, outcomeOf, startHarness, stubAsset, type Harness } from './harness.js';
 
 let h: Harness;
@@ -54,7 +55,7 @@ describe.concurrent('media step', () => {
     expect(trace.inputs('writeComposition')[0]!.assets).toEqual(assets);
     expect(trace.inputs('validateComposition')[0]!.assets).toEqual(assets);
     expect(trace.inputs('renderComposition')[0]!.assets).toEqual(
-      assets.map((a) => ({ ...a, key: `generations/${id}/assets/${a.name}` })),
+      assets.map((a) => ({ ...a, key: mediaAssetKey(id, a.name) })),
     );
   });
 

@@ -9,6 +9,7 @@
 // compositions going first.
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
+import { compositionKey, videoKey } from '../../src/storage/keys.js';
 import { attemptResult, emittedEvents, outcomeOf, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -66,7 +67,7 @@ it('a completed event is delivered ahead of the compositions queued before it (t
     {
       renderComposition: async (input) => {
         await render.promise;
-        return { video: { key: `generations/${input.generationId}/video.mp4`, content_type: 'video/mp4' }, artifact: { key: input.compositionKey, content_type: 'text/html' }, duration_seconds: 2 };
+        return { video: { key: videoKey(input.generationId), content_type: 'video/mp4' }, artifact: { key: input.compositionKey, content_type: 'text/html' }, duration_seconds: 2 };
       },
       // The terminal record sends the completed event's first attempt, as activities/records.ts does.
       finishGeneration: async (_outcome, event) => {
@@ -106,7 +107,7 @@ it('a completed event is delivered ahead of the compositions queued before it (t
           const gate = openable();
           held.push({ who: name, gate });
           await gate.promise;
-          return { key: `generations/${call.generationId}/compositions/1.html`, usage: { input_tokens: 1, output_tokens: 1 } };
+          return { key: compositionKey(call.generationId, 1, 'html'), usage: { input_tokens: 1, output_tokens: 1 } };
         },
       }),
     ),

@@ -4,6 +4,7 @@
 // generation starts as child workflows.
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { WebhookEventStatus } from '../../src/shared.js';
+import { videoKey } from '../../src/storage/keys.js';
 import type { WebhookDeliveryInput } from '../../src/temporal/contract.js';
 import { ATTEMPT_FAILURES } from '../../src/webhooks/attemptFailures.js';
 import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
@@ -138,7 +139,7 @@ describe.concurrent('webhooks', () => {
       expect(events.map((e) => e.facts)).toEqual([
         { type: 'video.generation.queued', status: 'queued', provider: 'p1', errorMessage: null, videoKey: null },
         { type: 'video.generation.started', status: 'in_progress', provider: 'p1', errorMessage: null, videoKey: null },
-        { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: `generations/${id}/video.mp4` },
+        { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: videoKey(id) },
       ]);
       for (const event of events) {
         expect(event).toMatchObject({ generationId: id, organizationId: 'org_test', webhookUrl: webhook_url, engine: 'hyperframes', model: 'test-model' });

@@ -16,7 +16,8 @@ import { registryOf } from '../../providers/index.js';
 import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
-import { storyboardKey, TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
+import { TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
+import { storyboardKey } from '../../storage/keys.js';
 import {
   SEARCH_ATTRIBUTES,
   stateQuery,

@@ -1,11 +1,12 @@
 // What the reference shows: a request and an answer for every operation and status, in the shapes
 // of ./schemas.ts (`redocly lint` in the tests checks each example against its schema). The ids,
 // prices and URLs are made up; engine ids stay in src/engines/ (the catalog example is a placeholder).
+import { compositionKey, videoKey } from '../../storage/keys.js';
 
 const ID = 'gen_0123456789abcdef01234567';
 const CREATED = 1_795_000_000;
-const media = (base: string, file: string) => ({
-  url: `${base}/media/generations/${ID}/${file}?expires=${CREATED + 86_400}&sig=3f1c0e5a9b7d2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e`,
+const media = (base: string, key: string) => ({
+  url: `${base}/media/${key}?expires=${CREATED + 86_400}&sig=3f1c0e5a9b7d2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e`,
   expires_at: CREATED + 86_400,
 });
 const ENGINE = 'your-engine';
@@ -22,7 +23,7 @@ export const EXAMPLE_ID = ID;
 const rendering = { stage: 'rendering', percent: 62, frames_rendered: 96, frames_total: 180, eta_seconds: 7, provider: null, repair_round: null };
 
 export function generationExamples(base: string) {
-  const video = media(base, 'video.mp4');
+  const video = media(base, videoKey(ID));
   const tokens = { input: 2_140, output: 3_415 };
   const responseCommon = { id: ID, object: 'response', model: MODEL, engine: ENGINE, created_at: CREATED, artifact_url: null, artifact_type: null, storyboard_url: null };
   const message = (status: string, content: unknown[]) => [{ type: 'message', id: `${ID}_msg`, role: 'assistant', status, content }];
@@ -39,7 +40,7 @@ export function generationExamples(base: string) {
       usage: { input_tokens: tokens.input, output_tokens: tokens.output, total_tokens: tokens.input + tokens.output, cost_usd: 0.00237 },
       latency_ms: 41_250,
       error: null,
-      artifact_url: media(base, 'composition.html'),
+      artifact_url: media(base, compositionKey(ID, 1, 'html')),
       artifact_type: 'text/html',
       progress: null,
     },
@@ -88,7 +89,7 @@ export function generationExamples(base: string) {
 
 /** Server-sent events as the streams send them (the Responses events' `response` objects abridged). */
 export function eventStreamExamples(base: string) {
-  const video = media(base, 'video.mp4');
+  const video = media(base, videoKey(ID));
   const abridged = (status: string) => ({ id: ID, object: 'response', status, '…': '…' });
   const sse = (events: [string | null, unknown][]) =>
     events.map(([event, data]) => `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`).join('');

@@ -11,6 +11,7 @@ import type { AppDeps } from '../../http/context.js';
 import { openEventStream } from '../../http/sse.js';
 import { idParams, validate } from '../../http/validate.js';
 import { TERMINAL_STATUSES } from '../../shared.js';
+import { videoKey } from '../../storage/keys.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';
 import { liveEvent } from '../live.js';
@@ -51,7 +52,7 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
       // In flight: where it stands now (the page's script follows from there), and the storage's
       // origin allowed already for the video the script swaps in at the end.
       const live = inFlight ? await queryLiveState(deps, id, 'debug') : null;
-      if (inFlight) await mediaUrl(ctx, storage, `generations/${id}/video.mp4`);
+      if (inFlight) await mediaUrl(ctx, storage, videoKey(id));
       const [deliveries, videoUrl, poster, storyboard] = await Promise.all([
         listDeliveries(db, session.organizationId, { generationId: id }),
         completed ? mediaUrl(ctx, storage, generation.video_key) : null,

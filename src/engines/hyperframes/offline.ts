@@ -2,14 +2,13 @@
 // (src/storyboard/) drawn as motion graphics, one layout per scene kind, laid out for the canvas
 // and exactly as long as the storyboard, in the organization's brand when it has a kit. Same prompt
 // and kit, same document (byte for byte).
-import { withBrand } from '../../storyboard/brand.js';
-import { offlineStoryboard } from '../../storyboard/plan.js';
 import type { Storyboard } from '../../storyboard/types.js';
+import { composeStoryboard } from '../storyboard.js';
 import type { OfflineCompositionSpec, StoryboardTarget } from '../types.js';
 import { storyboardDocument } from './storyboard/document.js';
 
 export function composeHyperframes(spec: OfflineCompositionSpec): string {
-  return drawHyperframes(withBrand(offlineStoryboard(spec), spec.brand), spec);
+  return composeStoryboard(drawHyperframes, spec).source;
 }
 
 /** Images are named by their asset names: the page loads them from `assets/`. */

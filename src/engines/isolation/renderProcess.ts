@@ -10,6 +10,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { logger } from '../../logger.js';
+import { ffprobeFor } from '../../video/index.js';
 import type { RenderTools } from '../types.js';
 import type { RenderCgroup } from './cgroup.js';
 import type { ChildProgram } from './protocol.js';
@@ -156,11 +157,6 @@ export async function closeRenderProcesses(): Promise<void> {
 function producerFfmpegEnv(ffmpegPath: string): Record<string, string> {
   if (!path.isAbsolute(ffmpegPath)) return {};
   return { HYPERFRAMES_FFMPEG_PATH: ffmpegPath, HYPERFRAMES_FFPROBE_PATH: ffprobeFor(ffmpegPath) };
-}
-
-/** ffprobe next to the configured ffmpeg (same directory), else from PATH. */
-export function ffprobeFor(ffmpegPath: string): string {
-  return ffmpegPath.includes('/') ? path.join(path.dirname(ffmpegPath), 'ffprobe') : 'ffprobe';
 }
 
 /** Keeps the last lines of the child's stdout/stderr; logs them at debug level. */

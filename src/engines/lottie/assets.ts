@@ -3,11 +3,10 @@
 // fetches nothing. Only files of the render's assets directory that are really images (sniffed) are
 // inlined; anything else is left as written. ThorVG decodes PNG and WebP only, so other images (JPEG,
 // GIF) and oversized ones are turned into a PNG by ffmpeg first.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { imageSize, sniffMedia } from '../../sniff.js';
+import { imageToPng } from '../../video/index.js';
 
 /** Longest side embedded as is; larger images are scaled down (more pixels only slow every frame). */
 const MAX_EMBEDDED_SIDE = 2048;
@@ -46,16 +45,8 @@ async function imageDataUrl(file: string, ffmpegPath: string): Promise<string | 
   if (!bytes || type?.kind !== 'image') return null;
   const size = imageSize(bytes, type.mediaType);
   const drawable = DRAWABLE_TYPES.has(type.mediaType) && size !== null && Math.max(size.width, size.height) <= MAX_EMBEDDED_SIDE;
-  const png = drawable ? null : await toPng(file, ffmpegPath);
-  return png ? `data:image/png;base64,${png.toString('base64')}` : drawable ? `data:${type.mediaType};base64,${bytes.toString('base64')}` : null;
-}
-
-/** The image's first frame as a PNG no larger than MAX_EMBEDDED_SIDE, or null when ffmpeg cannot read it. */
-async function toPng(file: string, ffmpegPath: string): Promise<Buffer | null> {
-  const fit = `scale='min(${MAX_EMBEDDED_SIDE},iw)':'min(${MAX_EMBEDDED_SIDE},ih)':force_original_aspect_ratio=decrease`;
-  const args = ['-v', 'error', '-i', file, '-frames:v', '1', '-vf', fit, '-f', 'image2pipe', '-c:v', 'png', '-'];
-  const run = promisify(execFile);
-  return run(ffmpegPath, args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 })
-    .then(({ stdout }) => (stdout.length > 0 ? stdout : null))
-    .catch(() => null);
+  if (drawable) return `data:${type.mediaType};base64,${bytes.toString('base64')}`;
+  // An image ffmpeg cannot read is left as written.
+  const png = await imageToPng(ffmpegPath, file, MAX_EMBEDDED_SIDE).catch(() => null);
+  return png?.length ? `data:image/png;base64,${png.toString('base64')}` : null;
 }

@@ -1,7 +1,7 @@
 // Raw RGBA frames in, H.264 MP4 out: one ffmpeg process fed through stdin. Frames painted over the
 // render's own background (background.ts) are opaque and only converted; frames that still carry
 // straight (not premultiplied) alpha are composited over the background colour by ffmpeg.
-import { spawn } from 'node:child_process';
+import { spawnFfmpeg } from '../../video/index.js';
 import { LOTTIE_BACKGROUND } from './background.js';
 
 export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; opaque?: boolean; crf: number; preset: string };
@@ -30,15 +30,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
 export type Encoder = { write(frame: Buffer): Promise<void>; finish(): Promise<void> };
 
 export function startEncoder(ffmpegPath: string, spec: EncodeSpec): Encoder {
-  const ffmpeg = spawn(ffmpegPath, encoderArgs(spec), { stdio: ['pipe', 'ignore', 'pipe'] });
-  let stderr = '';
-  ffmpeg.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-  const exited = new Promise<void>((resolve, reject) => {
-    ffmpeg.on('error', (err) => reject(new Error(`ffmpeg could not start: ${err.message}`)));
-    ffmpeg.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`ffmpeg ${signal ? `killed by ${signal}` : `exited with code ${code}`}: ${stderr.trim()}`)),
-    );
-  });
+  const { child: ffmpeg, exited } = spawnFfmpeg(ffmpegPath, encoderArgs(spec));
   exited.catch(() => {}); // observed by finish() or the next write
   ffmpeg.stdin.on('error', () => {}); // EPIPE when ffmpeg dies; reported through `exited`
 

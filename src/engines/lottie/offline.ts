@@ -5,17 +5,16 @@
 // over a background and an ornament that moves only at the opening and at the cuts (so a scene that
 // holds its text gives frames the render need not draw again). The first frame already shows the
 // title. Same prompt, same JSON.
-import { withBrand } from '../../storyboard/brand.js';
-import { offlineStoryboard } from '../../storyboard/plan.js';
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
+import { composeStoryboard } from '../storyboard.js';
 import type { MediaAsset, OfflineCompositionSpec, StoryboardTarget } from '../types.js';
 import { EASE, ellipse, fill, group, imageLayer, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
 import { Composer, FPS } from './compose.js';
 import { drawBars, drawCountdown, drawCounter, drawCta, drawImage, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
-  return drawLottie(withBrand(offlineStoryboard(spec), spec.brand), spec);
+  return composeStoryboard(drawLottie, spec).source;
 }
 
 type ImageRef = { id: string; w: number; h: number };

@@ -371,43 +371,99 @@ export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[]
   return layers;
 }
 
-// ---- List ----------------------------------------------------------------------------------------------
+// ---- List and steps -----------------------------------------------------------------------------------
 
-export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
+type RowsSpec = {
+  /** The heading's largest size and tallest height, and the gap below it. */
+  heading: { maxSize: number; maxHeight: number; gap: number };
+  /** The rows' texts, and the first (largest) size tried for all of them. */
+  texts: string[];
+  size: number;
+  /** Lines a row's text may take, and its tallest height in text sizes. */
+  maxLines: number;
+  maxHeightInSizes: number;
+  /** The marker column's width, as a multiple of the text size. */
+  markerInSizes: number;
+  /** Where the text starts, as a multiple of the marker column's width. */
+  textIndent: number;
+  /** A row is at least as tall as its marker column is wide. */
+  rowAtLeastMarker: boolean;
+  /** Between rows, as a multiple of the text size. */
+  rowGapInSizes: number;
+};
+
+type RowsLayout = {
+  heading: TextBlock | null;
+  headingTop: number;
+  /** The rows' one text size, and the marker column's width at it. */
+  size: number;
+  marker: number;
+  /** Each row's text (null for an empty one), top and height. */
+  rows: { block: TextBlock | null; top: number; height: number }[];
+};
+
+/**
+ * A list's or steps' rows under their heading: one text size for every row (each at most `maxLines`
+ * lines), coming down from `size` until the rows and the heading fit the safe area, stacked there.
+ */
+function rowsLayout(c: Composer, heading: string | null, spec: RowsSpec): RowsLayout {
   const { T, safe, palette } = c;
-  const layers: Json[] = [];
-  const heading = scene.heading ? c.textBlock({ text: c.splitEmoji(scene.heading).text, role: 'headline', maxSize: T * 0.09, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.22, maxLines: 3, balance: true, colour: palette.text }) : null;
-  const items = scene.items.map((item) => c.splitEmoji(item));
-  const bulletEmoji = items.map((it) => c.drawable(it.emoji, 1)[0] ?? null);
-  const gapAfterHeading = T * 0.055;
-  const available = safe.h - (heading ? heading.height + gapAfterHeading : 0);
-  // One size for every item, each at most two lines, all together within the available height.
-  // Few short items are set large; the size comes down until they all fit.
-  let size = T * (scene.items.length <= 3 ? 0.1 : scene.items.length <= 4 ? 0.09 : 0.08);
+  const head = heading ? c.textBlock({ text: c.splitEmoji(heading).text, role: 'headline', maxSize: spec.heading.maxSize, minSize: T * 0.035, maxWidth: safe.w, maxHeight: spec.heading.maxHeight, maxLines: 3, balance: true, colour: palette.text }) : null;
+  const available = safe.h - (head ? head.height + spec.heading.gap : 0);
+  const n = spec.texts.length;
+  let size = spec.size;
+  let marker = 0;
   let blocks: (TextBlock | null)[];
-  let bulletW = 0;
   let total: number;
-  const n = items.length;
+  const rowHeight = (b: TextBlock | null) => Math.max(spec.rowAtLeastMarker ? marker : 0, b?.height ?? size * 1.4);
   for (;;) {
-    bulletW = size * (bulletEmoji.some(Boolean) ? 1.7 : 1.25);
-    blocks = commonSize(c, items.map((it) => it.text), { role: 'body', maxSize: size, minSize: size, maxWidth: safe.w - bulletW, maxHeight: size * 3.2, maxLines: 2, colour: palette.text, align: 'start' });
-    total = blocks.reduce((a, b) => a + (b?.height ?? size * 1.4), 0) + (n - 1) * size * 0.75;
+    marker = size * spec.markerInSizes;
+    blocks = commonSize(c, spec.texts, { role: 'body', maxSize: size, minSize: size, maxWidth: safe.w - marker * spec.textIndent, maxHeight: size * spec.maxHeightInSizes, maxLines: spec.maxLines, colour: palette.text, align: 'start' });
+    total = blocks.reduce((a, b) => a + rowHeight(b), 0) + (n - 1) * size * spec.rowGapInSizes;
     if (total <= available || size <= T * 0.026) break;
     size *= 0.93;
   }
-  const itemsW = bulletW + Math.max(0, ...blocks.map((b) => (b ? c.blockWidth(b) : 0)));
+  const tops = stack([head?.height ?? 0, total].filter((h) => h > 0), [spec.heading.gap], safe);
+  let y = tops[head ? 1 : 0]!;
+  const rows = blocks.map((block) => {
+    const row = { block, top: y, height: rowHeight(block) };
+    y += row.height + size * spec.rowGapInSizes;
+    return row;
+  });
+  return { heading: head, headingTop: tops[0]!, size, marker, rows };
+}
+
+/** The heading of a list or of steps, its lines rising in turn. */
+function drawRowsHeading(c: Composer, layout: RowsLayout, L: number, enter: number): Json[] {
+  if (!layout.heading) return [];
+  return c.drawLines(layout.heading, c.safe.x, layout.headingTop, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'heading');
+}
+
+export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
+  const { T, safe, palette } = c;
+  const items = scene.items.map((item) => c.splitEmoji(item));
+  const bulletEmoji = items.map((it) => c.drawable(it.emoji, 1)[0] ?? null);
+  const n = items.length;
+  // Few short items are set large; each at most two lines.
+  const layout = rowsLayout(c, scene.heading, {
+    heading: { maxSize: T * 0.09, maxHeight: safe.h * 0.22, gap: T * 0.055 },
+    texts: items.map((it) => it.text),
+    size: T * (n <= 3 ? 0.1 : n <= 4 ? 0.09 : 0.08),
+    maxLines: 2,
+    maxHeightInSizes: 3.2,
+    markerInSizes: bulletEmoji.some(Boolean) ? 1.7 : 1.25,
+    textIndent: 1,
+    rowAtLeastMarker: false,
+    rowGapInSizes: 0.75,
+  });
+  const { size, marker: bulletW } = layout;
+  const itemsW = bulletW + Math.max(0, ...layout.rows.map(({ block: b }) => (b ? c.blockWidth(b) : 0)));
   const blockLeft = c.align === 'center' ? safe.x + (safe.w - itemsW) / 2 : c.rtl ? safe.x + safe.w - itemsW : safe.x;
-  const heights = [heading?.height ?? 0, total].filter((h) => h > 0);
-  const tops = stack(heights, [gapAfterHeading], safe);
   const enter = c.enterLength(L);
-  let y = tops[heading ? 1 : 0]!;
-  if (heading) {
-    layers.push(...c.drawLines(heading, safe.x, tops[0]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'heading'));
-  }
+  const layers = drawRowsHeading(c, layout, L, enter);
   const step = Math.max(2, Math.min(s(0.3), Math.round((L * 0.45) / Math.max(1, n))));
-  const t0 = heading ? Math.round(enter * 0.5) : 2;
-  blocks.forEach((b, i) => {
-    const h = b?.height ?? size * 1.4;
+  const t0 = layout.heading ? Math.round(enter * 0.5) : 2;
+  layout.rows.forEach(({ block: b, top: y, height: h }, i) => {
     const t = t0 + i * step;
     const textLeft = c.rtl ? blockLeft : blockLeft + bulletW;
     const bx = c.rtl ? blockLeft + itemsW - bulletW / 2 : blockLeft + bulletW / 2;
@@ -425,12 +481,9 @@ export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[]
       const placed = { ...b, width: w };
       layers.push(...c.drawLines(placed, textLeft, y, 0, L, (_l, centre) => c.enter(centre, t, 'side', enter), `item ${i + 1}`));
     }
-    y += h + size * 0.75;
   });
   return layers;
 }
-
-// ---- Steps -------------------------------------------------------------------------------------------
 
 /**
  * Numbered steps, each whole, one per beat: a step enters with its marker (as written, in a badge; a
@@ -438,32 +491,26 @@ export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[]
  */
 export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json[] {
   const { T, safe, palette } = c;
-  const layers: Json[] = [];
-  const heading = scene.heading ? c.textBlock({ text: c.splitEmoji(scene.heading).text, role: 'headline', maxSize: T * 0.08, minSize: T * 0.035, maxWidth: safe.w, maxHeight: safe.h * 0.2, maxLines: 3, balance: true, colour: palette.text }) : null;
   const n = scene.steps.length;
-  const gapAfterHeading = T * 0.05;
-  const available = safe.h - (heading ? heading.height + gapAfterHeading : 0);
-  // One size for every step, each at most three lines, all together within the available height.
-  let size = T * (n <= 3 ? 0.09 : 0.08);
-  let blocks: (TextBlock | null)[];
-  let badge = 0;
-  let total: number;
-  for (;;) {
-    badge = size * 1.5;
-    blocks = commonSize(c, scene.steps.map((st) => c.splitEmoji(st.text).text), { role: 'body', maxSize: size, minSize: size, maxWidth: safe.w - badge * 1.45, maxHeight: size * 4.2, maxLines: 3, colour: palette.text, align: 'start' });
-    total = blocks.reduce((a, b) => a + Math.max(badge, b?.height ?? size * 1.4), 0) + (n - 1) * size * 0.8;
-    if (total <= available || size <= T * 0.026) break;
-    size *= 0.93;
-  }
-  const tops = stack([heading?.height ?? 0, total].filter((h) => h > 0), [gapAfterHeading], safe);
+  // Each step at most three lines.
+  const layout = rowsLayout(c, scene.heading, {
+    heading: { maxSize: T * 0.08, maxHeight: safe.h * 0.2, gap: T * 0.05 },
+    texts: scene.steps.map((st) => c.splitEmoji(st.text).text),
+    size: T * (n <= 3 ? 0.09 : 0.08),
+    maxLines: 3,
+    maxHeightInSizes: 4.2,
+    markerInSizes: 1.5,
+    textIndent: 1.45,
+    rowAtLeastMarker: true,
+    rowGapInSizes: 0.8,
+  });
+  const badge = layout.marker;
   const enter = c.enterLength(L);
-  if (heading) layers.push(...c.drawLines(heading, safe.x, tops[0]!, 0, L, (i, centre) => c.enter(centre, i * c.motion.stagger, 'rise', enter), 'heading'));
-  const first = heading ? Math.round(enter * 0.6) : 2;
+  const layers = drawRowsHeading(c, layout, L, enter);
+  const first = layout.heading ? Math.round(enter * 0.6) : 2;
   const beat = Math.max(4, Math.floor((L - first - s(0.5)) / n));
   const onBadge = c.onColour(palette.accent);
-  let y = tops[heading ? 1 : 0]!;
-  blocks.forEach((b, i) => {
-    const rowH = Math.max(badge, b?.height ?? size * 1.4);
+  layout.rows.forEach(({ block: b, top: y, height: rowH }, i) => {
     const t = first + i * beat;
     const cx = c.rtl ? safe.x + safe.w - badge / 2 : safe.x + badge / 2;
     const cy = y + (b ? Math.min(rowH, b.fitted.size * (b.ascent + b.descent)) / 2 : rowH / 2);
@@ -480,7 +527,6 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
       const dim: Key[] = i < n - 1 ? [[t, 0, EASE.out], [t + Math.max(1, enter * 0.6), 100, EASE.linear], [t + beat, 100, EASE.linear], [t + beat + 6, 55]] : [[t, 0, EASE.out], [t + Math.max(1, enter * 0.6), 100]];
       layers.push(...c.drawLines(b, left, y, 0, L, (_l, centre) => ({ ...c.enter(centre, t, 'side', enter), o: dim }), `step ${i + 1}`));
     }
-    y += rowH + size * 0.8;
   });
   return layers;
 }

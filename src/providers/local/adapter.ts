@@ -15,6 +15,8 @@ const localAdapter: ProviderAdapter = {
     return { text: task.brief.text, usage: NOTHING };
   },
   // Composing and counting tokens is synchronous CPU work: off the worker's event loop (src/threads).
+  // The composition is stored exactly as drawn, so a storyboard request drawing the same storyboard
+  // stores the same bytes (an LLM reply's extraction would trim the document's final newline).
   async compose(task) {
     const prompt = [task.brief.instructions, task.brief.text].filter(Boolean).join('\n\n');
     const spec = {
@@ -27,7 +29,7 @@ const localAdapter: ProviderAdapter = {
       brand: task.brief.brand ?? null,
     };
     const { source, usage, storyboard } = await composeOffThread(task.engine, spec, prompt);
-    return { text: source, usage, storyboard };
+    return { text: source, usage, verbatim: true, storyboard };
   },
 };
 

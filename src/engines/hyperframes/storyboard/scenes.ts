@@ -292,7 +292,7 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
   return { html: parts.join(''), tweens };
 }
 
-// ---- list ----------------------------------------------------------------------------------------
+// ---- list and steps --------------------------------------------------------------------------------
 
 function list(c: SceneContext, s: Of<'list'>): SceneOutput {
   const { f, id } = c;
@@ -300,34 +300,21 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.items.length;
-  const rowH = Math.min(area.h / n, 17 * u);
-  const y0 = area.y + (area.h - rowH * n) / 2;
-  const dot = Math.min(rowH * 0.34, 3.4 * u);
-  const indent = dot + 3 * u;
+  const rows = rowLayout(f, area, n, { maxRow: 17 * u, markerShare: 0.34, markerMax: 3.4 * u, gap: 3 * u, textTop: 0.05, textHeight: 0.9 });
   s.items.forEach((item, i) => {
-    const y = y0 + i * rowH;
-    const d = place(f, { x: area.x, y: y + (rowH - dot) / 2, w: dot, h: dot });
+    const { marker: d, text: t } = rows[i]!;
     parts.push(`<div class="dot" id="${id}-d${i}" style="left:${px(d.x)};top:${px(d.y)};width:${px(d.w)};height:${px(d.h)}"></div>`);
-    parts.push(
-      box(f, { x: area.x + indent, y: y + rowH * 0.05, w: area.w - indent, h: rowH * 0.9 }, { valign: 'center' }, text(f, `${id}-i${i}`, item, { cls: 'item', max: (f.orient === 'portrait' ? 9 : 8) * u, same: `${id}-i` })),
-    );
+    parts.push(box(f, t, { valign: 'center' }, text(f, `${id}-i${i}`, item, { cls: 'item', max: (f.orient === 'portrait' ? 9 : 8) * u, same: `${id}-i` })));
   });
   const t = c.t0;
   const stagger = sec(Math.min(0.18, (s.duration * 0.4) / n));
   const tweens = [
-    ...(s.heading
-      ? [
-          fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.5, ease: c.ease.in }, t),
-          fromTo(`#${id}-head`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t),
-        ]
-      : []),
+    ...headingTweens(c, s.heading),
     fromTo(`#${id} .dot`, { scale: 0 }, { scale: 1, duration: 0.4, ease: c.ease.pop, stagger }, t + 0.15),
     fromTo(`#${id} .item`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in, stagger }, t + 0.15),
   ];
   return { html: parts.join(''), tweens };
 }
-
-// ---- steps ---------------------------------------------------------------------------------------
 
 /** The heading of a list or of steps, above (or, landscape, beside) the area its rows take. */
 function headed(c: SceneContext, heading: string | null, parts: string[]): Rect {
@@ -344,6 +331,47 @@ function headed(c: SceneContext, heading: string | null, parts: string[]): Rect 
   return { x: 0, y: hh + Math.round(4 * u), w: f.sw, h: f.sh - hh - Math.round(4 * u) };
 }
 
+/** The heading's entrance (its rule growing, its text rising) at the scene's start; none without a heading. */
+function headingTweens(c: SceneContext, heading: string | null): string[] {
+  if (!heading) return [];
+  const { id } = c;
+  return [
+    fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.5, ease: c.ease.in }, c.t0),
+    fromTo(`#${id}-head`, { opacity: 0, y: 2 * c.f.u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, c.t0),
+  ];
+}
+
+type RowSpec = {
+  /** Tallest a row may be. */
+  maxRow: number;
+  /** The marker's side: this share of the row's height, at most `markerMax`. */
+  markerShare: number;
+  markerMax: number;
+  /** Between the marker and the text. */
+  gap: number;
+  /** The text box's top and height, as shares of the row's height. */
+  textTop: number;
+  textHeight: number;
+};
+
+/**
+ * The rows of a list or of steps, centred in `area`: each row's marker (a dot, a badge), a square at
+ * the reading start centred on the row, placed; and the box of its text beside the marker.
+ */
+function rowLayout(f: Frame, area: Rect, n: number, spec: RowSpec): { marker: Rect; text: Rect }[] {
+  const rowH = Math.min(area.h / n, spec.maxRow);
+  const y0 = area.y + (area.h - rowH * n) / 2;
+  const side = Math.min(rowH * spec.markerShare, spec.markerMax);
+  const indent = side + spec.gap;
+  return Array.from({ length: n }, (_, i) => {
+    const y = y0 + i * rowH;
+    return {
+      marker: place(f, { x: area.x, y: y + (rowH - side) / 2, w: side, h: side }),
+      text: { x: area.x + indent, y: y + rowH * spec.textTop, w: area.w - indent, h: rowH * spec.textHeight },
+    };
+  });
+}
+
 /**
  * Numbered steps, each whole, one per beat: a step enters with its marker (as written; a dot for a
  * bullet) and the one before it steps back, so the step being read stands out.
@@ -354,29 +382,21 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.steps.length;
-  const rowH = Math.min(area.h / n, 28 * u);
-  const y0 = area.y + (area.h - rowH * n) / 2;
-  const badge = Math.min(rowH * 0.6, 11 * u);
-  const indent = badge + 3.5 * u;
+  const rows = rowLayout(f, area, n, { maxRow: 28 * u, markerShare: 0.6, markerMax: 11 * u, gap: 3.5 * u, textTop: 0.04, textHeight: 0.92 });
   s.steps.forEach((step, i) => {
-    const y = y0 + i * rowH;
-    const b = place(f, { x: area.x, y: y + (rowH - badge) / 2, w: badge, h: badge });
+    const { marker: b, text: t } = rows[i]!;
     parts.push(
       `<div class="badge" id="${id}-b${i}" style="left:${px(b.x)};top:${px(b.y)};width:${px(b.w)};height:${px(b.h)}">` +
-        (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: badge * 0.5 }) : '') +
+        (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: b.w * 0.5 }) : '') +
         '</div>',
     );
-    parts.push(
-      box(f, { x: area.x + indent, y: y + rowH * 0.04, w: area.w - indent, h: rowH * 0.92 }, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 10 : 8.5) * u, same: `${id}-i` })),
-    );
+    parts.push(box(f, t, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 10 : 8.5) * u, same: `${id}-i` })));
   });
   const t = c.t0;
   const end = s.start + s.duration;
   const first = t + (s.heading ? 0.35 : 0.1);
   const beat = sec(Math.max(0.3, (end - first - 0.6) / n));
-  const tweens = s.heading
-    ? [fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.5, ease: c.ease.in }, t), fromTo(`#${id}-head`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)]
-    : [];
+  const tweens = headingTweens(c, s.heading);
   s.steps.forEach((_, i) => {
     const at = first + i * beat;
     const enter = sec(Math.min(0.5, beat * 0.8));

@@ -1,9 +1,8 @@
 // Chunks of a split render, joined into one video without re-encoding: every chunk is its own encode
 // starting on a keyframe with the same settings, so ffmpeg's concat demuxer copies the streams.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runVideoTool } from './tools.js';
 
 /** Joining copies streams: seconds even for the longest video. */
 const JOIN_TIMEOUT_MS = 120_000;
@@ -15,7 +14,7 @@ export async function joinChunkFiles(ffmpegPath: string, chunks: readonly string
   await fs.writeFile(list, chunks.map((f) => `file '${path.resolve(f).replaceAll("'", "'\\''")}'`).join('\n'));
   try {
     const args = ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', '-movflags', '+faststart', '-y', outputPath];
-    await promisify(execFile)(ffmpegPath, args, { timeout: JOIN_TIMEOUT_MS, signal });
+    await runVideoTool(ffmpegPath, 'ffmpeg', args, { timeoutMs: JOIN_TIMEOUT_MS, signal });
   } finally {
     await fs.rm(list, { force: true });
   }
