@@ -11,6 +11,7 @@ import { LOGIN_LIMIT, pairDelaySeconds } from '../../src/dashboard/loginLimit.js
 import { api, createOrgWithKey, startApi, testEnv, type TestApi } from '../support/stack.js';
 import { addGeneration } from '../usage/support.js';
 import { createTestMember, csrfOf, DashboardClient } from './support.js';
+import { videoKey } from '../../src/storage/keys.js';
 
 type Org = Awaited<ReturnType<typeof setUpOrg>>;
 
@@ -245,7 +246,7 @@ describe('organizations are isolated', () => {
     expect(own.headers.get('content-security-policy')).toContain("connect-src 'self'");
     const sent = own.body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
     expect(sent).toEqual([
-      { status: 'completed', progress: null, label: 'Done', percent: 100, done: true, video_url: expect.stringContaining(`/media/${a.generationId}/video.mp4?`), poster_url: null },
+      { status: 'completed', progress: null, label: 'Done', percent: 100, done: true, video_url: expect.stringContaining(`/media/${videoKey(a.generationId)}?`), poster_url: null },
     ]);
 
     // Without a poster (generations from before posters), the list shows the prompt and a link to the player.
