@@ -14,25 +14,51 @@ import type { ActivityDeps } from './deps.js';
 export const MEDIA_UNAVAILABLE = 'media_unavailable';
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
-export function createMediaActivities({ config, storage, logger }: ActivityDeps, resolve: HostResolver = systemResolver): MediaActivities {
+export function createMediaActivities(
+  { config, storage, logger }: ActivityDeps,
+  resolve: HostResolver = systemResolver,
+): MediaActivities {
   const { unsafeAllowLoopback, unsafeCaFile } = config.outbound;
   const policy = urlPolicyFromConfig(config, resolve);
-  // The outbound local-testing settings (OUTBOUND_UNSAFE_*) apply to media URLs as to webhooks; extra trust is added to the system CAs.
+  // The outbound local-testing settings (OUTBOUND_UNSAFE_*) apply to media URLs as to webhooks; extra trust is added to
+  // the system CAs.
   const ca = unsafeCaFile ? [...tls.rootCertificates, fs.readFileSync(unsafeCaFile, 'utf8')] : undefined;
-  if (unsafeAllowLoopback || unsafeCaFile) logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE settings apply to media URLs: for local testing only');
+  if (unsafeAllowLoopback || unsafeCaFile)
+    logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE settings apply to media URLs: for local testing only');
 
   return {
     async fetchMedia(call: MediaFetchCall): Promise<MediaAsset[]> {
       const ctx = Context.current();
       const beat = setInterval(() => ctx.heartbeat(), 1000);
       try {
-        const assets = await fetchMediaAssets(call, { storage, policy, ca, ffmpegPath: config.render.ffmpegPath, signal: ctx.cancellationSignal });
-        logger.info({ generation_id: call.generationId, assets: assets.map((a) => `${a.name} ${a.bytes}`) }, 'media fetched');
+        const assets = await fetchMediaAssets(call, {
+          storage,
+          policy,
+          ca,
+          ffmpegPath: config.render.ffmpegPath,
+          signal: ctx.cancellationSignal,
+        });
+        logger.info(
+          { generation_id: call.generationId, assets: assets.map((a) => `${a.name} ${a.bytes}`) },
+          'media fetched',
+        );
         return assets;
       } catch (err) {
         if (!(err instanceof MediaUnavailableError)) throw err;
-        logger.warn({ generation_id: call.generationId, attempt: ctx.info.attempt, retryable: err.retryable, reason: err.message }, 'media unavailable');
-        throw ApplicationFailure.create({ type: MEDIA_UNAVAILABLE, message: err.message, nonRetryable: !err.retryable });
+        logger.warn(
+          {
+            generation_id: call.generationId,
+            attempt: ctx.info.attempt,
+            retryable: err.retryable,
+            reason: err.message,
+          },
+          'media unavailable',
+        );
+        throw ApplicationFailure.create({
+          type: MEDIA_UNAVAILABLE,
+          message: err.message,
+          nonRetryable: !err.retryable,
+        });
       } finally {
         clearInterval(beat);
       }

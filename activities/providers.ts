@@ -3,10 +3,26 @@
 // (workflows/compose.ts) strings them together; every provider call is its own activity.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { getEngine } from '../src/engines/index.js';
-import { expandPrompt, FINAL_PROVIDER_FAILURES, ProviderError, registryOf, writeComposition } from '../src/providers/index.js';
+import {
+  expandPrompt,
+  FINAL_PROVIDER_FAILURES,
+  ProviderError,
+  registryOf,
+  writeComposition,
+} from '../src/providers/index.js';
 import type { Finding, GenerationRequest } from '../src/shared.js';
 import { compositionKey, storyboardKey } from '../src/storage/keys.js';
-import type { CompositionCall, CompositionDraft, ExpansionCall, ExpansionResult, ProviderActivities, RoutePlan, StoryboardActivities, StoryboardDrawCall, ValidationInput } from '../src/temporal/contract.js';
+import type {
+  CompositionCall,
+  CompositionDraft,
+  ExpansionCall,
+  ExpansionResult,
+  ProviderActivities,
+  RoutePlan,
+  StoryboardActivities,
+  StoryboardDrawCall,
+  ValidationInput,
+} from '../src/temporal/contract.js';
 import { metrics } from '../src/metrics.js';
 import { drawStoryboardOffThread, validateOffThread } from '../src/threads/pool.js';
 import type { ActivityDeps } from './deps.js';
@@ -15,12 +31,17 @@ import type { ActivityDeps } from './deps.js';
  * Every draft of a generation is stored under its own key, written once by the activity that got it
  * from the provider; validation, repair and render read it by key. The rendered one is the artifact.
  */
-const draftKey = (generationId: string, engine: string, draftNumber: number) => compositionKey(generationId, draftNumber, getEngine(engine).artifact.extension);
+const draftKey = (generationId: string, engine: string, draftNumber: number) =>
+  compositionKey(generationId, draftNumber, getEngine(engine).artifact.extension);
 
 /** Heartbeats carry cancellation to a running provider call (its fetch is aborted). */
 const HEARTBEAT_INTERVAL_MS = 5000;
 
-export function createProviderActivities({ config, logger, storage }: ActivityDeps): ProviderActivities & StoryboardActivities {
+export function createProviderActivities({
+  config,
+  logger,
+  storage,
+}: ActivityDeps): ProviderActivities & StoryboardActivities {
   const { secret, repairRounds } = config.providers;
   // Read now: a broken registry file stops the worker at start-up rather than failing generations.
   const registry = registryOf(config);
@@ -36,9 +57,20 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
       return result;
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      metrics.providerAttempts.inc({ provider, outcome: FINAL_PROVIDER_FAILURES.includes(err.type) ? 'error' : 'retryable_error' });
-      logger.warn({ generation_id: ctx.info.workflowExecution?.workflowId, provider, type: err.type, reason: err.message }, 'provider call failed');
-      throw ApplicationFailure.create({ type: err.type, message: err.message, nonRetryable: true, details: [{ usage: err.usage }] });
+      metrics.providerAttempts.inc({
+        provider,
+        outcome: FINAL_PROVIDER_FAILURES.includes(err.type) ? 'error' : 'retryable_error',
+      });
+      logger.warn(
+        { generation_id: ctx.info.workflowExecution?.workflowId, provider, type: err.type, reason: err.message },
+        'provider call failed',
+      );
+      throw ApplicationFailure.create({
+        type: err.type,
+        message: err.message,
+        nonRetryable: true,
+        details: [{ usage: err.usage }],
+      });
     } finally {
       clearInterval(beat);
     }
@@ -48,7 +80,11 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     async planRoute(request: GenerationRequest): Promise<RoutePlan> {
       const attempts = registry.plan(request.provider_order, request.model, secret);
       const skipped = attempts.filter((a) => a.skipped);
-      if (skipped.length) logger.info({ generation_id: Context.current().info.workflowExecution?.workflowId, skipped }, 'providers skipped');
+      if (skipped.length)
+        logger.info(
+          { generation_id: Context.current().info.workflowExecution?.workflowId, skipped },
+          'providers skipped',
+        );
       return { attempts, repairRounds };
     },
 
@@ -60,7 +96,9 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     async writeComposition(call: CompositionCall): Promise<CompositionDraft> {
       const { generationId, provider, request, expandedPrompt, repair, draftNumber, assets } = call;
       const previous = repair && { previous: await storage.getText(repair.draftKey), findings: repair.findings };
-      const written = await providerCall(provider, (signal) => writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous, assets }));
+      const written = await providerCall(provider, (signal) =>
+        writeComposition(env(signal), { provider, request, expandedPrompt, repair: previous, assets }),
+      );
       const key = draftKey(generationId, request.engine, draftNumber);
       await storage.putText(key, written.source, getEngine(request.engine).artifact.mediaType);
       // The embedded composer's plan, kept beside the composition: the generation links it (storyboard_url).
@@ -72,7 +110,12 @@ export function createProviderActivities({ config, logger, storage }: ActivityDe
     /** A storyboard request: its stored storyboard drawn by the engine (no provider), the composition stored. */
     async drawStoryboard({ generationId, request, assets }: StoryboardDrawCall): Promise<CompositionDraft> {
       const storyboard = await storage.getText(storyboardKey(generationId));
-      const { source, usage } = await drawStoryboardOffThread(request.engine, storyboard, { width: request.width, height: request.height, assets }, request.brand ?? null);
+      const { source, usage } = await drawStoryboardOffThread(
+        request.engine,
+        storyboard,
+        { width: request.width, height: request.height, assets },
+        request.brand ?? null,
+      );
       const key = draftKey(generationId, request.engine, 1);
       await storage.putText(key, source, getEngine(request.engine).artifact.mediaType);
       return { key, usage, storyboardKey: storyboardKey(generationId) };

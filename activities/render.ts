@@ -49,7 +49,10 @@ export function createRenderPlanActivities({ storage, config, logger }: Activity
         return 1;
       });
       const chunks = planChunks(timing, config.renderChunks, slots);
-      logger.info({ generation_id: input.generationId, frames: timing.frames, slots, chunks: chunks.length }, chunks.length ? 'render split into chunks' : 'render in one piece: one render slot');
+      logger.info(
+        { generation_id: input.generationId, frames: timing.frames, slots, chunks: chunks.length },
+        chunks.length ? 'render split into chunks' : 'render in one piece: one render slot',
+      );
       return { chunks };
     },
   };
@@ -61,13 +64,19 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
    * and can deliver cancellation; they carry the render's fraction) and a progress reporter (a
    * chunk's reports carry its index).
    */
-  async function inActivity<T>(input: RenderInput, chunk: RenderChunk | null, work: (dir: string, reporter: ProgressReporter) => Promise<T>): Promise<T> {
+  async function inActivity<T>(
+    input: RenderInput,
+    chunk: RenderChunk | null,
+    work: (dir: string, reporter: ProgressReporter) => Promise<T>,
+  ): Promise<T> {
     const ctx = Context.current();
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), `render-${input.generationId}-`));
     let progress = 0;
     const beat = setInterval(() => ctx.heartbeat({ progress }), 1000);
     const workflow = ctx.client.workflow.getHandle(ctx.info.workflowExecution!.workflowId);
-    const signalled = progressReporter((report) => workflow.signal(renderProgressSignal, chunk ? { ...report, chunk: chunk.index } : report));
+    const signalled = progressReporter((report) =>
+      workflow.signal(renderProgressSignal, chunk ? { ...report, chunk: chunk.index } : report),
+    );
     const reporter: ProgressReporter = {
       ...signalled,
       render: (p) => {
@@ -90,7 +99,12 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
   }
 
   /** Renders the composition (or one chunk of it) to `dir`/video.mp4 with its engine. */
-  async function render(input: RenderInput, chunk: RenderChunk | null, dir: string, reporter: ProgressReporter): Promise<RenderResult> {
+  async function render(
+    input: RenderInput,
+    chunk: RenderChunk | null,
+    dir: string,
+    reporter: ProgressReporter,
+  ): Promise<RenderResult> {
     const ctx = Context.current();
     const engine = getEngine(input.engine);
     const source = await storage.getText(input.compositionKey);
@@ -155,7 +169,11 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
         const result = await render(input, chunk, dir, reporter);
         const expected = chunk.end - chunk.start;
         if (result.frames !== expected) {
-          throw ApplicationFailure.create({ type: 'render_failed', message: `Chunk ${chunk.index} has ${result.frames} frames, not ${expected}`, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: 'render_failed',
+            message: `Chunk ${chunk.index} has ${result.frames} frames, not ${expected}`,
+            nonRetryable: true,
+          });
         }
         const key = chunkKey(input.generationId, chunk.index);
         await storage.put(key, result.path, 'video/mp4');
@@ -163,7 +181,10 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
       });
     },
 
-    /** The chunks, in order, as one video (stream copy: every chunk starts on a keyframe); then stored, and the chunks removed. */
+    /**
+     * The chunks, in order, as one video (stream copy: every chunk starts on a keyframe); then stored, and the chunks
+     * removed.
+     */
     async joinChunks(input: ChunkJoinInput): Promise<RenderedVideo> {
       return inActivity(input, null, async (dir, reporter) => {
         const parts = [...input.chunks].sort((a, b) => a.index - b.index);
@@ -174,12 +195,24 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
         const video = await probeVideo(config.render.ffmpegPath, output);
         const expected = parts.reduce((sum, c) => sum + c.frames, 0);
         if (video.frames !== expected) {
-          throw ApplicationFailure.create({ type: 'render_failed', message: `The joined video has ${video.frames} frames, not ${expected}`, nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: 'render_failed',
+            message: `The joined video has ${video.frames} frames, not ${expected}`,
+            nonRetryable: true,
+          });
         }
         reporter.storing();
         const stored = await storeVideo(input, video, dir);
         // Only the video is kept; a chunk left behind is logged, not a failed generation.
-        await Promise.all(parts.map((c) => storage.delete(c.key).catch((err: unknown) => logger.warn({ generation_id: input.generationId, key: c.key, err: String(err) }, 'chunk not removed'))));
+        await Promise.all(
+          parts.map((c) =>
+            storage
+              .delete(c.key)
+              .catch((err: unknown) =>
+                logger.warn({ generation_id: input.generationId, key: c.key, err: String(err) }, 'chunk not removed'),
+              ),
+          ),
+        );
         return stored;
       });
     },

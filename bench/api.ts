@@ -24,13 +24,32 @@ import { createApiKey } from '../src/db/apiKeys.js';
 import { createOrganization } from '../src/db/organizations.js';
 import { createNamespace } from '../src/tooling/temporalDevServer.js';
 import { freePort } from '../src/tooling/ports.js';
-import { benchContext, benchDatabase, benchTemporal, getOk, inFlightGenerations, openLoop, percentile, spawnService, today, waitFor } from './support.js';
+import {
+  benchContext,
+  benchDatabase,
+  benchTemporal,
+  getOk,
+  inFlightGenerations,
+  openLoop,
+  percentile,
+  spawnService,
+  today,
+  waitFor,
+} from './support.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '16' } },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const ctx = benchContext('api');
-const createBody = JSON.stringify({ model: 'gpt-4o-mini', input: 'Benchmark clip', engine: 'lottie', width: 160, height: 284 });
+const createBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  input: 'Benchmark clip',
+  engine: 'lottie',
+  width: 160,
+  height: 284,
+});
 /** Clients poll every 2–5 s: 50 polls/s is 100–250 generations in flight, 200 polls/s 400–1000. */
 const POLL_RATES = [50, 200];
 const IN_FLIGHT = 100;
@@ -68,12 +87,19 @@ try {
   // Warm up (JIT, connection pools).
   await run('warm-up', { url: `${createBase}/v1/responses`, method: 'POST', headers, body: createBody, duration: 2 });
 
-  const create = await run('API create (POST /v1/responses)', { url: `${createBase}/v1/responses`, method: 'POST', headers, body: createBody });
+  const create = await run('API create (POST /v1/responses)', {
+    url: `${createBase}/v1/responses`,
+    method: 'POST',
+    headers,
+    body: createBody,
+  });
   const bare = await bareWorkflowStarts(temporalAddress, CREATE_NAMESPACE);
 
   // Poll, saturated (autocannon, closed loop): one generation in flight (no render worker, so it
   // stays in flight) → the workflow query path.
-  const inflight = (await (await fetch(`${base}/v1/responses`, { method: 'POST', headers, body: createBody })).json()) as { id: string };
+  const inflight = (await (
+    await fetch(`${base}/v1/responses`, { method: 'POST', headers, body: createBody })
+  ).json()) as { id: string };
   await waitForStatus(base, headers, inflight.id, 'in_progress');
   const pollLive = await run('API poll, in flight (query)', { url: `${base}/v1/responses/${inflight.id}`, headers });
 
@@ -86,14 +112,20 @@ try {
   const query = await queryClient(temporalAddress);
   const paced: [string, Figures][] = [];
   for (const rate of POLL_RATES) {
-    paced.push([`API poll, in flight (query), ${rate} req/s`, await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
+    paced.push([
+      `API poll, in flight (query), ${rate} req/s`,
+      await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers)),
+    ]);
     // The query alone from a plain Temporal client: the floor of the in-flight poll.
     paced.push([`bare workflow query, ${rate} req/s`, await atRate(rate, (i) => query(many[i % many.length]!))]);
   }
   // The same generations once terminal → the PostgreSQL path.
   await Promise.all(many.map((id) => fetch(`${base}/v1/responses/${id}`, { method: 'DELETE', headers })));
   for (const rate of POLL_RATES) {
-    paced.push([`API poll, terminal (PostgreSQL), ${rate} req/s`, await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers))]);
+    paced.push([
+      `API poll, terminal (PostgreSQL), ${rate} req/s`,
+      await atRate(rate, (i) => getOk(`${base}/v1/responses/${many[i % many.length]}`, headers)),
+    ]);
   }
   await query.close();
   const pollDone = await run('API poll, terminal (PostgreSQL)', { url: `${base}/v1/responses/${many[0]}`, headers });
@@ -109,12 +141,16 @@ try {
     ['bare Koa route (same body), saturated', bareKoa],
     ...paced,
   ];
-  console.log(`\nbench/api — ${today()}, ${seconds} s per run, ${connections} connections (saturated runs), ${os.cpus().length} cores`);
+  console.log(
+    `\nbench/api — ${today()}, ${seconds} s per run, ${connections} connections ` +
+      `(saturated runs), ${os.cpus().length} cores`,
+  );
   console.log('| path | req/s | p50 ms | p99 ms | errors |');
   console.log('|---|---|---|---|---|');
   for (const [name, r] of rows) console.log(`| ${name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
   console.log(`\ncreate throughput / bare workflow starts = ${(create.rps / bare.rps).toFixed(2)} (target ≥ 0.80)`);
-  for (const [name, r] of paced) if (name.startsWith('API poll')) console.log(`${name}: p99 ${r.p99} ms (target < 20 ms)`);
+  for (const [name, r] of paced)
+    if (name.startsWith('API poll')) console.log(`${name}: p99 ${r.p99} ms (target < 20 ms)`);
 } finally {
   await ctx.cleanup();
 }
@@ -141,7 +177,8 @@ type Figures = { rps: number; p50: number; p99: number; errors: number };
 async function run(name: string, opts: autocannon.Options): Promise<Figures> {
   const result = await autocannon({ connections, duration: seconds, ...opts });
   const errors = result.errors + result.non2xx;
-  if (name !== 'warm-up') process.stderr.write(`${name}: ${result.requests.average} req/s, p99 ${result.latency.p99} ms\n`);
+  if (name !== 'warm-up')
+    process.stderr.write(`${name}: ${result.requests.average} req/s, p99 ${result.latency.p99} ms\n`);
   return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
@@ -149,7 +186,9 @@ async function run(name: string, opts: autocannon.Options): Promise<Figures> {
 async function queryClient(address: string) {
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  return Object.assign((id: string) => client.workflow.getHandle(id).query('state'), { close: () => connection.close() });
+  return Object.assign((id: string) => client.workflow.getHandle(id).query('state'), {
+    close: () => connection.close(),
+  });
 }
 
 /** `call` at a fixed rate for the run's duration (support's openLoop). */
@@ -159,7 +198,10 @@ async function atRate(rate: number, call: (i: number) => Promise<unknown>): Prom
 }
 
 async function waitForStatus(base: string, headers: Record<string, string>, id: string, status: string) {
-  await waitFor(async () => ((await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { status: string }).status === status);
+  await waitFor(
+    async () =>
+      ((await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { status: string }).status === status,
+  );
 }
 
 function percentiles(latencies: number[]) {
@@ -184,7 +226,12 @@ async function bareWorkflowStarts(address: string, namespace: string): Promise<F
       while (Date.now() < end) {
         const t = performance.now();
         try {
-          const input = { generationId: `gen_bare${process.pid}_${n++}`, organizationId: 'org_bench', request, createdAtMs: Date.now() };
+          const input = {
+            generationId: `gen_bare${process.pid}_${n++}`,
+            organizationId: 'org_bench',
+            request,
+            createdAtMs: Date.now(),
+          };
           await client.workflow.start('generationWorkflow', generationStartOptions(input, app));
           latencies.push(performance.now() - t);
         } catch {

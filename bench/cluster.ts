@@ -1,6 +1,7 @@
 // bench/cluster: the production topology (src/tooling/topology.ts) on this machine.
-//   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup] [--skip-throughput]
-//                            [--skip-chunking] [--chunk-seconds 30] [--skip-fairness] [--fairness-burst 20]
+//   npx tsx bench/cluster.ts [--pickups 20] [--batch 6] [--engines hyperframes,lottie] [--skip-pickup]
+//                            [--skip-throughput] [--skip-chunking] [--chunk-seconds 30] [--skip-fairness]
+//                            [--fairness-burst 20]
 // 1. Render pickup: `--pickups` small generations one after another (render workers idle, so nothing
 //    waits for a slot), on the Temporal cluster (four partitions per task queue, the server's default)
 //    and on the CLI's dev server (one partition), each with two render workers of one slot: the
@@ -46,12 +47,20 @@ if (unavailable) throw new Error(`bench/cluster needs ${unavailable}`);
 
 type Headers = Record<string, string>;
 /** `headers`: organization A's key; `otherHeaders`: organization B's. */
-type Run = { topology: Topology; base: string[]; headers: Headers; otherHeaders: Headers; temporal: Client; stop(): Promise<void> };
+type Run = {
+  topology: Topology;
+  base: string[];
+  headers: Headers;
+  otherHeaders: Headers;
+  temporal: Client;
+  stop(): Promise<void>;
+};
 
 async function start(server: 'cluster' | 'dev', renderWorkers: number, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const ctx = benchContext(`cluster-${server}`);
   const { url, db } = await benchDatabase(ctx);
-  const keyOf = async (name: string) => (await createApiKey(db, (await createOrganization(db, name, 100_000_000)).id, 'bench')).key;
+  const keyOf = async (name: string) =>
+    (await createApiKey(db, (await createOrganization(db, name, 100_000_000)).id, 'bench')).key;
   const [key, otherKey] = [await keyOf('bench'), await keyOf('bench other')];
   const headersOf = (k: string) => ({ authorization: `Bearer ${k}`, 'content-type': 'application/json' });
   const [frontendPort, apiPort] = await freePorts(2);
@@ -77,17 +86,32 @@ async function start(server: 'cluster' | 'dev', renderWorkers: number, env: Node
   ctx.defer(() => temporal.connection.close());
   // Workers bundle their workflows before they poll.
   await new Promise((r) => setTimeout(r, 5000));
-  return { topology, base: topology.apis.map((a) => a.url!), headers: headersOf(key), otherHeaders: headersOf(otherKey), temporal, stop: () => ctx.cleanup() };
+  return {
+    topology,
+    base: topology.apis.map((a) => a.url!),
+    headers: headersOf(key),
+    otherHeaders: headersOf(otherKey),
+    temporal,
+    stop: () => ctx.cleanup(),
+  };
 }
 
 async function create(run: Run, body: object, headers = run.headers): Promise<string> {
-  const res = await fetch(`${run.base[0]}/v1/responses`, { method: 'POST', headers, body: JSON.stringify({ model: 'gpt-4o-mini', ...body }) });
+  const res = await fetch(`${run.base[0]}/v1/responses`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ model: 'gpt-4o-mini', ...body }),
+  });
   if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
 
 async function view(run: Run, id: string, headers = run.headers) {
-  return (await (await fetch(`${run.base[0]}/v1/responses/${id}`, { headers })).json()) as { status: string; completed_at: number | null; progress: { stage: string } | null };
+  return (await (await fetch(`${run.base[0]}/v1/responses/${id}`, { headers })).json()) as {
+    status: string;
+    completed_at: number | null;
+    progress: { stage: string } | null;
+  };
 }
 
 async function waitDone(run: Run, id: string, headers = run.headers): Promise<number> {
@@ -105,13 +129,25 @@ type RenderTimes = { scheduled: number; started: number; completed: number; work
 async function renderTimes(run: Run, id: string): Promise<RenderTimes> {
   const history = await run.temporal.workflow.getHandle(id).fetchHistory();
   const events = history.events ?? [];
-  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'renderComposition');
-  const of = (e: (typeof events)[number]) => e.activityTaskStartedEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId;
-  const started = events.find((e) => e.activityTaskStartedEventAttributes && String(of(e)) === String(scheduled?.eventId));
-  const completed = events.find((e) => e.activityTaskCompletedEventAttributes && String(of(e)) === String(scheduled?.eventId));
+  const scheduled = events.find(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'renderComposition',
+  );
+  const of = (e: (typeof events)[number]) =>
+    e.activityTaskStartedEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId;
+  const started = events.find(
+    (e) => e.activityTaskStartedEventAttributes && String(of(e)) === String(scheduled?.eventId),
+  );
+  const completed = events.find(
+    (e) => e.activityTaskCompletedEventAttributes && String(of(e)) === String(scheduled?.eventId),
+  );
   if (!scheduled || !started || !completed) throw new Error(`${id}: no completed render activity in its history`);
   const ms = (t: typeof scheduled.eventTime) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
-  return { scheduled: ms(scheduled.eventTime), started: ms(started.eventTime), completed: ms(completed.eventTime), worker: started.activityTaskStartedEventAttributes!.identity ?? '' };
+  return {
+    scheduled: ms(scheduled.eventTime),
+    started: ms(started.eventTime),
+    completed: ms(completed.eventTime),
+    worker: started.activityTaskStartedEventAttributes!.identity ?? '',
+  };
 }
 
 /** Per render worker, the idle time between finishing one render and starting the next (a task no poller saw). */
@@ -147,13 +183,23 @@ if (!values['skip-pickup']) {
     try {
       const waits: number[] = [];
       for (let i = 0; i < Number(values.pickups); i++) {
-        const id = await create(run, { engine: 'lottie', input: `Pickup ${i}`, width: 160, height: 284, duration_seconds: 1 });
+        const id = await create(run, {
+          engine: 'lottie',
+          input: `Pickup ${i}`,
+          width: 160,
+          height: 284,
+          duration_seconds: 1,
+        });
         await waitDone(run, id);
         const times = await renderTimes(run, id);
         waits.push(times.started - times.scheduled);
       }
       waits.sort((a, b) => a - b);
-      say(`pickup ${server}: render schedule-to-start over ${waits.length} sequential generations (2 render workers x 1 slot): p50 ${percentile(waits, 50)} ms, p99 ${percentile(waits, 99)} ms, max ${waits.at(-1)} ms; all: ${waits.join(' ')}`);
+      say(
+        `pickup ${server}: render schedule-to-start over ${waits.length} sequential generations ` +
+          `(2 render workers x 1 slot): p50 ${percentile(waits, 50)} ms, p99 ${percentile(waits, 99)} ms, ` +
+          `max ${waits.at(-1)} ms; all: ${waits.join(' ')}`,
+      );
     } finally {
       await run.stop();
     }
@@ -168,14 +214,26 @@ if (!values['skip-throughput']) {
         const cpuBefore = machineBusySeconds();
         const started = Date.now();
         const n = Number(values.batch);
-        const ids = await Promise.all(Array.from({ length: n }, (_, i) => create(run, { engine, input: `Throughput ${i}: a launch teaser for Nimbus`, width: 1080, height: 1920, duration_seconds: 3 })));
+        const ids = await Promise.all(
+          Array.from({ length: n }, (_, i) =>
+            create(run, {
+              engine,
+              input: `Throughput ${i}: a launch teaser for Nimbus`,
+              width: 1080,
+              height: 1920,
+              duration_seconds: 3,
+            }),
+          ),
+        );
         const finished = Math.max(...(await Promise.all(ids.map((id) => waitDone(run, id)))));
         const cpu = machineBusySeconds() - cpuBefore;
         const minutes = (finished - started) / 60_000;
         const gaps = idleGapsMs(await Promise.all(ids.map((id) => renderTimes(run, id))));
         say(
-          `throughput ${engine} 1080x1920 3 s, ${workers} render worker(s): ${n} generations in ${(minutes * 60).toFixed(1)} s = ${(n / minutes).toFixed(2)} generations/min; ` +
-            `machine CPU ${cpu.toFixed(1)} s = ${(cpu / (n * 3)).toFixed(2)} CPU-s per video-s; render slot idle between renders: p50 ${percentile(gaps, 50)} ms, max ${gaps.at(-1)} ms`,
+          `throughput ${engine} 1080x1920 3 s, ${workers} render worker(s): ` +
+            `${n} generations in ${(minutes * 60).toFixed(1)} s = ${(n / minutes).toFixed(2)} generations/min; ` +
+            `machine CPU ${cpu.toFixed(1)} s = ${(cpu / (n * 3)).toFixed(2)} CPU-s per video-s; ` +
+            `render slot idle between renders: p50 ${percentile(gaps, 50)} ms, max ${gaps.at(-1)} ms`,
         );
       } finally {
         await run.stop();
@@ -193,26 +251,40 @@ async function renderPhaseMs(run: Run, id: string): Promise<{ ms: number; steps:
   }
   const ms = (t: (typeof events)[number]['eventTime']) => Number(t!.seconds) * 1000 + Math.floor((t!.nanos ?? 0) / 1e6);
   const first = events.find((e) => render.has(String(e.eventId)));
-  const last = events.filter((e) => render.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId))).at(-1);
+  const last = events
+    .filter((e) => render.has(String(e.activityTaskCompletedEventAttributes?.scheduledEventId)))
+    .at(-1);
   if (!first || !last) throw new Error(`${id}: no completed render in its history`);
   return { ms: ms(last.eventTime) - ms(first.eventTime), steps: [...render.values()] };
 }
 
 if (!values['skip-chunking']) {
   const seconds = Number(values['chunk-seconds']);
-  for (const [name, env] of [['one piece', { RENDER_CHUNKS_MAX: '1' }], ['chunked', {}]] as const) {
+  for (const [name, env] of [
+    ['one piece', { RENDER_CHUNKS_MAX: '1' }],
+    ['chunked', {}],
+  ] as const) {
     const run = await start('cluster', 2, env);
     try {
       const cpuBefore = machineBusySeconds();
       const started = Date.now();
-      const id = await create(run, { engine: 'hyperframes', input: 'A launch teaser for Nimbus, the cloud notebook', width: 1080, height: 1920, duration_seconds: seconds });
+      const id = await create(run, {
+        engine: 'hyperframes',
+        input: 'A launch teaser for Nimbus, the cloud notebook',
+        width: 1080,
+        height: 1920,
+        duration_seconds: seconds,
+      });
       const finished = await waitDone(run, id);
       const cpu = machineBusySeconds() - cpuBefore;
       const phase = await renderPhaseMs(run, id);
       const steps = phase.steps.reduce<Record<string, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
       say(
-        `chunking, hyperframes 1080x1920 ${seconds} s, 2 render workers x 1 slot, ${name}: latency ${((finished - started) / 1000).toFixed(1)} s, ` +
-          `render phase ${(phase.ms / 1000).toFixed(1)} s (${Object.entries(steps).map(([s, n]) => `${n} ${s}`).join(', ')}), machine CPU ${cpu.toFixed(1)} s`,
+        `chunking, hyperframes 1080x1920 ${seconds} s, 2 render workers x 1 slot, ${name}: ` +
+          `latency ${((finished - started) / 1000).toFixed(1)} s, ` +
+          `render phase ${(phase.ms / 1000).toFixed(1)} s (${Object.entries(steps)
+            .map(([s, n]) => `${n} ${s}`)
+            .join(', ')}), machine CPU ${cpu.toFixed(1)} s`,
       );
     } finally {
       await run.stop();
@@ -224,7 +296,9 @@ if (!values['skip-fairness']) {
   const run = await start('cluster', 2);
   try {
     const small = { engine: 'lottie', width: 160, height: 284 };
-    const a = await Promise.all(Array.from({ length: burst }, (_, i) => create(run, { ...small, input: `Shape study ${i}` })));
+    const a = await Promise.all(
+      Array.from({ length: burst }, (_, i) => create(run, { ...small, input: `Shape study ${i}` })),
+    );
     // B creates once A's renders have begun, so A has a render backlog.
     for (;;) {
       const views = await Promise.all(a.map((id) => view(run, id)));
@@ -239,8 +313,10 @@ if (!values['skip-fairness']) {
     const overtaken = backlog.filter((t) => t.started > timesB!.started);
     const waitsA = timesA.map(wait).sort((x, y) => x - y);
     say(
-      `fairness (cluster, 2 render workers x 1 slot): B's render waited ${(wait(timesB!) / 1000).toFixed(1)} s; A's ${burst} waited median ` +
-        `${(percentile(waitsA, 50) / 1000).toFixed(1)} s, max ${(waitsA.at(-1)! / 1000).toFixed(1)} s; B overtook ${overtaken.length} of the ${backlog.length} A renders queued before it`,
+      `fairness (cluster, 2 render workers x 1 slot): ` +
+        `B's render waited ${(wait(timesB!) / 1000).toFixed(1)} s; A's ${burst} waited median ` +
+        `${(percentile(waitsA, 50) / 1000).toFixed(1)} s, max ${(waitsA.at(-1)! / 1000).toFixed(1)} s; ` +
+        `B overtook ${overtaken.length} of the ${backlog.length} A renders queued before it`,
     );
   } finally {
     await run.stop();

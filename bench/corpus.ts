@@ -6,7 +6,13 @@
 import { parseArgs } from 'node:util';
 import { checkPrompt, composerSubject, loadCorpus, PROPERTIES, tally } from '../test/storyboard/corpus.js';
 
-const { values } = parseArgs({ options: { part: { type: 'string', default: 'tuning' }, details: { type: 'boolean', default: false }, lang: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    part: { type: 'string', default: 'tuning' },
+    details: { type: 'boolean', default: false },
+    lang: { type: 'string' },
+  },
+});
 const part = values.part === 'held-out' ? 'held-out' : 'tuning';
 const subject = composerSubject();
 
@@ -20,5 +26,6 @@ const total = (k: string) => rows.reduce((a, r) => a + Number(r[k]), 0);
 console.log(`\n${part}: ${corpus.length} prompts, ${total('passed')} pass every check\n`);
 console.log(`| language | prompts | all pass | ${PROPERTIES.join(' | ')} |`);
 console.log(`|---|---|---|${PROPERTIES.map(() => '---').join('|')}|`);
-for (const r of rows) console.log(`| ${r.lang} | ${r.prompts} | ${r.passed} | ${PROPERTIES.map((p) => r[p]).join(' | ')} |`);
+for (const r of rows)
+  console.log(`| ${r.lang} | ${r.prompts} | ${r.passed} | ${PROPERTIES.map((p) => r[p]).join(' | ')} |`);
 console.log(`| all | ${corpus.length} | ${total('passed')} | ${PROPERTIES.map((p) => total(p)).join(' | ')} |`);

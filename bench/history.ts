@@ -14,12 +14,26 @@ import { getEngine } from '../src/engines/index.js';
 import { stopChild } from '../src/tooling/temporalDevServer.js';
 import { benchContext, benchServices, entryPoint, today, waitFor } from './support.js';
 
-const { values } = parseArgs({ options: { mib: { type: 'string', default: '1' }, repairs: { type: 'string', default: '0' }, root: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    mib: { type: 'string', default: '1' },
+    repairs: { type: 'string', default: '0' },
+    root: { type: 'string' },
+  },
+});
 const root = path.resolve(values.root ?? path.join(import.meta.dirname, '..'));
 const ctx = benchContext('history');
 
 const canvas = { width: 160, height: 284 };
-const animation = JSON.parse(getEngine('lottie').composeOffline({ prompt: 'history', instructions: null, durationSeconds: null, assets: [], ...canvas }));
+const animation = JSON.parse(
+  getEngine('lottie').composeOffline({
+    prompt: 'history',
+    instructions: null,
+    durationSeconds: null,
+    assets: [],
+    ...canvas,
+  }),
+);
 animation.layers[0].nm = 'x'.repeat(Math.round(Number(values.mib) * 1024 * 1024));
 const valid = JSON.stringify(animation);
 const invalid = JSON.stringify({ ...animation, op: 0 });
@@ -30,19 +44,33 @@ try {
     req.resume().on('end', () => {
       const reply = calls++ < Number(values.repairs) ? invalid : valid;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ choices: [{ message: { content: `\`\`\`json\n${reply}\n\`\`\`` }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10 } }));
+      res.end(
+        JSON.stringify({
+          choices: [{ message: { content: `\`\`\`json\n${reply}\n\`\`\`` }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 10 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => llm.listen(0, '127.0.0.1', r));
   ctx.defer(() => new Promise((r) => llm.close(r)));
   const providersFile = path.join(ctx.tmp, 'providers.json');
   const llmUrl = `http://127.0.0.1:${(llm.address() as { port: number }).port}/v1`;
-  fs.writeFileSync(providersFile, JSON.stringify({ providers: { fake: { protocol: 'openai', base_url: llmUrl, models: { 'gpt-4o-mini': 'fake' } } } }));
+  fs.writeFileSync(
+    providersFile,
+    JSON.stringify({
+      providers: { fake: { protocol: 'openai', base_url: llmUrl, models: { 'gpt-4o-mini': 'fake' } } },
+    }),
+  );
 
   const { base, key, env, temporalAddress } = await benchServices(ctx, 1_000_000, { PROVIDERS_FILE: providersFile });
 
   for (const entry of [entryPoint(root, 'api'), entryPoint(root, 'worker')]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     ctx.defer(() => stopChild(child));
   }
   await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
@@ -54,7 +82,9 @@ try {
   }).then((r) => r.json() as Promise<{ id: string }>);
   let status = '';
   await waitFor(async () => {
-    const g = (await fetch(`${base}/v1/responses/${created.id}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as { status: string };
+    const g = (await fetch(`${base}/v1/responses/${created.id}`, { headers: { authorization: `Bearer ${key}` } }).then(
+      (r) => r.json(),
+    )) as { status: string };
     status = g.status;
     return !['queued', 'in_progress'].includes(status);
   }, 180_000);
@@ -64,8 +94,8 @@ try {
   const described = await new Client({ connection }).workflow.getHandle(created.id).describe();
   const info = described.raw.workflowExecutionInfo!;
   console.log(
-    `${today()}  root=${path.basename(root)}  composition=${valid.length} B  repairs=${values.repairs}  status=${status}  ` +
-      `history: ${String(info.historyLength)} events, ${String(info.historySizeBytes)} bytes`,
+    `${today()}  root=${path.basename(root)}  composition=${valid.length} B  repairs=${values.repairs}  ` +
+      `status=${status}  history: ${String(info.historyLength)} events, ${String(info.historySizeBytes)} bytes`,
   );
 } finally {
   await ctx.cleanup();

@@ -11,7 +11,20 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchContext, benchServices, entryPoint, getOk, inFlightGenerations, loadAverage, openLoop, percentile, spawnService, today, waitFor, type BenchContext } from './support.js';
+import {
+  benchContext,
+  benchServices,
+  entryPoint,
+  getOk,
+  inFlightGenerations,
+  loadAverage,
+  openLoop,
+  percentile,
+  spawnService,
+  today,
+  waitFor,
+  type BenchContext,
+} from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,11 +40,23 @@ const rate = Number(values.rate);
 const blocks = Number(values.blocks);
 const blockSeconds = Number(values['block-seconds']);
 const generations = Number(values.generations);
-const createBody = JSON.stringify({ model: 'gpt-4o-mini', input: 'Benchmark clip', engine: 'lottie', width: 160, height: 284 });
+const createBody = JSON.stringify({
+  model: 'gpt-4o-mini',
+  input: 'Benchmark clip',
+  engine: 'lottie',
+  width: 160,
+  height: 284,
+});
 const checkouts = { before: path.resolve(values.before), after: path.resolve(import.meta.dirname, '..') };
 const contexts: BenchContext[] = [];
 
-type Side = { name: keyof typeof checkouts; poll: (i: number) => Promise<void>; latencies: number[]; blockP50: number[]; errors: number };
+type Side = {
+  name: keyof typeof checkouts;
+  poll: (i: number) => Promise<void>;
+  latencies: number[];
+  blockP50: number[];
+  errors: number;
+};
 
 try {
   process.stderr.write(`load average at the start ${loadAverage()}\n`);
@@ -46,7 +71,13 @@ try {
       await waitFor(async () => (await fetch(`${base}/readyz`)).ok);
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       const ids = await inFlightGenerations(base, headers, createBody, generations);
-      return { name, poll: (i: number) => getOk(`${base}/v1/responses/${ids[i % ids.length]}`, headers), latencies: [], blockP50: [], errors: 0 };
+      return {
+        name,
+        poll: (i: number) => getOk(`${base}/v1/responses/${ids[i % ids.length]}`, headers),
+        latencies: [],
+        blockP50: [],
+        errors: 0,
+      };
     }),
   );
   // Warm-up (JIT, connection pools), not counted.
@@ -57,22 +88,44 @@ try {
       const { latencies, errors } = await openLoop(rate, blockSeconds, side.poll);
       side.latencies.push(...latencies);
       side.errors += errors;
-      side.blockP50.push(percentile([...latencies].sort((x, y) => x - y), 50));
+      side.blockP50.push(
+        percentile(
+          [...latencies].sort((x, y) => x - y),
+          50,
+        ),
+      );
     }
-    process.stderr.write(`block ${b + 1}/${blocks}: ${sides.map((s) => `${s.name} p50 ${s.blockP50.at(-1)!.toFixed(1)} ms`).join(', ')}; load average ${loadAverage()}\n`);
+    process.stderr.write(
+      `block ${b + 1}/${blocks}: ${sides
+        .map((s) => `${s.name} p50 ${s.blockP50.at(-1)!.toFixed(1)} ms`)
+        .join(', ')}; load average ${loadAverage()}\n`,
+    );
   }
 
   const [before, after] = sides as [Side, Side];
   const differences = before.blockP50.map((p, i) => after.blockP50[i]! - p).sort((x, y) => x - y);
-  console.log(`\nbench/inflight — ${today()}, ${rate} req/s, ${blocks} × ${blockSeconds} s blocks per side, ${generations} generations in flight, ${os.cpus().length} cores, load average at the end ${loadAverage()}`);
+  console.log(
+    `\nbench/inflight — ${today()}, ${rate} req/s, ${blocks} × ${blockSeconds} s blocks per side, ` +
+      `${generations} generations in flight, ${os.cpus().length} cores, load average at the end ${loadAverage()}`,
+  );
   console.log('| checkout | requests | p50 ms | p99 ms | block p50s ms | errors |');
   console.log('|---|---|---|---|---|---|');
   for (const side of sides) {
     const sorted = [...side.latencies].sort((x, y) => x - y);
-    const cells = [`${side.name} (${checkouts[side.name]})`, sorted.length, percentile(sorted, 50).toFixed(1), percentile(sorted, 99).toFixed(1), side.blockP50.map((p) => p.toFixed(1)).join(', '), side.errors];
+    const cells = [
+      `${side.name} (${checkouts[side.name]})`,
+      sorted.length,
+      percentile(sorted, 50).toFixed(1),
+      percentile(sorted, 99).toFixed(1),
+      side.blockP50.map((p) => p.toFixed(1)).join(', '),
+      side.errors,
+    ];
     console.log(`| ${cells.join(' | ')} |`);
   }
-  console.log(`\nafter − before, block p50s: median ${percentile(differences, 50).toFixed(1)} ms (min ${differences[0]!.toFixed(1)}, max ${differences.at(-1)!.toFixed(1)})`);
+  console.log(
+    `\nafter − before, block p50s: median ${percentile(differences, 50).toFixed(1)} ms ` +
+      `(min ${differences[0]!.toFixed(1)}, max ${differences.at(-1)!.toFixed(1)})`,
+  );
 } finally {
   for (const ctx of contexts) await ctx.cleanup();
 }

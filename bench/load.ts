@@ -11,7 +11,9 @@ import { parseArgs } from 'node:util';
 import { makeSelfSignedCert, startReceiver } from '../test/webhooks/support/receiver.js';
 import { benchContext, benchServices, percentile, spawnService, today, waitFor } from './support.js';
 
-const { values } = parseArgs({ options: { generations: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '16' } } });
+const { values } = parseArgs({
+  options: { generations: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '16' } },
+});
 const total = Number(values.generations);
 const concurrency = Number(values.concurrency);
 const ctx = benchContext('load');
@@ -47,7 +49,14 @@ try {
         const res = await fetch(`${base}/v1/responses`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ model: 'gpt-4o-mini', engine: 'lottie', input: `Load ${i}`, width: 160, height: 284, webhook_url: receiver.url(`/g/${i}`) }),
+          body: JSON.stringify({
+            model: 'gpt-4o-mini',
+            engine: 'lottie',
+            input: `Load ${i}`,
+            width: 160,
+            height: 284,
+            webhook_url: receiver.url(`/g/${i}`),
+          }),
         });
         if (res.status !== 200) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
         ids.push(((await res.json()) as { id: string }).id);
@@ -60,7 +69,8 @@ try {
   let terminal = 0;
   while (terminal < total) {
     const { rows } = await db.query(
-      `SELECT count(*)::int AS n FROM generations WHERE organization_id = $1 AND status IN ('completed','failed','cancelled')`,
+      `SELECT count(*)::int AS n FROM generations
+       WHERE organization_id = $1 AND status IN ('completed','failed','cancelled')`,
       [organizationId],
     );
     terminal = rows[0].n;
@@ -76,7 +86,9 @@ try {
 
   // Terminal state → first webhook attempt, per generation.
   await waitFor(async () => receiver.requests.length >= total, 120_000);
-  const { rows: done } = await db.query(`SELECT id, completed_at FROM generations WHERE organization_id = $1`, [organizationId]);
+  const { rows: done } = await db.query(`SELECT id, completed_at FROM generations WHERE organization_id = $1`, [
+    organizationId,
+  ]);
   const completedAt = new Map(done.map((r) => [r.id as string, (r.completed_at as Date).getTime()]));
   const firstArrival = new Map<string, number>();
   for (const req of receiver.requests) {
@@ -87,18 +99,39 @@ try {
   const bare = await bareHttpsPosts(receiver.url('/bare'), tls.cert, 50);
 
   const peak = Math.max(...memory.map((m) => m.rssMb));
-  console.log(`\nbench/load — ${today()}, ${os.cpus().length} cores, ${total} generations (lottie 160×284, local provider), ${concurrency} concurrent creators`);
-  console.log(`created all in ${(createdMs / 1000).toFixed(1)} s; all terminal after ${(doneMs / 1000).toFixed(1)} s (${((total / doneMs) * 1000).toFixed(2)} generations/s)`);
+  console.log(
+    `\nbench/load — ${today()}, ${os.cpus().length} cores, ` +
+      `${total} generations (lottie 160×284, local provider), ${concurrency} concurrent creators`,
+  );
+  console.log(
+    `created all in ${(createdMs / 1000).toFixed(1)} s; ` +
+      `all terminal after ${(doneMs / 1000).toFixed(1)} s (${((total / doneMs) * 1000).toFixed(2)} generations/s)`,
+  );
   console.log(`statuses: ${statuses.map((r) => `${r.status} ${r.n}`).join(', ')}`);
-  console.log(`worker process tree RSS: idle ${(idleRss / 2 ** 20).toFixed(0)} MB, peak ${peak.toFixed(0)} MB (peak/idle ${(peak / (idleRss / 2 ** 20)).toFixed(2)})`);
+  console.log(
+    `worker process tree RSS: idle ${(idleRss / 2 ** 20).toFixed(0)} MB, peak ${peak.toFixed(0)} MB ` +
+      `(peak/idle ${(peak / (idleRss / 2 ** 20)).toFixed(2)})`,
+  );
   console.log('worker RSS over time (s → MB, terminal so far):');
   const step = Math.max(1, Math.floor(memory.length / 12));
-  console.log(memory.filter((_, i) => i % step === 0 || i === memory.length - 1).map((m) => `  ${m.s}s ${m.rssMb.toFixed(0)}MB ${m.terminal}/${total}`).join('\n'));
+  console.log(
+    memory
+      .filter((_, i) => i % step === 0 || i === memory.length - 1)
+      .map((m) => `  ${m.s}s ${m.rssMb.toFixed(0)}MB ${m.terminal}/${total}`)
+      .join('\n'),
+  );
   console.log('| path | p50 ms | p99 ms |');
   console.log('|---|---|---|');
-  console.log(`| terminal state → first webhook attempt received | ${percentile(lags, 50)} | ${percentile(lags, 99)} |`);
-  console.log(`webhook lags (ms): p90 ${percentile(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(', ')}`);
-  console.log(`| bare HTTPS POST to the same receiver | ${percentile(bare, 50).toFixed(1)} | ${percentile(bare, 99).toFixed(1)} |`);
+  console.log(
+    `| terminal state → first webhook attempt received | ${percentile(lags, 50)} | ${percentile(lags, 99)} |`,
+  );
+  console.log(
+    `webhook lags (ms): p90 ${percentile(lags, 90)}, max ${lags.at(-1)}, slowest ten ${lags.slice(-10).join(', ')}`,
+  );
+  console.log(
+    `| bare HTTPS POST to the same receiver ` +
+      `| ${percentile(bare, 50).toFixed(1)} | ${percentile(bare, 99).toFixed(1)} |`,
+  );
   console.log(`webhook lag p50 / bare POST p50 = ${(percentile(lags, 50) / percentile(bare, 50)).toFixed(1)}`);
 } finally {
   await ctx.cleanup();
@@ -136,10 +169,14 @@ async function bareHttpsPosts(url: string, ca: string, n: number): Promise<numbe
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const req = https.request(url, { method: 'POST', ca, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-        res.resume();
-        res.on('end', resolve);
-      });
+      const req = https.request(
+        url,
+        { method: 'POST', ca, agent: false, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });

@@ -20,7 +20,11 @@ import { freePort } from '../src/tooling/ports.js';
 import { benchContext, benchDatabase, spawnService, today, waitFor } from './support.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, connections: { type: 'string', default: '16' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '16' },
+  },
 });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
@@ -30,7 +34,6 @@ const ctx = benchContext('ratelimit');
 
 type Mode = 'off' | 'on';
 type Figures = { rps: number; p50: number; p99: number; refused: number };
-
 
 try {
   const [onPort, offPort] = await Promise.all([freePort(), freePort()]);
@@ -53,7 +56,11 @@ try {
     status: 'completed',
     provider: 'local',
     usage: { input_tokens: 10, output_tokens: 2000 },
-    rendered: { video: { key: 'bench/v.mp4', content_type: 'video/mp4' }, artifact: { key: 'bench/a.json', content_type: 'application/json' }, duration_seconds: 3 },
+    rendered: {
+      video: { key: 'bench/v.mp4', content_type: 'video/mp4' },
+      artifact: { key: 'bench/a.json', content_type: 'application/json' },
+      duration_seconds: 3,
+    },
     error: null,
   });
 
@@ -70,7 +77,10 @@ try {
     off: { RATE_LIMIT_ENABLED: 'false' },
   };
   const bases: Record<Mode, string> = { on: `http://127.0.0.1:${onPort}`, off: `http://127.0.0.1:${offPort}` };
-  for (const [mode, port] of [['on', onPort], ['off', offPort]] as const) {
+  for (const [mode, port] of [
+    ['on', onPort],
+    ['off', offPort],
+  ] as const) {
     spawnService(ctx, 'src/app/api.ts', { ...baseEnv, ...limiterEnv[mode], PORT: String(port) });
   }
   await Promise.all(Object.values(bases).map((base) => waitFor(async () => (await fetch(`${base}/healthz`)).ok)));
@@ -78,8 +88,10 @@ try {
   const pollPath = `/v1/responses/${generationId}`;
   const auth = (i: number) => `Bearer ${keys[i % keys.length]!.key}`;
   // The limiter is really on in one process and off in the other.
-  const probe = async (mode: Mode) => (await fetch(bases[mode] + pollPath, { headers: { authorization: auth(0) } })).headers.get('x-ratelimit-limit');
-  if ((await probe('on')) !== '1000000' || (await probe('off')) !== null) throw new Error('limiter modes not as configured');
+  const probe = async (mode: Mode) =>
+    (await fetch(bases[mode] + pollPath, { headers: { authorization: auth(0) } })).headers.get('x-ratelimit-limit');
+  if ((await probe('on')) !== '1000000' || (await probe('off')) !== null)
+    throw new Error('limiter modes not as configured');
 
   const scenarios: Scenario[] = [
     { name: '1 connection, 1 key', conns: 1, keys: 1 },
@@ -105,10 +117,19 @@ try {
     const rps = mean(runs.map((f) => f.rps));
     // Closed loop: with one connection, the time per request is exactly 1 / throughput.
     const ms = scenario.conns === 1 ? 1000 / rps : null;
-    return { rps, ms, p50: mean(runs.map((f) => f.p50)), p99: mean(runs.map((f) => f.p99)), refused: runs.reduce((n, f) => n + f.refused, 0) };
+    return {
+      rps,
+      ms,
+      p50: mean(runs.map((f) => f.p50)),
+      p99: mean(runs.map((f) => f.p99)),
+      refused: runs.reduce((n, f) => n + f.refused, 0),
+    };
   };
 
-  console.log(`\nbench/ratelimit — ${today()}, ${os.cpus().length} cores, GET ${pollPath.replace(generationId, '{id}')} (finished generation), ${seconds} s × ${rounds} rounds per figure, limiter off/on alternating`);
+  console.log(
+    `\nbench/ratelimit — ${today()}, ${os.cpus().length} cores, GET ${pollPath.replace(generationId, '{id}')} ` +
+      `(finished generation), ${seconds} s × ${rounds} rounds per figure, limiter off/on alternating`,
+  );
   console.log('| load | limiter | req/s | ms/request | p50 ms | p99 ms |');
   console.log('|---|---|---|---|---|---|');
   const lines: string[] = [];
@@ -117,11 +138,21 @@ try {
     const off = summary(scenario, 'off');
     const on = summary(scenario, 'on');
     refused += on.refused + off.refused;
-    for (const [mode, f] of [['off', off], ['on', on]] as const) {
-      console.log(`| ${scenario.name} | ${mode} | ${f.rps.toFixed(0)} | ${f.ms?.toFixed(3) ?? '–'} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} |`);
+    for (const [mode, f] of [
+      ['off', off],
+      ['on', on],
+    ] as const) {
+      console.log(
+        `| ${scenario.name} | ${mode} | ${f.rps.toFixed(0)} | ${f.ms?.toFixed(3) ?? '–'} | ${f.p50.toFixed(1)} ` +
+          `| ${f.p99.toFixed(1)} |`,
+      );
     }
     const change = `${(((on.rps - off.rps) / off.rps) * 100).toFixed(1)} % throughput`;
-    lines.push(`${scenario.name}: ${on.ms !== null && off.ms !== null ? `+${(on.ms - off.ms).toFixed(3)} ms per request, ` : ''}${change}`);
+    lines.push(
+      `${scenario.name}: ${
+        on.ms !== null && off.ms !== null ? `+${(on.ms - off.ms).toFixed(3)} ms per request, ` : ''
+      }${change}`,
+    );
   }
   console.log(`\nlimiter cost:\n${lines.map((l) => `- ${l}`).join('\n')}`);
   console.log(`requests refused (429) or failed: ${refused} (must be 0)`);
@@ -132,13 +163,20 @@ try {
 type Scenario = { name: string; conns: number; keys: number };
 
 /** autocannon on one URL; requests take the scenario's keys in turn. */
-async function measure(url: string, auth: (i: number) => string, scenario: Scenario, duration: number): Promise<Figures> {
+async function measure(
+  url: string,
+  auth: (i: number) => string,
+  scenario: Scenario,
+  duration: number,
+): Promise<Figures> {
   let n = 0;
   const r = await autocannon({
     url,
     connections: scenario.conns,
     duration,
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: auth(n++ % scenario.keys) } }) }],
+    requests: [
+      { setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: auth(n++ % scenario.keys) } }) },
+    ],
   });
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, refused: r.errors + r.non2xx };
 }

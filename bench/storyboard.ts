@@ -37,7 +37,8 @@ const tools = renderTools(loadConfig());
 
 const DEFAULT_PROMPTS = [
   'A 10-second explainer: revenue grew 42% to $18.6M. Customers love it. Sign up at acme.com today!',
-  'Launch teaser for Nimbus, the note app for teams. It syncs instantly, works offline, and encrypts everything. "The best notes app I have used" says Jane Doe. Available March 3 for $4.99.',
+  'Launch teaser for Nimbus, the note app for teams. It syncs instantly, works offline, and encrypts everything. ' +
+    '"The best notes app I have used" says Jane Doe. Available March 3 for $4.99.',
   'Quarterly signups with teal accents: Q1 12k, Q2 18k, Q3 25k and Q4 31k.',
   'A minimal dark logo reveal for Orbit',
   '新しいアプリのご紹介 🚀。とても速くて、使いやすいです。',
@@ -49,12 +50,18 @@ const DEFAULT_PROMPTS = [
 ];
 
 const corpus = loadCorpus('tuning');
-const PROMPTS = values.corpus ? values.corpus.split(',').map((id) => corpus.find((p) => p.id === id)?.prompt ?? `(no corpus prompt ${id})`) : DEFAULT_PROMPTS;
+const PROMPTS = values.corpus
+  ? values.corpus.split(',').map((id) => corpus.find((p) => p.id === id)?.prompt ?? `(no corpus prompt ${id})`)
+  : DEFAULT_PROMPTS;
 const fps = values.fps ? Number(values.fps) : undefined;
 
 type Row = { engine: string; prompt: number; scenes: string; seconds: number; renderS: number; sheet: string };
 
-async function renderOne(engine: string, source: string, name: string): Promise<{ seconds: number; renderS: number; sheet: string }> {
+async function renderOne(
+  engine: string,
+  source: string,
+  name: string,
+): Promise<{ seconds: number; renderS: number; sheet: string }> {
   const video = path.join(out, `${name}.mp4`);
   const started = performance.now();
   const result = await getEngine(engine).render(source, { width, height, fps, outputPath: video, tools });
@@ -62,7 +69,18 @@ async function renderOne(engine: string, source: string, name: string): Promise<
   const sheet = path.join(out, `${name}.png`);
   const frames = Math.max(1, Math.ceil(result.durationSeconds * 2));
   const columns = Math.min(frames, 10);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', video, '-vf', `fps=2,scale=180:-1,tile=${columns}x${Math.ceil(frames / columns)}`, '-frames:v', '1', sheet]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    video,
+    '-vf',
+    `fps=2,scale=180:-1,tile=${columns}x${Math.ceil(frames / columns)}`,
+    '-frames:v',
+    '1',
+    sheet,
+  ]);
   return { seconds: result.durationSeconds, renderS, sheet };
 }
 
@@ -72,17 +90,27 @@ try {
   for (const engine of engines) {
     for (const [i, prompt] of PROMPTS.entries()) {
       const spec = { prompt, instructions: null, durationSeconds: null, assets: [], width, height };
-      const scenes = planStoryboard({ prompt, instructions: null, durationSeconds: null }).scenes.map((s) => s.kind).join(' → ');
+      const scenes = planStoryboard({ prompt, instructions: null, durationSeconds: null })
+        .scenes.map((s) => s.kind)
+        .join(' → ');
       const r = await renderOne(engine, getEngine(engine).composeOffline(spec), `${engine}-${i + 1}`);
       rows.push({ engine, prompt: i + 1, scenes, ...r });
       console.log(`${engine} #${i + 1}: ${r.seconds.toFixed(1)} s video in ${r.renderS.toFixed(1)} s (${scenes})`);
     }
     if (values.before) {
-      const previous = (await import(path.resolve(values.before, 'src/engines/index.ts'))) as { getEngine: typeof getEngine };
+      const previous = (await import(path.resolve(values.before, 'src/engines/index.ts'))) as {
+        getEngine: typeof getEngine;
+      };
       let video = 0;
       let render = 0;
       for (const [i, prompt] of PROMPTS.slice(0, 5).entries()) {
-        const r = await renderOne(engine, previous.getEngine(engine).composeOffline({ prompt, instructions: null, durationSeconds: null, assets: [], width, height }), `before-${engine}-${i + 1}`);
+        const r = await renderOne(
+          engine,
+          previous
+            .getEngine(engine)
+            .composeOffline({ prompt, instructions: null, durationSeconds: null, assets: [], width, height }),
+          `before-${engine}-${i + 1}`,
+        );
         video += r.seconds;
         render += r.renderS;
       }
@@ -96,10 +124,18 @@ try {
 console.log(`\n${today()}, ${width}x${height}, load ${os.loadavg()[0]!.toFixed(2)}; sheets in ${out}\n`);
 console.log('| engine | # | scenes | video s | render s | render s per video s |');
 console.log('|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.engine} | ${r.prompt} | ${r.scenes} | ${r.seconds.toFixed(1)} | ${r.renderS.toFixed(1)} | ${(r.renderS / r.seconds).toFixed(2)} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.engine} | ${r.prompt} | ${r.scenes} | ${r.seconds.toFixed(1)} | ${r.renderS.toFixed(1)} ` +
+      `| ${(r.renderS / r.seconds).toFixed(2)} |`,
+  );
 for (const engine of engines) {
   const mine = rows.filter((r) => r.engine === engine);
   const perSecond = mine.reduce((a, r) => a + r.renderS, 0) / mine.reduce((a, r) => a + r.seconds, 0);
   const was = before.find((b) => b.engine === engine);
-  console.log(`${engine}: ${perSecond.toFixed(2)} render s per video s${was ? ` (previous composer ${was.perSecond.toFixed(2)}: ×${(perSecond / was.perSecond).toFixed(2)})` : ''}`);
+  console.log(
+    `${engine}: ${perSecond.toFixed(2)} render s per video s${
+      was ? ` (previous composer ${was.perSecond.toFixed(2)}: ×${(perSecond / was.perSecond).toFixed(2)})` : ''
+    }`,
+  );
 }

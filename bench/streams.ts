@@ -22,7 +22,16 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { TERMINAL_STATUSES, type GenerationStatus } from '../src/shared.js';
-import { benchContext, benchServices, loadAverage, percentile, processCpuSeconds, spawnService, today, waitFor } from './support.js';
+import {
+  benchContext,
+  benchServices,
+  loadAverage,
+  percentile,
+  processCpuSeconds,
+  spawnService,
+  today,
+  waitFor,
+} from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -91,7 +100,14 @@ try {
         const res = await fetch(`${base}/v1/responses`, {
           method: 'POST',
           headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'gpt-4o-mini', input: `A product launch teaser, ${label} ${i}`, engine: 'hyperframes', width: 540, height: 960, duration_seconds: seconds }),
+          body: JSON.stringify({
+            model: 'gpt-4o-mini',
+            input: `A product launch teaser, ${label} ${i}`,
+            engine: 'hyperframes',
+            width: 540,
+            height: 960,
+            duration_seconds: seconds,
+          }),
         });
         if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
         return ((await res.json()) as { id: string }).id;
@@ -120,7 +136,9 @@ try {
   /** `clients` streams spread evenly over `ids`, held until each ends. */
   const holdStreams = async (ids: string[]) => {
     let open = 0;
-    const streams = Array.from({ length: clients }, (_, i) => holdStream(`${base}/v1/responses/${ids[i % ids.length]}?stream=true`, auth, () => open++));
+    const streams = Array.from({ length: clients }, (_, i) =>
+      holdStream(`${base}/v1/responses/${ids[i % ids.length]}?stream=true`, auth, () => open++),
+    );
     // Every stream open at once, as the API counts them (one scrape inside the window).
     await waitFor(async () => open === clients, 120_000);
     const peakOpen = await metric('streams_open');
@@ -131,7 +149,10 @@ try {
   };
 
   console.log(`bench/streams — ${today()}, ${os.cpus().length} cores, load average at the start ${loadAverage()}`);
-  console.log(`| run | wall s | API CPU s | API CPU % | idle CPU % (as long) | state queries/s | polling every ${pollEveryS} s: queries/s | outcome | events per stream (min / median / max) | streams_open |`);
+  console.log(
+    `| run | wall s | API CPU s | API CPU % | idle CPU % (as long) | state queries/s | polling every ${pollEveryS} ` +
+      `s: queries/s | outcome | events per stream (min / median / max) | streams_open |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   let failed = false;
   const streamRun = async (name: string, n: number, seconds: number) => {
@@ -150,19 +171,33 @@ try {
       peakOpen,
     });
     const frames = Math.max(0, ...held.map((s) => s.framesTotal));
-    process.stderr.write(`${name}: ${m.wallS.toFixed(1)} s, largest frames_total ${frames}, load average ${loadAverage()}\n`);
+    process.stderr.write(
+      `${name}: ${m.wallS.toFixed(1)} s, largest frames_total ${frames}, load average ${loadAverage()}\n`,
+    );
   };
 
   await streamRun(`${clients} streams on 1 generation (${duration} s video)`, 1, duration);
-  await streamRun(`${clients} streams on ${many} generations (${clients / many} each, ${manyDuration} s videos)`, many, manyDuration);
+  await streamRun(
+    `${clients} streams on ${many} generations (${clients / many} each, ${manyDuration} s videos)`,
+    many,
+    manyDuration,
+  );
 
   // The clients of run 1 polling instead: `clients` GETs every `pollEveryS`, evenly spaced.
   const pollName = `${clients} clients polling GET every ${pollEveryS} s, 1 generation (${duration} s video)`;
   process.stderr.write(`${pollName}: load average ${loadAverage()}\n`);
   const [id] = await create(1, duration, 'poll');
-  const { result: polls, ...polled } = await measure(() => pollUntilEnd(`${base}/v1/responses/${id}`, auth, clients / pollEveryS));
+  const { result: polls, ...polled } = await measure(() =>
+    pollUntilEnd(`${base}/v1/responses/${id}`, auth, clients / pollEveryS),
+  );
   failed ||= polls.errors > 0;
-  report({ name: pollName, ...polled, queries: polls.inFlight, pollingQueries: polls.inFlight, outcome: `${polls.requests} GETs, ${polls.errors} failed` });
+  report({
+    name: pollName,
+    ...polled,
+    queries: polls.inFlight,
+    pollingQueries: polls.inFlight,
+    outcome: `${polls.requests} GETs, ${polls.errors} failed`,
+  });
   console.log(`\nload average at the end ${loadAverage()}`);
   if (failed) process.exitCode = 1;
 } finally {
@@ -173,7 +208,8 @@ try {
 async function holdStream(url: string, headers: Record<string, string>, opened: () => void) {
   const t0 = performance.now();
   const res = await fetch(url, { headers, signal: AbortSignal.timeout(GIVE_UP_MS) });
-  if (!res.ok || !res.headers.get('content-type')?.startsWith('text/event-stream')) throw new Error(`stream: HTTP ${res.status}`);
+  if (!res.ok || !res.headers.get('content-type')?.startsWith('text/event-stream'))
+    throw new Error(`stream: HTTP ${res.status}`);
   opened();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -192,7 +228,8 @@ async function holdStream(url: string, headers: Record<string, string>, opened: 
       framesTotal = Math.max(framesTotal, Number(/"frames_total":(\d+)/.exec(block)?.[1] ?? 0));
     }
   }
-  if (!last || !FINAL_EVENTS.includes(last)) process.stderr.write(`stream ended after ${events} events, last ${last}\n`);
+  if (!last || !FINAL_EVENTS.includes(last))
+    process.stderr.write(`stream ended after ${events} events, last ${last}\n`);
   return { events, last, framesTotal, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -204,7 +241,8 @@ async function pollUntilEnd(url: string, headers: Record<string, string>, rate: 
   const calls: Promise<void>[] = [];
   const started = Date.now();
   for (let i = 0; !ended; i++) {
-    if (Date.now() - started > GIVE_UP_MS) throw new Error(`polled for ${GIVE_UP_MS / 60_000} minutes: the generation has not ended`);
+    if (Date.now() - started > GIVE_UP_MS)
+      throw new Error(`polled for ${GIVE_UP_MS / 60_000} minutes: the generation has not ended`);
     await sleep(started + (i * 1000) / rate - Date.now());
     calls.push(
       (async () => {

@@ -41,7 +41,11 @@ let databases = 0;
 export async function benchDatabase(ctx: BenchContext): Promise<{ url: string; db: Db }> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres({ dir: path.join(ctx.tmp, 'pg'), port: await freePort(), persistent: false });
+    const embedded = await startEmbeddedPostgres({
+      dir: path.join(ctx.tmp, 'pg'),
+      port: await freePort(),
+      persistent: false,
+    });
     ctx.defer(() => embedded.stop());
     adminUrl = embedded.url;
   }
@@ -67,14 +71,29 @@ export async function benchTemporal(ctx: BenchContext): Promise<string> {
   return server.address;
 }
 
-export type BenchServices = { base: string; key: string; organizationId: string; db: Db; temporalAddress: string; env: NodeJS.ProcessEnv };
+export type BenchServices = {
+  base: string;
+  key: string;
+  organizationId: string;
+  db: Db;
+  temporalAddress: string;
+  env: NodeJS.ProcessEnv;
+};
 
 /**
  * A Temporal dev server, a fresh database, an organization with `creditsCents` and a key, and the
  * environment the API and worker processes of a bench run with (`extra` added); nothing started yet.
  */
-export async function benchServices(ctx: BenchContext, creditsCents: number, extra: NodeJS.ProcessEnv = {}): Promise<BenchServices> {
-  const [temporalAddress, { url: dbUrl, db }, apiPort] = await Promise.all([benchTemporal(ctx), benchDatabase(ctx), freePort()]);
+export async function benchServices(
+  ctx: BenchContext,
+  creditsCents: number,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<BenchServices> {
+  const [temporalAddress, { url: dbUrl, db }, apiPort] = await Promise.all([
+    benchTemporal(ctx),
+    benchDatabase(ctx),
+    freePort(),
+  ]);
   const org = await createOrganization(db, 'bench', creditsCents);
   const { key } = await createApiKey(db, org.id, 'bench');
   const base = `http://127.0.0.1:${apiPort}`;
@@ -119,7 +138,11 @@ export function entryPoint(checkout: string, name: keyof typeof ENTRY_POINTS): s
  */
 export function spawnService(ctx: BenchContext, entry: string, env: NodeJS.ProcessEnv, cwd?: string): ChildProcess {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+    cwd,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   ctx.defer(() => stopChild(child));
   return child;
 }
@@ -144,12 +167,26 @@ export const today = () => new Date().toISOString().slice(0, 10);
  * with their ids once every composition is written (provider known), so only the render, which nobody
  * picks up, is left and composing no longer competes for the cores.
  */
-export async function inFlightGenerations(base: string, headers: Record<string, string>, body: string, n: number): Promise<string[]> {
+export async function inFlightGenerations(
+  base: string,
+  headers: Record<string, string>,
+  body: string,
+  n: number,
+): Promise<string[]> {
   const ids = await Promise.all(
-    Array.from({ length: n }, async () => ((await (await fetch(`${base}/v1/responses`, { method: 'POST', headers, body })).json()) as { id: string }).id),
+    Array.from(
+      { length: n },
+      async () =>
+        ((await (await fetch(`${base}/v1/responses`, { method: 'POST', headers, body })).json()) as { id: string }).id,
+    ),
   );
   await waitFor(async () => {
-    const views = await Promise.all(ids.map(async (id) => (await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { provider: string | null }));
+    const views = await Promise.all(
+      ids.map(
+        async (id) =>
+          (await (await fetch(`${base}/v1/responses/${id}`, { headers })).json()) as { provider: string | null },
+      ),
+    );
     return views.every((v) => v.provider !== null);
   }, 300_000);
   return ids;
@@ -167,7 +204,11 @@ export async function getOk(url: string, headers: Record<string, string>): Promi
  * delays the next call, as with many independent clients): the latencies (ms) of the calls that
  * succeeded, the failures, and the seconds until the last call settled.
  */
-export async function openLoop(rate: number, seconds: number, call: (i: number) => Promise<unknown>): Promise<{ latencies: number[]; errors: number; elapsedS: number }> {
+export async function openLoop(
+  rate: number,
+  seconds: number,
+  call: (i: number) => Promise<unknown>,
+): Promise<{ latencies: number[]; errors: number; elapsedS: number }> {
   const latencies: number[] = [];
   let errors = 0;
   const started = Date.now();
@@ -194,7 +235,11 @@ export function processCpuSeconds(pid: number): number {
 }
 
 /** The 1, 5 and 15 minute load averages, for the record of a run on a shared machine. */
-export const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** The p-th percentile (nearest rank, rounded down) of values sorted ascending. */
 export function percentile(sorted: number[], p: number): number {

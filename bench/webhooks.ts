@@ -53,7 +53,8 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const RECEIVER = `
 import https from 'node:https';
 import fs from 'node:fs';
-const server = https.createServer({ cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) }, (req, res) => {
+const certs = { cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) };
+const server = https.createServer(certs, (req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
@@ -61,7 +62,10 @@ const server = https.createServer({ cert: fs.readFileSync(process.env.CERT), key
     res.writeHead(204).end();
     let event = {};
     try { event = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch {}
-    process.stdout.write(JSON.stringify({ at, path: req.url, id: req.headers['service-webhook-id'], type: event.type, generation: event.data?.object?.id }) + '\\n');
+    const arrival = {
+      at, path: req.url, id: req.headers['service-webhook-id'], type: event.type, generation: event.data?.object?.id,
+    };
+    process.stdout.write(JSON.stringify(arrival) + '\\n');
   });
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
@@ -70,7 +74,10 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: 
 type Arrival = { at: number; path: string; id: string; type: string; generation: string };
 
 async function startReceiver(tls: { certFile: string; keyFile: string }) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', RECEIVER], { env: { ...process.env, CERT: tls.certFile, KEY: tls.keyFile }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', RECEIVER], {
+    env: { ...process.env, CERT: tls.certFile, KEY: tls.keyFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const arrivals: Arrival[] = [];
   let partial = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -90,7 +97,16 @@ async function startReceiver(tls: { certFile: string; keyFile: string }) {
 
 // ---- stacks ----------------------------------------------------------------------------------------
 
-const INHERITED_NOT = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'WORKER_METRICS_PORT', 'TEMPORAL_METRICS_BIND', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'LOG_LEVEL', 'PROVIDERS_FILE'];
+const INHERITED_NOT = [
+  'DATABASE_URL',
+  'TEMPORAL_ADDRESS',
+  'WORKER_METRICS_PORT',
+  'TEMPORAL_METRICS_BIND',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'LOG_LEVEL',
+  'PROVIDERS_FILE',
+];
 
 type Stack = {
   label: string;
@@ -111,7 +127,13 @@ type Stack = {
  * Runs `entry` (src/tooling/start.ts or src/tooling/cluster.ts) of the checkout `root` as `npm start` /
  * `npm run cluster` run it, on free ports, its output in a log file; resolves once /readyz says ok.
  */
-async function startStack(root: string, label: string, topology: Stack['topology'], receiverCa: string, extraEnv: NodeJS.ProcessEnv): Promise<Stack> {
+async function startStack(
+  root: string,
+  label: string,
+  topology: Stack['topology'],
+  receiverCa: string,
+  extraEnv: NodeJS.ProcessEnv,
+): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-webhooks-${label}-`));
   fs.chmodSync(dataDir, 0o755); // the embedded PostgreSQL runs as the postgres user when we are root
   // Two consecutive ports for the cluster's APIs (PORT and PORT + 1).
@@ -120,7 +142,9 @@ async function startStack(root: string, label: string, topology: Stack['topology
   const [pgPort, temporalPort, uiPort, metricsPort, sdkPort] = await freePorts(5);
   // What would change the stack from what the command runs by default (another database or server,
   // a real provider's key) is left out.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !INHERITED_NOT.includes(k)));
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !INHERITED_NOT.includes(k)),
+  );
   Object.assign(env, {
     PORT: String(apiPort),
     HOST: '127.0.0.1',
@@ -132,13 +156,20 @@ async function startStack(root: string, label: string, topology: Stack['topology
     OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
     OUTBOUND_UNSAFE_CA_FILE: receiverCa,
     // npm start's one worker: its metrics where the bench can read them (the cluster's log their port).
-    ...(topology === 'npm start' && { WORKER_METRICS_PORT: String(metricsPort), TEMPORAL_METRICS_BIND: `127.0.0.1:${sdkPort}` }),
+    ...(topology === 'npm start' && {
+      WORKER_METRICS_PORT: String(metricsPort),
+      TEMPORAL_METRICS_BIND: `127.0.0.1:${sdkPort}`,
+    }),
     ...extraEnv,
   });
   const logFile = path.join(dataDir, 'output.log');
   const fd = fs.openSync(logFile, 'a');
   const entry = entryPoint(root, topology === 'npm start' ? 'start' : 'cluster');
-  const child = spawn(process.execPath, [entryPoint(root, 'lts'), '--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, [entryPoint(root, 'lts'), '--import', 'tsx', entry], {
+    cwd: root,
+    env,
+    stdio: ['ignore', fd, fd],
+  });
   fs.closeSync(fd);
   const base = `http://127.0.0.1:${apiPort}`;
   const stopped = async () => {
@@ -150,7 +181,10 @@ async function startStack(root: string, label: string, topology: Stack['topology
     const db = new pg.Pool({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/video`, max: 2 });
     const org = await createOrganization(db, `bench ${label}`, 1_000_000_000);
     const { key } = await createApiKey(db, org.id, 'bench');
-    const temporal = new Client({ connection: await Connection.connect({ address: `127.0.0.1:${temporalPort}` }), namespace: 'default' });
+    const temporal = new Client({
+      connection: await Connection.connect({ address: `127.0.0.1:${temporalPort}` }),
+      namespace: 'default',
+    });
     // The I/O worker's metrics port: fixed under npm start; the cluster's workers pick a free one and log it.
     const ioMetricsPort = topology === 'npm start' ? metricsPort : await loggedMetricsPort(logFile, 'video-worker-io');
     return {
@@ -188,7 +222,8 @@ async function isFree(port: number): Promise<boolean> {
 async function readyOrExit(base: string, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 600_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(`exited with code ${child.exitCode}: ${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
     try {
       const res = await fetch(`${base}/readyz`);
       if (res.ok && ((await res.json()) as { status: string }).status === 'ready') return;
@@ -253,7 +288,12 @@ async function sample(stack: Stack, until: Promise<unknown>) {
 /** Tasks backlogged on the I/O task queue (type 1: workflow, 2: activity), as the server reports them. */
 async function backlogOf(stack: Stack, taskQueueType: number): Promise<number> {
   try {
-    const { stats } = await stack.temporal.workflowService.describeTaskQueue({ namespace: 'default', taskQueue: { name: 'video-io' }, taskQueueType, reportStats: true });
+    const { stats } = await stack.temporal.workflowService.describeTaskQueue({
+      namespace: 'default',
+      taskQueue: { name: 'video-io' },
+      taskQueueType,
+      reportStats: true,
+    });
     return Number(stats?.approximateBacklogCount ?? 0);
   } catch {
     return 0;
@@ -272,7 +312,10 @@ function scheduleToStart(before: Map<string, number>, after: Map<string, number>
     const sum = value - (before.get(name) ?? 0);
     const labels = Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
     const unit = name.includes('_seconds') ? 1000 : 1;
-    const extra = Object.entries(labels).filter(([k]) => !['namespace', 'service_name', 'task_queue'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ');
+    const extra = Object.entries(labels)
+      .filter(([k]) => !['namespace', 'service_name', 'task_queue'].includes(k))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     const what = `${m[1] === 'activity' ? 'activity' : 'workflow task'}${extra ? ` (${extra})` : ''}`;
     rows.push(`${what} on ${labels.task_queue ?? '?'}: mean ${((sum / count) * unit).toFixed(0)} ms over ${count}`);
   }
@@ -281,8 +324,11 @@ function scheduleToStart(before: Map<string, number>, after: Map<string, number>
 
 // ---- histories -------------------------------------------------------------------------------------
 
-type HistoryEvent = NonNullable<Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events']>[number];
-const ms = (e: HistoryEvent | undefined) => (e?.eventTime ? Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6) : NaN);
+type HistoryEvent = NonNullable<
+  Awaited<ReturnType<ReturnType<Client['workflow']['getHandle']>['fetchHistory']>>['events']
+>[number];
+const ms = (e: HistoryEvent | undefined) =>
+  e?.eventTime ? Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6) : NaN;
 
 /** The steps from the record to the arrival, in ms, for one generation. */
 type Steps = Record<(typeof STEPS)[number], number>;
@@ -299,13 +345,23 @@ const STEPS = [
   'sent with the record: record started → arrival',
 ] as const;
 
-async function stepsOf(stack: Stack, generationId: string, completedAtMs: number, arrivalMs: number): Promise<Steps | null> {
+async function stepsOf(
+  stack: Stack,
+  generationId: string,
+  completedAtMs: number,
+  arrivalMs: number,
+): Promise<Steps | null> {
   const events = (await stack.temporal.workflow.getHandle(generationId).fetchHistory()).events ?? [];
   const activity = (list: HistoryEvent[], type: string, last = false) => {
     const scheduledAll = list.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type);
     const scheduled = last ? scheduledAll.at(-1) : scheduledAll[0];
     if (!scheduled) return null;
-    const of = (e: HistoryEvent) => String(e.activityTaskStartedEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId ?? '');
+    const of = (e: HistoryEvent) =>
+      String(
+        e.activityTaskStartedEventAttributes?.scheduledEventId ??
+          e.activityTaskCompletedEventAttributes?.scheduledEventId ??
+          '',
+      );
     const started = list.find((e) => e.activityTaskStartedEventAttributes && of(e) === String(scheduled.eventId));
     const completed = list.find((e) => e.activityTaskCompletedEventAttributes && of(e) === String(scheduled.eventId));
     return { scheduled: ms(scheduled), started: ms(started), completed: ms(completed) };
@@ -313,16 +369,30 @@ async function stepsOf(stack: Stack, generationId: string, completedAtMs: number
   const finish = activity(events, 'finishGeneration', true);
   // `attempted`: the name of `prepared` before issue 40 (a --before checkout may be older).
   type ChildInput = { facts: { type: string }; prepared?: { result?: unknown }; attempted?: { result?: unknown } };
-  const childInput = (e: HistoryEvent) => defaultPayloadConverter.fromPayload<ChildInput>(e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!);
-  const initiated = events.filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes).find((e) => childInput(e).facts.type === 'video.generation.completed');
+  const childInput = (e: HistoryEvent) =>
+    defaultPayloadConverter.fromPayload<ChildInput>(
+      e.startChildWorkflowExecutionInitiatedEventAttributes!.input!.payloads![0]!,
+    );
+  const initiated = events
+    .filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes)
+    .find((e) => childInput(e).facts.type === 'video.generation.completed');
   if (!finish || !initiated) return null;
   const { prepared, attempted } = childInput(initiated);
   if ((prepared ?? attempted)?.result) {
     // Issue 35: the terminal record's activity made the first attempt; its delivery workflow came after.
     const none = Object.fromEntries(STEPS.map((step) => [step, NaN])) as Steps;
-    return { ...none, 'record → its activity completed': finish.completed - completedAtMs, 'sent with the record: record started → arrival': arrivalMs - finish.started };
+    return {
+      ...none,
+      'record → its activity completed': finish.completed - completedAtMs,
+      'sent with the record: record started → arrival': arrivalMs - finish.started,
+    };
   }
-  const childEvents = (await stack.temporal.workflow.getHandle(initiated.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!).fetchHistory()).events ?? [];
+  const childEvents =
+    (
+      await stack.temporal.workflow
+        .getHandle(initiated.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!)
+        .fetchHistory()
+    ).events ?? [];
   const childStarted = childEvents.find((e) => e.workflowExecutionStartedEventAttributes);
   const firstTask = childEvents.find((e) => e.workflowTaskStartedEventAttributes);
   // An activity before issue 35's local-activity preparation; a marker in the first task since.
@@ -371,14 +441,22 @@ async function burst(stack: Stack, receiver: Awaited<ReturnType<typeof startRece
       const res = await fetch(`${stack.base}/v1/responses`, {
         method: 'POST',
         headers: stack.headers,
-        body: JSON.stringify({ model: 'gpt-4o-mini', engine: 'lottie', input: `Webhook bench ${bursts}.${i}: launch day`, width: 160, height: 284, webhook_url: receiver.url(`${tag}${i}`) }),
+        body: JSON.stringify({
+          model: 'gpt-4o-mini',
+          engine: 'lottie',
+          input: `Webhook bench ${bursts}.${i}: launch day`,
+          width: 160,
+          height: 284,
+          webhook_url: receiver.url(`${tag}${i}`),
+        }),
       });
       if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { id: string }).id;
     }),
   );
   const wanted = new Set(ids);
-  const completedArrivals = () => receiver.arrivals.filter((a) => a.type === 'video.generation.completed' && wanted.has(a.generation));
+  const completedArrivals = () =>
+    receiver.arrivals.filter((a) => a.type === 'video.generation.completed' && wanted.has(a.generation));
   const allArrived = (async () => {
     const deadline = Date.now() + 20 * 60_000;
     while (new Set(completedArrivals().map((a) => a.generation)).size < n) {
@@ -392,9 +470,17 @@ async function burst(stack: Stack, receiver: Awaited<ReturnType<typeof startRece
   const loadAfter = loadAverage();
   const sdk = sdkBefore ? scheduleToStart(sdkBefore, await scrape(stack.sdkMetrics!)) : [];
 
-  const { rows } = await stack.db.query(`SELECT id, status, completed_at, error_code, error_message FROM generations WHERE id = ANY($1)`, [ids]);
+  const { rows } = await stack.db.query(
+    `SELECT id, status, completed_at, error_code, error_message FROM generations WHERE id = ANY($1)`,
+    [ids],
+  );
   const failed = rows.find((r) => r.status !== 'completed');
-  if (failed) say(`${stack.label}: generation ${failed.id as string} ${failed.status as string}: ${failed.error_code as string}: ${failed.error_message as string} (figures of failed generations are not comparable)`);
+  if (failed)
+    say(
+      `${stack.label}: generation ${failed.id as string} ${failed.status as string}: ` +
+        `${failed.error_code as string}: ${failed.error_message as string} ` +
+        '(figures of failed generations are not comparable)',
+    );
   const statusCounts = new Map<string, number>();
   for (const r of rows) statusCounts.set(r.status as string, (statusCounts.get(r.status as string) ?? 0) + 1);
   const firstArrival = new Map<string, number>();
@@ -409,7 +495,19 @@ async function burst(stack: Stack, receiver: Awaited<ReturnType<typeof startRece
     if (s) steps.push(s);
   }
   delays.sort((a, b) => a - b);
-  return { stack: stack.label, topology: stack.topology, n, delays, steps, lag, sdk, wallS, loadBefore, loadAfter, statuses: [...statusCounts].map(([s, c]) => `${s} ${c}`).join(', ') };
+  return {
+    stack: stack.label,
+    topology: stack.topology,
+    n,
+    delays,
+    steps,
+    lag,
+    sdk,
+    wallS,
+    loadBefore,
+    loadAfter,
+    statuses: [...statusCounts].map(([s, c]) => `${s} ${c}`).join(', '),
+  };
 }
 
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]! : 0);
@@ -418,8 +516,10 @@ function report(r: Result) {
   const q = (p: number) => percentile(r.delays, p);
   say(
     `${r.topology} ${r.stack} N=${r.n}: p50 ${q(50)} ms, p90 ${q(90)}, p99 ${q(99)}, max ${r.delays.at(-1)}; ` +
-      `event-loop lag max ${r.lag.lagMax.toFixed(0)} ms (interval p99s: median ${r.lag.lagP99Median.toFixed(0)}, max ${r.lag.lagP99Max.toFixed(0)}); ` +
-      `I/O queue backlog max: workflow ${r.lag.backlog.workflow}, activity ${r.lag.backlog.activity}; ${r.statuses}; ${r.wallS.toFixed(0)} s; load ${r.loadBefore} → ${r.loadAfter}`,
+      `event-loop lag max ${r.lag.lagMax.toFixed(0)} ms ` +
+      `(interval p99s: median ${r.lag.lagP99Median.toFixed(0)}, max ${r.lag.lagP99Max.toFixed(0)}); ` +
+      `I/O queue backlog max: workflow ${r.lag.backlog.workflow}, activity ${r.lag.backlog.activity}; ` +
+      `${r.statuses}; ${r.wallS.toFixed(0)} s; load ${r.loadBefore} → ${r.loadAfter}`,
   );
 }
 
@@ -430,21 +530,36 @@ const receiver = await startReceiver(tls);
 const results: Result[] = [];
 const stacks: Stack[] = [];
 try {
-  const envOf = (list: string) => Object.fromEntries(list.split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  const envOf = (list: string) =>
+    Object.fromEntries(
+      list
+        .split(',')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
   const compare = Boolean(values.before || values['before-env']);
   const checkouts: Array<{ label: string; root: string; env: NodeJS.ProcessEnv }> = [
-    ...(compare ? [{ label: 'before', root: path.resolve(values.before ?? here), env: envOf(values['before-env']) }] : []),
+    ...(compare
+      ? [{ label: 'before', root: path.resolve(values.before ?? here), env: envOf(values['before-env']) }]
+      : []),
     { label: compare ? 'after' : 'this', root: here, env: envOf(values['after-env']) },
   ];
   const plan: Array<{ topology: Stack['topology']; ns: number[] }> = [
     ...(values['skip-start'] ? [] : [{ topology: 'npm start' as const, ns: values.ns.split(',').map(Number) }]),
-    ...(values['skip-cluster'] ? [] : [{ topology: 'npm run cluster' as const, ns: values['cluster-ns'].split(',').map(Number) }]),
+    ...(values['skip-cluster']
+      ? []
+      : [{ topology: 'npm run cluster' as const, ns: values['cluster-ns'].split(',').map(Number) }]),
   ];
   for (const { topology, ns } of plan) {
-    say(`starting ${topology} of ${checkouts.map((c) => `${c.label} (${c.root}${Object.keys(c.env).length ? `, ${JSON.stringify(c.env)}` : ''})`).join(' and ')}; load ${loadAverage()}`);
+    say(
+      `starting ${topology} of ${checkouts
+        .map((c) => `${c.label} (${c.root}${Object.keys(c.env).length ? `, ${JSON.stringify(c.env)}` : ''})`)
+        .join(' and ')}; load ${loadAverage()}`,
+    );
     const running = await Promise.all(checkouts.map((c) => startStack(c.root, c.label, topology, tls.certFile, c.env)));
     stacks.push(...running);
-    for (const stack of running) await burst(stack, receiver, 1); // warm-up: first-use costs (bundles, tokenizer, schema)
+    // Warm-up: first-use costs (bundles, tokenizer, schema).
+    for (const stack of running) await burst(stack, receiver, 1);
     for (const n of ns) {
       for (let rep = 0; rep < reps; rep++) {
         // A B B A: alternate which stack goes first, so both share the drift of the background load.
@@ -465,12 +580,22 @@ try {
   fs.rmSync(tls.dir, { recursive: true, force: true });
 }
 
-console.log(`\nbench/webhooks — ${today()}, ${os.cpus().length} cores; completed_at → arrival of video.generation.completed (Lottie 160×284, local provider, one warm-up generation per stack)`);
-console.log('| topology | code | N | p50 ms | p90 ms | p99 ms | max ms | I/O worker event-loop lag max ms | I/O backlog max (wf / act) | load before → after |');
+console.log(
+  `\nbench/webhooks — ${today()}, ${os.cpus().length} cores; completed_at → arrival of video.generation.completed ` +
+    `(Lottie 160×284, local provider, one warm-up generation per stack)`,
+);
+console.log(
+  '| topology | code | N | p50 ms | p90 ms | p99 ms | max ms | I/O worker event-loop lag max ms ' +
+    '| I/O backlog max (wf / act) | load before → after |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const q = (p: number) => percentile(r.delays, p);
-  console.log(`| ${r.topology} | ${r.stack} | ${r.n} | ${q(50)} | ${q(90)} | ${q(99)} | ${r.delays.at(-1)} | ${r.lag.lagMax.toFixed(0)} | ${r.lag.backlog.workflow} / ${r.lag.backlog.activity} | ${r.loadBefore} → ${r.loadAfter} |`);
+  console.log(
+    `| ${r.topology} | ${r.stack} | ${r.n} | ${q(50)} | ${q(90)} | ${q(99)} | ${r.delays.at(-1)} ` +
+      `| ${r.lag.lagMax.toFixed(0)} | ${r.lag.backlog.workflow} / ${r.lag.backlog.activity} ` +
+      `| ${r.loadBefore} → ${r.loadAfter} |`,
+  );
 }
 console.log('\nWhere the time goes (from the histories; p50 / p99 ms over the generations of each run):');
 console.log(`| topology | code | N | ${STEPS.join(' | ')} |`);
@@ -478,7 +603,10 @@ console.log(`|---|---|---|${STEPS.map(() => '---').join('|')}|`);
 for (const r of results) {
   if (!r.steps.length) continue;
   const cells = STEPS.map((step) => {
-    const xs = r.steps.map((s) => s[step]).filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+    const xs = r.steps
+      .map((s) => s[step])
+      .filter((x) => !Number.isNaN(x))
+      .sort((a, b) => a - b);
     return xs.length ? `${percentile(xs, 50)} / ${percentile(xs, 99)}` : '–';
   });
   console.log(`| ${r.topology} | ${r.stack} | ${r.n} | ${cells.join(' | ')} |`);

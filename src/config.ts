@@ -27,160 +27,252 @@ export function parseRetrySchedule(text: string): number[] {
   });
 }
 
-/** Old names still read in place of the new ones (each process that uses them warns once at start, naming the new one). */
+/**
+ * Old names still read in place of the new ones (each process that uses them warns once at start, naming the new one).
+ */
 const DEPRECATED_VARIABLES = {
   WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'OUTBOUND_UNSAFE_ALLOW_LOOPBACK',
   WEBHOOK_UNSAFE_CA_FILE: 'OUTBOUND_UNSAFE_CA_FILE',
 } as const;
 
-/** The logger's variables, part of the config and also read on their own (loadLoggerConfigOrExit): every process logs, render children included. */
+/**
+ * The logger's variables, part of the config and also read on their own (loadLoggerConfigOrExit): every process logs,
+ * render children included.
+ */
 const loggerEnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `service` field of every log line; `npm start` names each process it runs (video-api, video-worker…). */
   SERVICE_NAME: z.string().min(1).max(100).default('video-api'),
 });
 
-const envSchema = loggerEnvSchema.extend({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** HTTP port of the API. */
-  PORT: port.default(8080),
-  /** Interface the API binds to. */
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** Trust X-Forwarded-For/-Proto (set true only behind a reverse proxy that sets them). */
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** Base URL clients use to reach the API (used in signed media URLs). Defaults to http://localhost:PORT. */
-  PUBLIC_BASE_URL: z.url().optional(),
-  /**
-   * Origin media URLs use (local storage), e.g. https://media.example.com: a host without the
-   * dashboard's cookies. When set, /media/* answers only on that host and nothing else does there.
-   * Unset: media is served from PUBLIC_BASE_URL (still sandboxed; see README "Security model").
-   */
-  MEDIA_BASE_URL: z.url().optional(),
-  /** Directory for embedded PostgreSQL, the Temporal SQLite file and stored media. */
-  DATA_DIR: z.string().min(1).default('./data'),
-  /** PostgreSQL server. Unset: `npm start` and `npm test` run an embedded PostgreSQL under DATA_DIR. */
-  DATABASE_URL: z.url().optional(),
-  /** Port of the embedded PostgreSQL started by `npm start` when DATABASE_URL is unset. */
-  EMBEDDED_PG_PORT: port.default(5488),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** Temporal frontend (host:port). Unset: 127.0.0.1:EMBEDDED_TEMPORAL_PORT, where `npm start` runs a dev server. */
-  TEMPORAL_ADDRESS: z.string().min(1).optional(),
-  /** Port of the Temporal dev server `npm start` runs when TEMPORAL_ADDRESS is unset. */
-  EMBEDDED_TEMPORAL_PORT: port.default(7233),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  /** Web UI port of the dev server started by `npm start`. */
-  TEMPORAL_UI_PORT: port.default(8233),
-  /** Temporal CLI binary to use instead of the one found on PATH or built into the cache. */
-  TEMPORAL_CLI_PATH: z.string().min(1).optional(),
-  /** Where downloaded or built tools are cached (outside the checkout); read by src/tooling/install.mjs. */
-  TOOLS_CACHE_DIR: z.string().min(1).optional(),
-  /** Task queues this worker process serves: `io`, `render` or both (comma-separated). */
-  WORKER_QUEUES: z
-    .string()
-    .default('io,render')
-    .transform((v) => v.split(',').map((q) => q.trim()))
-    .pipe(z.array(z.enum(['io', 'render'])).min(1)),
-  /** Renders one worker runs at once (rendering is CPU-bound). */
-  RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
-  /** Port of a worker's own /metrics (prom-client); 0 picks a free port. */
-  WORKER_METRICS_PORT: port.default(9464),
-  /** host:port for the Temporal SDK's Prometheus exporter in workers (unset: off; `npm start` sets it). */
-  TEMPORAL_METRICS_BIND: z.string().regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port').optional(),
-  /** How long a stopping API or worker waits for in-flight requests and activities. */
-  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
-  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
-  /** Wall-clock limit of one render; the render's child process is killed past it. */
-  RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
-  /** x264 constant rate factor of every video (0–51; lower: better quality, larger files). README "Render cost". */
-  RENDER_CRF: z.coerce.number().int().min(0).max(51).default(22),
-  /** Videos longer than this (seconds) render as chunks spread over the render workers (README "Chunked rendering"). */
-  RENDER_CHUNK_THRESHOLD_SECONDS: z.coerce.number().positive().max(3600).default(8),
-  /** The shortest chunk (seconds): every chunk pays a fixed cost (render process, browser, page load, join). */
-  RENDER_CHUNK_MIN_SECONDS: z.coerce.number().positive().max(3600).default(4),
-  /** At most this many chunks per video, whatever the render slots; 1 turns chunking off. */
-  RENDER_CHUNKS_MAX: z.coerce.number().int().min(1).max(64).default(16),
-  /**
-   * `on`: every render runs in bubblewrap namespaces (no network), as RENDER_USER when the worker is
-   * root, with Chrome's own sandbox; the worker refuses to start if that is impossible. `off`: plain
-   * child processes (development machines without bubblewrap). Limits and a minimal environment apply either way.
-   */
-  RENDER_SANDBOX: z.enum(['on', 'off']).default('on'),
-  /** Unprivileged user renders run as when the worker is root (created by src/tooling/install.mjs and the Dockerfile). */
-  RENDER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name').default('video-render'),
-  /** Memory of one render, all its processes together (cgroup), in MiB. */
-  RENDER_MEMORY_MB: z.coerce.number().int().min(256).max(1024 * 1024).default(3072),
-  /** Processes and threads of one render together (cgroup pids). */
-  RENDER_MAX_TASKS: z.coerce.number().int().min(64).max(1_000_000).default(1024),
-  /** Largest file one render may write, in MiB. */
-  RENDER_MAX_FILE_MB: z.coerce.number().int().min(1).max(1024 * 1024).default(4096),
-  /** CPU time of one render, all its processes together, in seconds. */
-  RENDER_CPU_SECONDS: z.coerce.number().int().min(1).max(1_000_000).default(1800),
-  /** Where videos and artifacts are stored: `local` (under DATA_DIR/media, served by the API) or `s3`. */
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  /** HMAC key of signed media URLs (local storage). Unset: generated once into DATA_DIR/media-url-secret. */
-  MEDIA_URL_SECRET: z.string().min(32).optional(),
-  /** Lifetime of a video or artifact URL, in seconds. */
-  MEDIA_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
-  S3_BUCKET: z.string().min(1).optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  /** S3-compatible endpoint (MinIO, Ceph, R2…); unset: AWS. */
-  S3_ENDPOINT: z.url().optional(),
-  /** Endpoint in the video URLs given to clients, when they reach the store by another name than the service does (Docker networks). Unset: S3_ENDPOINT. */
-  S3_PUBLIC_ENDPOINT: z.url().optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** Extra engine modules (comma-separated paths), each exporting `engine` (an EngineModule): registered at start by the API and the workers. */
-  ENGINE_PLUGINS: z.string().optional(),
-  /** Orchestration provider registry (JSON, format of src/providers/providers.json). Unset: that built-in file. */
-  PROVIDERS_FILE: z.string().min(1).optional(),
-  /** Rounds in which an invalid composition's findings go back to the LLM for a fix before the generation fails. */
-  PROVIDER_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(2),
-  /** Waits before each webhook delivery attempt, comma-separated (bare numbers are seconds); ≈ 24 h by default. */
-  WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default(DEFAULT_RETRY_SCHEDULE)
-    .transform((v, ctx) => {
-      try {
-        return parseRetrySchedule(v);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.array(z.number().int().min(0).max(7 * 24 * 3600_000)).min(1).max(50)),
-  /** After a webhook secret rotation, how long the previous secret keeps signing next to the new one. */
-  WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 24 * 3600).default(24 * 3600),
-  /** UNSAFE, local testing only: lets outbound requests (webhooks, media URLs) go to loopback addresses (127.0.0.0/8, ::1, localhost). */
-  OUTBOUND_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
-  /** UNSAFE, local testing only: PEM file of a CA or self-signed certificate trusted for outbound TLS (webhooks, media URLs), besides the system CAs. */
-  OUTBOUND_UNSAFE_CA_FILE: z.string().min(1).optional(),
-  /** Deprecated name of OUTBOUND_UNSAFE_ALLOW_LOOPBACK, read when that is unset. */
-  WEBHOOK_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
-  /** Deprecated name of OUTBOUND_UNSAFE_CA_FILE, read when that is unset. */
-  WEBHOOK_UNSAFE_CA_FILE: z.string().min(1).optional(),
-  /** Per-key request limit (interface section 8): requests per sliding window, shared by every API process. */
-  RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(100),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().positive().max(24 * 3600).default(60),
-  /** Requests per window from one client address that carry no valid key (on any /v1 route), counted before any body is read. */
-  RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(30),
-  /** `false` turns the limiter off (benchmarks). */
-  RATE_LIMIT_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
-  /** Seconds between keep-alive comments on an idle event stream (proxies close silent connections). */
-  STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
-  /** Temporal Web UI base URL for the dashboard's per-generation workflow links. Unset: http://localhost:TEMPORAL_UI_PORT when `npm start` runs the dev server, else no links. */
-  TEMPORAL_UI_URL: z.url().optional(),
-  /** Secure flag of the dashboard session cookie: `auto` sets it when the request came over HTTPS (X-Forwarded-Proto counts). */
-  DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  /** A dashboard session ends after this long without a request… */
-  DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(30 * 24 * 60).default(120),
-  /** …and this long after sign-in, however active. */
-  DASHBOARD_SESSION_MAX_HOURS: z.coerce.number().int().min(1).max(90 * 24).default(12),
-}).superRefine((e, ctx) => {
-  if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
-    ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE_DRIVER=s3' });
-  }
-});
+const envSchema = loggerEnvSchema
+  .extend({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** HTTP port of the API. */
+    PORT: port.default(8080),
+    /** Interface the API binds to. */
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Trust X-Forwarded-For/-Proto (set true only behind a reverse proxy that sets them). */
+    TRUST_PROXY: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    /** Base URL clients use to reach the API (used in signed media URLs). Defaults to http://localhost:PORT. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    /**
+     * Origin media URLs use (local storage), e.g. https://media.example.com: a host without the
+     * dashboard's cookies. When set, /media/* answers only on that host and nothing else does there.
+     * Unset: media is served from PUBLIC_BASE_URL (still sandboxed; see README "Security model").
+     */
+    MEDIA_BASE_URL: z.url().optional(),
+    /** Directory for embedded PostgreSQL, the Temporal SQLite file and stored media. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** PostgreSQL server. Unset: `npm start` and `npm test` run an embedded PostgreSQL under DATA_DIR. */
+    DATABASE_URL: z.url().optional(),
+    /** Port of the embedded PostgreSQL started by `npm start` when DATABASE_URL is unset. */
+    EMBEDDED_PG_PORT: port.default(5488),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    /** Temporal frontend (host:port). Unset: 127.0.0.1:EMBEDDED_TEMPORAL_PORT, where `npm start` runs a dev server. */
+    TEMPORAL_ADDRESS: z.string().min(1).optional(),
+    /** Port of the Temporal dev server `npm start` runs when TEMPORAL_ADDRESS is unset. */
+    EMBEDDED_TEMPORAL_PORT: port.default(7233),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    /** Web UI port of the dev server started by `npm start`. */
+    TEMPORAL_UI_PORT: port.default(8233),
+    /** Temporal CLI binary to use instead of the one found on PATH or built into the cache. */
+    TEMPORAL_CLI_PATH: z.string().min(1).optional(),
+    /** Where downloaded or built tools are cached (outside the checkout); read by src/tooling/install.mjs. */
+    TOOLS_CACHE_DIR: z.string().min(1).optional(),
+    /** Task queues this worker process serves: `io`, `render` or both (comma-separated). */
+    WORKER_QUEUES: z
+      .string()
+      .default('io,render')
+      .transform((v) => v.split(',').map((q) => q.trim()))
+      .pipe(z.array(z.enum(['io', 'render'])).min(1)),
+    /** Renders one worker runs at once (rendering is CPU-bound). */
+    RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
+    /** Port of a worker's own /metrics (prom-client); 0 picks a free port. */
+    WORKER_METRICS_PORT: port.default(9464),
+    /** host:port for the Temporal SDK's Prometheus exporter in workers (unset: off; `npm start` sets it). */
+    TEMPORAL_METRICS_BIND: z
+      .string()
+      .regex(/^[\w.:[\]-]+:\d+$/, 'must be host:port')
+      .optional(),
+    /** How long a stopping API or worker waits for in-flight requests and activities. */
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+    FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+    /** Wall-clock limit of one render; the render's child process is killed past it. */
+    RENDER_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(600),
+    /** x264 constant rate factor of every video (0–51; lower: better quality, larger files). README "Render cost". */
+    RENDER_CRF: z.coerce.number().int().min(0).max(51).default(22),
+    /**
+     * Videos longer than this (seconds) render as chunks spread over the render workers (README "Chunked rendering").
+     */
+    RENDER_CHUNK_THRESHOLD_SECONDS: z.coerce.number().positive().max(3600).default(8),
+    /** The shortest chunk (seconds): every chunk pays a fixed cost (render process, browser, page load, join). */
+    RENDER_CHUNK_MIN_SECONDS: z.coerce.number().positive().max(3600).default(4),
+    /** At most this many chunks per video, whatever the render slots; 1 turns chunking off. */
+    RENDER_CHUNKS_MAX: z.coerce.number().int().min(1).max(64).default(16),
+    /**
+     * `on`: every render runs in bubblewrap namespaces (no network), as RENDER_USER when the worker is
+     * root, with Chrome's own sandbox; the worker refuses to start if that is impossible. `off`: plain
+     * child processes (development machines without bubblewrap). Limits and a minimal environment apply either way.
+     */
+    RENDER_SANDBOX: z.enum(['on', 'off']).default('on'),
+    /**
+     * Unprivileged user renders run as when the worker is root (created by src/tooling/install.mjs and the Dockerfile).
+     */
+    RENDER_USER: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_-]*$/, 'must be a user name')
+      .default('video-render'),
+    /** Memory of one render, all its processes together (cgroup), in MiB. */
+    RENDER_MEMORY_MB: z.coerce
+      .number()
+      .int()
+      .min(256)
+      .max(1024 * 1024)
+      .default(3072),
+    /** Processes and threads of one render together (cgroup pids). */
+    RENDER_MAX_TASKS: z.coerce.number().int().min(64).max(1_000_000).default(1024),
+    /** Largest file one render may write, in MiB. */
+    RENDER_MAX_FILE_MB: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024)
+      .default(4096),
+    /** CPU time of one render, all its processes together, in seconds. */
+    RENDER_CPU_SECONDS: z.coerce.number().int().min(1).max(1_000_000).default(1800),
+    /** Where videos and artifacts are stored: `local` (under DATA_DIR/media, served by the API) or `s3`. */
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    /** HMAC key of signed media URLs (local storage). Unset: generated once into DATA_DIR/media-url-secret. */
+    MEDIA_URL_SECRET: z.string().min(32).optional(),
+    /** Lifetime of a video or artifact URL, in seconds. */
+    MEDIA_URL_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(7 * 24 * 3600)
+      .default(24 * 3600),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    /** S3-compatible endpoint (MinIO, Ceph, R2…); unset: AWS. */
+    S3_ENDPOINT: z.url().optional(),
+    /**
+     * Endpoint in the video URLs given to clients, when they reach the store by another name than the service does
+     * (Docker networks). Unset: S3_ENDPOINT.
+     */
+    S3_PUBLIC_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    /**
+     * Extra engine modules (comma-separated paths), each exporting `engine` (an EngineModule): registered at start by
+     * the API and the workers.
+     */
+    ENGINE_PLUGINS: z.string().optional(),
+    /** Orchestration provider registry (JSON, format of src/providers/providers.json). Unset: that built-in file. */
+    PROVIDERS_FILE: z.string().min(1).optional(),
+    /** Rounds in which an invalid composition's findings go back to the LLM for a fix before the generation fails. */
+    PROVIDER_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(2),
+    /** Waits before each webhook delivery attempt, comma-separated (bare numbers are seconds); ≈ 24 h by default. */
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .default(DEFAULT_RETRY_SCHEDULE)
+      .transform((v, ctx) => {
+        try {
+          return parseRetrySchedule(v);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+          return z.NEVER;
+        }
+      })
+      .pipe(
+        z
+          .array(
+            z
+              .number()
+              .int()
+              .min(0)
+              .max(7 * 24 * 3600_000),
+          )
+          .min(1)
+          .max(50),
+      ),
+    /** After a webhook secret rotation, how long the previous secret keeps signing next to the new one. */
+    WEBHOOK_SECRET_GRACE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(30 * 24 * 3600)
+      .default(24 * 3600),
+    /**
+     * UNSAFE, local testing only: lets outbound requests (webhooks, media URLs) go to loopback addresses (127.0.0.0/8,
+     * ::1, localhost).
+     */
+    OUTBOUND_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
+    /**
+     * UNSAFE, local testing only: PEM file of a CA or self-signed certificate trusted for outbound TLS (webhooks, media
+     * URLs), besides the system CAs.
+     */
+    OUTBOUND_UNSAFE_CA_FILE: z.string().min(1).optional(),
+    /** Deprecated name of OUTBOUND_UNSAFE_ALLOW_LOOPBACK, read when that is unset. */
+    WEBHOOK_UNSAFE_ALLOW_LOOPBACK: flag.optional(),
+    /** Deprecated name of OUTBOUND_UNSAFE_CA_FILE, read when that is unset. */
+    WEBHOOK_UNSAFE_CA_FILE: z.string().min(1).optional(),
+    /** Per-key request limit (interface section 8): requests per sliding window, shared by every API process. */
+    RATE_LIMIT_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 3600)
+      .default(60),
+    /**
+     * Requests per window from one client address that carry no valid key (on any /v1 route), counted before any body
+     * is read.
+     */
+    RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /** `false` turns the limiter off (benchmarks). */
+    RATE_LIMIT_ENABLED: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
+    /** Seconds between keep-alive comments on an idle event stream (proxies close silent connections). */
+    STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
+    /**
+     * Temporal Web UI base URL for the dashboard's per-generation workflow links. Unset:
+     * http://localhost:TEMPORAL_UI_PORT when `npm start` runs the dev server, else no links.
+     */
+    TEMPORAL_UI_URL: z.url().optional(),
+    /**
+     * Secure flag of the dashboard session cookie: `auto` sets it when the request came over HTTPS (X-Forwarded-Proto
+     * counts).
+     */
+    DASHBOARD_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+    /** A dashboard session ends after this long without a request… */
+    DASHBOARD_SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 24 * 60)
+      .default(120),
+    /** …and this long after sign-in, however active. */
+    DASHBOARD_SESSION_MAX_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(90 * 24)
+      .default(12),
+  })
+  .superRefine((e, ctx) => {
+    if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE_DRIVER=s3' });
+    }
+  });
 
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -242,7 +334,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       },
       crf: e.RENDER_CRF,
     },
-    renderChunks: { thresholdSeconds: e.RENDER_CHUNK_THRESHOLD_SECONDS, minChunkSeconds: e.RENDER_CHUNK_MIN_SECONDS, maxChunks: e.RENDER_CHUNKS_MAX },
+    renderChunks: {
+      thresholdSeconds: e.RENDER_CHUNK_THRESHOLD_SECONDS,
+      minChunkSeconds: e.RENDER_CHUNK_MIN_SECONDS,
+      maxChunks: e.RENDER_CHUNKS_MAX,
+    },
     storage: {
       driver: e.STORAGE_DRIVER,
       mediaUrlSecret: e.MEDIA_URL_SECRET,
@@ -285,7 +381,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       unauthenticatedPerWindow: e.RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW,
     },
     /** Absolute paths of plug-in engine modules (src/engines/registry.ts `registerEnginePlugins`). */
-    enginePlugins: (e.ENGINE_PLUGINS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((p) => path.resolve(p)),
+    enginePlugins: (e.ENGINE_PLUGINS ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map((p) => path.resolve(p)),
     providers: {
       file: e.PROVIDERS_FILE ? path.resolve(e.PROVIDERS_FILE) : undefined,
       repairRounds: e.PROVIDER_REPAIR_ROUNDS,
@@ -303,7 +403,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 /** For process entry points: load the config or exit with the message naming the bad variable. */
-export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env): Config => exitOnConfigError(() => loadConfig(env));
+export const loadConfigOrExit = (env: NodeJS.ProcessEnv = process.env): Config =>
+  exitOnConfigError(() => loadConfig(env));
 
 /** The logger's settings alone (the logger is made as a process starts), or exit like loadConfigOrExit. */
 export function loadLoggerConfigOrExit(env: NodeJS.ProcessEnv = process.env) {
@@ -311,7 +412,10 @@ export function loadLoggerConfigOrExit(env: NodeJS.ProcessEnv = process.env) {
   return { level: e.LOG_LEVEL, serviceName: e.SERVICE_NAME };
 }
 
-/** For process entry points: runs a read of the config (readVariables included); a ConfigError prints its message and exits. */
+/**
+ * For process entry points: runs a read of the config (readVariables included); a ConfigError prints its message and
+ * exits.
+ */
 export function exitOnConfigError<T>(load: () => T): T {
   try {
     return load();
@@ -323,4 +427,3 @@ export function exitOnConfigError<T>(load: () => T): T {
     throw err;
   }
 }
-

@@ -64,7 +64,9 @@ export const metrics = {
   }),
   streamStateQueries: new client.Counter({
     name: 'stream_state_queries_total',
-    help: 'Workflow state queries made to feed live streams (one watcher per generation, whatever the number of streams)',
+    help:
+      'Workflow state queries made to feed live streams (one watcher per generation, ' +
+      'whatever the number of streams)',
     registers: [registry],
   }),
   streamsOpen: new client.Gauge({

@@ -15,9 +15,7 @@ export const TERMINAL_STATUSES: readonly GenerationStatus[] = ['completed', 'fai
 
 /** One content part, whatever request shape it came from. */
 export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; url: string }
-  | { type: 'video'; url: string };
+  { type: 'text'; text: string } | { type: 'image'; url: string } | { type: 'video'; url: string };
 
 export type InputMessage = { role: 'system' | 'developer' | 'user' | 'assistant'; content: ContentPart[] };
 
@@ -33,7 +31,10 @@ export type GenerationRequest = {
   width: number;
   height: number;
   aspect_ratio: string | null;
-  /** Seconds the video must last (the request's duration_seconds, else a length the prompt states); null: the composition's own. */
+  /**
+   * Seconds the video must last (the request's duration_seconds, else a length the prompt states); null: the
+   * composition's own.
+   */
   duration_seconds: number | null;
   provider_order: string[] | null;
   webhook_url: string | null;
@@ -119,7 +120,9 @@ export type MediaPart = { kind: MediaKind; number: number; url: string };
 export function mediaPartsOf(request: Pick<GenerationRequest, 'messages'>): MediaPart[] {
   const counts: Record<MediaKind, number> = { image: 0, video: 0 };
   return request.messages.flatMap((m) =>
-    m.content.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, number: ++counts[p.type], url: p.url }] : [])),
+    m.content.flatMap((p) =>
+      p.type === 'image' || p.type === 'video' ? [{ kind: p.type, number: ++counts[p.type], url: p.url }] : [],
+    ),
   );
 }
 

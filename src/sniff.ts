@@ -12,17 +12,21 @@ const ascii = (b: Uint8Array, at: number, length: number) => {
   const part = b.subarray(Math.min(at, b.length), Math.min(at + length, b.length));
   return Buffer.from(part.buffer, part.byteOffset, part.length).toString('latin1');
 };
-const startsWith = (b: Uint8Array, bytes: number[], at = 0) => b.length >= at + bytes.length && bytes.every((x, i) => b[at + i] === x);
+const startsWith = (b: Uint8Array, bytes: number[], at = 0) =>
+  b.length >= at + bytes.length && bytes.every((x, i) => b[at + i] === x);
 
 /** ISO BMFF brands of still images (HEIF, AVIF): an `ftyp` box, but not a video we accept. */
 const IMAGE_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1', 'avif', 'avis']);
 
 /** The type the bytes say, or null when they are none of the accepted ones. */
 export function sniffMedia(b: Uint8Array): SniffedType | null {
-  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { kind: 'image', mediaType: 'image/png', extension: 'png' };
+  if (startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return { kind: 'image', mediaType: 'image/png', extension: 'png' };
   if (startsWith(b, [0xff, 0xd8, 0xff])) return { kind: 'image', mediaType: 'image/jpeg', extension: 'jpg' };
-  if (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a') return { kind: 'image', mediaType: 'image/gif', extension: 'gif' };
-  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return { kind: 'image', mediaType: 'image/webp', extension: 'webp' };
+  if (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')
+    return { kind: 'image', mediaType: 'image/gif', extension: 'gif' };
+  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP')
+    return { kind: 'image', mediaType: 'image/webp', extension: 'webp' };
   if (ascii(b, 4, 4) === 'ftyp' && b.length >= 12) {
     const brand = ascii(b, 8, 4);
     if (IMAGE_BRANDS.has(brand.trim())) return null;
@@ -31,7 +35,8 @@ export function sniffMedia(b: Uint8Array): SniffedType | null {
       : { kind: 'video', mediaType: 'video/mp4', extension: 'mp4' };
   }
   // EBML header, DocType "webm" (Matroska files say "matroska").
-  if (startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]) && ascii(b, 4, 60).includes('webm')) return { kind: 'video', mediaType: 'video/webm', extension: 'webm' };
+  if (startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]) && ascii(b, 4, 60).includes('webm'))
+    return { kind: 'video', mediaType: 'video/webm', extension: 'webm' };
   return null;
 }
 
@@ -98,7 +103,8 @@ function jpegSize(b: Uint8Array, view: DataView): ImageSize | null {
     }
     if (marker === 0xd9 || marker === 0xda) return null; // end of image / start of scan before any frame header
     const length = view.getUint16(i + 2);
-    if (marker === 0xe1 && ascii(b, i + 4, 6) === 'Exif\0\0') orientation = exifOrientation(b, i + 10, i + 2 + length) ?? orientation;
+    if (marker === 0xe1 && ascii(b, i + 4, 6) === 'Exif\0\0')
+      orientation = exifOrientation(b, i + 10, i + 2 + length) ?? orientation;
     if (isStartOfFrame(marker)) {
       const height = view.getUint16(i + 5);
       const width = view.getUint16(i + 7);

@@ -13,8 +13,14 @@ describe('config', () => {
   });
 
   it('runs the embedded Temporal dev server on EMBEDDED_TEMPORAL_PORT unless TEMPORAL_ADDRESS is set', () => {
-    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233' })).toMatchObject({ temporal: { address: '127.0.0.1:48233' }, embeddedTemporal: true });
-    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233', TEMPORAL_ADDRESS: 'temporal:7233' })).toMatchObject({ temporal: { address: 'temporal:7233' }, embeddedTemporal: false });
+    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233' })).toMatchObject({
+      temporal: { address: '127.0.0.1:48233' },
+      embeddedTemporal: true,
+    });
+    expect(loadConfig({ EMBEDDED_TEMPORAL_PORT: '48233', TEMPORAL_ADDRESS: 'temporal:7233' })).toMatchObject({
+      temporal: { address: 'temporal:7233' },
+      embeddedTemporal: false,
+    });
   });
 
   it.each([
@@ -35,16 +41,41 @@ describe('config', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}`));
   });
 
-  it('reads the settings renders run with: the CRF of every engine, and each engine\'s own (declared in its module, read by the registry)', () => {
-    const set = { RENDER_CRF: '30', LOTTIE_X264_PRESET: 'fast', LOTTIE_SKIP_HELD_FRAMES: 'off', HYPERFRAMES_QUALITY: 'high', HYPERFRAMES_WORKERS: '2', CHROME_PATH: '/opt/chrome/chrome', RENDER_PAGE_NETWORK_GUARD: 'off' };
-    const tools = renderTools(loadConfig(set));
-    expect(tools.crf).toBe(30);
-    expect(tools.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'fast', skipHeldFrames: false });
-    expect(tools.engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/opt/chrome/chrome', quality: 'high', workers: 2, pageNetworkGuard: false });
-    // Defaults, as README "Configuration" lists them.
-    expect(renderTools(loadConfig({})).engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'veryfast', skipHeldFrames: true });
-    expect(renderTools(loadConfig({})).engineSettings(getEngine('hyperframes'))).toEqual({ chromePath: '/usr/lib/chromium/chromium-headless-shell', quality: 'draft', workers: 1, pageNetworkGuard: true });
-  });
+  it(
+    "reads the settings renders run with: the CRF of every engine, and each engine's own (declared in its module, " +
+      'read by the registry)',
+    () => {
+      const set = {
+        RENDER_CRF: '30',
+        LOTTIE_X264_PRESET: 'fast',
+        LOTTIE_SKIP_HELD_FRAMES: 'off',
+        HYPERFRAMES_QUALITY: 'high',
+        HYPERFRAMES_WORKERS: '2',
+        CHROME_PATH: '/opt/chrome/chrome',
+        RENDER_PAGE_NETWORK_GUARD: 'off',
+      };
+      const tools = renderTools(loadConfig(set));
+      expect(tools.crf).toBe(30);
+      expect(tools.engineSettings(getEngine('lottie'))).toEqual({ x264Preset: 'fast', skipHeldFrames: false });
+      expect(tools.engineSettings(getEngine('hyperframes'))).toEqual({
+        chromePath: '/opt/chrome/chrome',
+        quality: 'high',
+        workers: 2,
+        pageNetworkGuard: false,
+      });
+      // Defaults, as README "Configuration" lists them.
+      expect(renderTools(loadConfig({})).engineSettings(getEngine('lottie'))).toEqual({
+        x264Preset: 'veryfast',
+        skipHeldFrames: true,
+      });
+      expect(renderTools(loadConfig({})).engineSettings(getEngine('hyperframes'))).toEqual({
+        chromePath: '/usr/lib/chromium/chromium-headless-shell',
+        quality: 'draft',
+        workers: 1,
+        pageNetworkGuard: true,
+      });
+    },
+  );
 
   it.each([
     ['lottie', 'LOTTIE_X264_PRESET', 'placebo'],
@@ -58,9 +89,19 @@ describe('config', () => {
     expect(() => tools.engineSettings(getEngine(engine))).toThrow(new RegExp(name));
   });
 
-  it('lists every variable the service reads, the engines\' own included', () => {
+  it("lists every variable the service reads, the engines' own included", () => {
     const names = [...configVariables(), ...engineVariables()];
-    expect(names).toEqual(expect.arrayContaining(['DATABASE_URL', 'RENDER_CRF', 'LOTTIE_X264_PRESET', 'HYPERFRAMES_QUALITY', 'HYPERFRAMES_WORKERS', 'CHROME_PATH', 'RENDER_PAGE_NETWORK_GUARD']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'RENDER_CRF',
+        'LOTTIE_X264_PRESET',
+        'HYPERFRAMES_QUALITY',
+        'HYPERFRAMES_WORKERS',
+        'CHROME_PATH',
+        'RENDER_PAGE_NETWORK_GUARD',
+      ]),
+    );
     expect(new Set(names).size).toBe(names.length);
   });
 
@@ -70,23 +111,30 @@ describe('config', () => {
     expect(loadConfig(set).renderChunks).toEqual({ thresholdSeconds: 20, minChunkSeconds: 2.5, maxChunks: 1 });
   });
 
-  it('reads OUTBOUND_UNSAFE_* (off by default), and their deprecated WEBHOOK_UNSAFE_* names with a warning naming the new one', () => {
-    expect(loadConfig({}).outbound).toEqual({ unsafeAllowLoopback: false, unsafeCaFile: undefined });
-    expect(loadConfig({}).deprecations).toEqual([]);
-    const current = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: '/tmp/ca.pem' });
-    expect(current.outbound).toEqual({ unsafeAllowLoopback: true, unsafeCaFile: '/tmp/ca.pem' });
-    expect(current.deprecations).toEqual([]);
-    const old = loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: '/tmp/ca.pem' });
-    expect(old.outbound).toEqual({ unsafeAllowLoopback: true, unsafeCaFile: '/tmp/ca.pem' });
-    expect(old.deprecations).toEqual([
-      expect.stringMatching(/^WEBHOOK_UNSAFE_ALLOW_LOOPBACK .*OUTBOUND_UNSAFE_ALLOW_LOOPBACK/),
-      expect.stringMatching(/^WEBHOOK_UNSAFE_CA_FILE .*OUTBOUND_UNSAFE_CA_FILE/),
-    ]);
-    // The new name wins over the old one; a bad value is refused under the name that was set.
-    expect(loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'false', WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' }).outbound.unsafeAllowLoopback).toBe(false);
-    expect(() => loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_UNSAFE_ALLOW_LOOPBACK/);
-    expect(() => loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'yes' })).toThrow(/OUTBOUND_UNSAFE_ALLOW_LOOPBACK/);
-  });
+  it(
+    'reads OUTBOUND_UNSAFE_* (off by default), and their deprecated WEBHOOK_UNSAFE_* names with a warning ' +
+      'naming the new one',
+    () => {
+      expect(loadConfig({}).outbound).toEqual({ unsafeAllowLoopback: false, unsafeCaFile: undefined });
+      expect(loadConfig({}).deprecations).toEqual([]);
+      const current = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: '/tmp/ca.pem' });
+      expect(current.outbound).toEqual({ unsafeAllowLoopback: true, unsafeCaFile: '/tmp/ca.pem' });
+      expect(current.deprecations).toEqual([]);
+      const old = loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true', WEBHOOK_UNSAFE_CA_FILE: '/tmp/ca.pem' });
+      expect(old.outbound).toEqual({ unsafeAllowLoopback: true, unsafeCaFile: '/tmp/ca.pem' });
+      expect(old.deprecations).toEqual([
+        expect.stringMatching(/^WEBHOOK_UNSAFE_ALLOW_LOOPBACK .*OUTBOUND_UNSAFE_ALLOW_LOOPBACK/),
+        expect.stringMatching(/^WEBHOOK_UNSAFE_CA_FILE .*OUTBOUND_UNSAFE_CA_FILE/),
+      ]);
+      // The new name wins over the old one; a bad value is refused under the name that was set.
+      expect(
+        loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'false', WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'true' }).outbound
+          .unsafeAllowLoopback,
+      ).toBe(false);
+      expect(() => loadConfig({ WEBHOOK_UNSAFE_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_UNSAFE_ALLOW_LOOPBACK/);
+      expect(() => loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'yes' })).toThrow(/OUTBOUND_UNSAFE_ALLOW_LOOPBACK/);
+    },
+  );
 
   it('requires S3_BUCKET when STORAGE_DRIVER=s3', () => {
     expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET/);

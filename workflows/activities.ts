@@ -1,6 +1,11 @@
 // Every activity the workflows call: one proxy per activity group (src/temporal/contract.ts), each
 // on its task queue, with options named for why they differ.
-import { ActivityCancellationType, proxyActivities, proxyLocalActivities, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  proxyLocalActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import {
   deliveryPriority,
   TASK_QUEUES,
@@ -37,7 +42,8 @@ const AWAITED_ON_CANCEL = { cancellationType: ActivityCancellationType.WAIT_CANC
 export const records = proxyActivities<RecordActivities>(UNTIL_WRITTEN);
 
 /** The terminal record, which the completed event follows: ahead of the queues' backlogs, as deliveries are. */
-export const terminalRecord = (organizationId: string) => proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
+export const terminalRecord = (organizationId: string) =>
+  proxyActivities<RecordActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
 export const planning = proxyActivities<ProviderActivities & RenderPlanActivities & StoryboardActivities>(QUICK);
 
@@ -81,14 +87,18 @@ export function providerCalls(attempt: PlannedAttempt) {
 }
 
 /** Event bookkeeping (in delivery workflows, and the progress events' check), at delivery priority. */
-export const webhookRecords = (organizationId: string) => proxyActivities<WebhookActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
+export const webhookRecords = (organizationId: string) =>
+  proxyActivities<WebhookActivities>({ ...UNTIL_WRITTEN, priority: deliveryPriority(organizationId) });
 
 /**
  * Recording an event before its first attempt, as a local activity: run by the worker of the delivery
  * workflow inside its workflow task, so neither a task queue nor a second workflow task stands
  * between the workflow's start and its first attempt. Retried until written, as a database outage needs.
  */
-export const webhookPreparation = proxyLocalActivities<Pick<WebhookActivities, 'prepareWebhookEvent'>>({ startToCloseTimeout: '30 seconds', retry: UNTIL_WRITTEN.retry });
+export const webhookPreparation = proxyLocalActivities<Pick<WebhookActivities, 'prepareWebhookEvent'>>({
+  startToCloseTimeout: '30 seconds',
+  retry: UNTIL_WRITTEN.retry,
+});
 
 /** One POST per activity run: the delivery workflow's schedule is the retry policy. */
 export const webhookSender = (organizationId: string) =>

@@ -6,7 +6,13 @@
 import { ActivityFailure, ApplicationFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE } from '../src/providers/errors.js';
 import type { Finding, MediaAsset, TokenUsage } from '../src/shared.js';
-import { PROVIDER_CALLS, type Composition, type CompositionDraft, type GenerationWorkflowInput, type RepairOf } from '../src/temporal/contract.js';
+import {
+  PROVIDER_CALLS,
+  type Composition,
+  type CompositionDraft,
+  type GenerationWorkflowInput,
+  type RepairOf,
+} from '../src/temporal/contract.js';
 import { planning, providerCalls } from './activities.js';
 
 /** Findings quoted in the error message of an invalid composition. */
@@ -48,7 +54,15 @@ export async function composeComposition(
       for (let round = 0; ; round++) {
         draftNumber += 1;
         await onCall(provider, round);
-        const draft: CompositionDraft = await calls.writeComposition({ generationId, provider, request, expandedPrompt, repair, draftNumber, assets });
+        const draft: CompositionDraft = await calls.writeComposition({
+          generationId,
+          provider,
+          request,
+          expandedPrompt,
+          repair,
+          draftNumber,
+          assets,
+        });
         add(usage, draft.usage);
         const errors = await planning.validateComposition({
           engine: request.engine,
@@ -60,7 +74,10 @@ export async function composeComposition(
         });
         if (errors.length === 0) return { key: draft.key, provider, storyboardKey: draft.storyboardKey ?? null };
         if (round >= plan.repairRounds) {
-          throw fail('invalid_composition', `The composition from ${provider} is still invalid after ${round} repair round(s): ${listFindings(errors)}`);
+          throw fail(
+            'invalid_composition',
+            `The composition from ${provider} is still invalid after ${round} repair round(s): ${listFindings(errors)}`,
+          );
         }
         repair = { draftKey: draft.key, findings: errors };
       }
@@ -77,7 +94,9 @@ export async function composeComposition(
   }
   throw fail(
     PROVIDER_FAILURE.unavailable,
-    reasons.length ? `No provider could write the composition: ${reasons.join('; ')}` : 'No provider is configured for this request',
+    reasons.length
+      ? `No provider could write the composition: ${reasons.join('; ')}`
+      : 'No provider is configured for this request',
   );
 }
 
@@ -89,13 +108,26 @@ export const STORYBOARD_PROVIDER = 'storyboard';
  * and no repair (the engines draw every storyboard the API admits). It counts as tokens like the
  * embedded composer's call: the storyboard in, the composition out.
  */
-export async function drawStoryboardComposition(input: GenerationWorkflowInput, assets: MediaAsset[], usage: TokenUsage, onCall: (provider: string, repairRound: number) => Promise<void>): Promise<Composition> {
+export async function drawStoryboardComposition(
+  input: GenerationWorkflowInput,
+  assets: MediaAsset[],
+  usage: TokenUsage,
+  onCall: (provider: string, repairRound: number) => Promise<void>,
+): Promise<Composition> {
   const { generationId, request } = input;
   await onCall(STORYBOARD_PROVIDER, 0);
   const draft = await planning.drawStoryboard({ generationId, request, assets });
   add(usage, draft.usage);
-  const errors = await planning.validateComposition({ engine: request.engine, key: draft.key, width: request.width, height: request.height, durationSeconds: request.duration_seconds, assets });
-  if (errors.length > 0) throw fail('invalid_composition', `The storyboard's composition is invalid: ${listFindings(errors)}`);
+  const errors = await planning.validateComposition({
+    engine: request.engine,
+    key: draft.key,
+    width: request.width,
+    height: request.height,
+    durationSeconds: request.duration_seconds,
+    assets,
+  });
+  if (errors.length > 0)
+    throw fail('invalid_composition', `The storyboard's composition is invalid: ${listFindings(errors)}`);
   return { key: draft.key, provider: STORYBOARD_PROVIDER, storyboardKey: draft.storyboardKey ?? null };
 }
 
@@ -107,13 +139,19 @@ type CallFailure = { type: string; message: string; usage: TokenUsage | null };
 
 /** A failed provider call, classified; null for anything else (cancellation, validation, our own failures). */
 function providerFailure(err: unknown): CallFailure | null {
-  if (!(err instanceof ActivityFailure) || !(PROVIDER_CALLS as readonly string[]).includes(err.activityType) || isCancellation(err)) return null;
+  if (
+    !(err instanceof ActivityFailure) ||
+    !(PROVIDER_CALLS as readonly string[]).includes(err.activityType) ||
+    isCancellation(err)
+  )
+    return null;
   const cause = err.cause;
   if (cause instanceof ApplicationFailure && PROVIDER_FAILURE_TYPES.includes(cause.type ?? '')) {
     const detail = cause.details?.[0] as { usage?: TokenUsage | null } | undefined;
     return { type: cause.type!, message: cause.message, usage: detail?.usage ?? null };
   }
-  if (cause instanceof TimeoutFailure) return { type: PROVIDER_FAILURE.unavailable, message: 'the call did not finish in time', usage: null };
+  if (cause instanceof TimeoutFailure)
+    return { type: PROVIDER_FAILURE.unavailable, message: 'the call did not finish in time', usage: null };
   // A crash of our own (not the provider's answer): its words are for the operator's log, which has them.
   return { type: PROVIDER_FAILURE.unavailable, message: 'the call failed unexpectedly', usage: null };
 }
@@ -129,5 +167,7 @@ function listFindings(findings: Finding[]): string {
     .slice(0, MAX_LISTED_FINDINGS)
     .map((f) => `${f.code}${f.location ? ` at ${f.location}` : ''}: ${f.message}`)
     .join('; ');
-  return findings.length > MAX_LISTED_FINDINGS ? `${listed}; and ${findings.length - MAX_LISTED_FINDINGS} more` : listed;
+  return findings.length > MAX_LISTED_FINDINGS
+    ? `${listed}; and ${findings.length - MAX_LISTED_FINDINGS} more`
+    : listed;
 }

@@ -2,10 +2,31 @@
 // Deterministic: it says what happens in which order — fetch media, compose, render, record the
 // outcome — and activities do the I/O. What clients see on the way (state query, progress, webhook
 // events) is the lifecycle's (lifecycle.ts).
-import { ActivityFailure, ApplicationFailure, CancellationScope, ChildWorkflowFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
-import { mediaPartsOf, type GenerationError, type GenerationStatus, type MediaAsset, type TokenUsage } from '../src/shared.js';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowFailure,
+  isCancellation,
+  patched,
+  TimeoutFailure,
+} from '@temporalio/workflow';
+import {
+  mediaPartsOf,
+  type GenerationError,
+  type GenerationStatus,
+  type MediaAsset,
+  type TokenUsage,
+} from '../src/shared.js';
 import { mediaAssetKey } from '../src/storage/keys.js';
-import type { Composition, GenerationOutcome, GenerationWorkflowInput, RenderedChunk, RenderedVideo, RenderInput } from '../src/temporal/contract.js';
+import type {
+  Composition,
+  GenerationOutcome,
+  GenerationWorkflowInput,
+  RenderedChunk,
+  RenderedVideo,
+  RenderInput,
+} from '../src/temporal/contract.js';
 import { media, planning, records, renderer, terminalRecord } from './activities.js';
 import { composeComposition, drawStoryboardComposition } from './compose.js';
 import { GenerationLifecycle } from './lifecycle.js';
@@ -23,7 +44,9 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     ended = { status: 'completed', rendered: await makeVideo(input, lifecycle, consumed, storyboard), error: null };
   } catch (err) {
     failure = err;
-    ended = isCancellation(err) ? { status: 'cancelled', rendered: null, error: { code: 'cancelled', message: 'Generation was cancelled' } } : failedWith(input, err);
+    ended = isCancellation(err)
+      ? { status: 'cancelled', rendered: null, error: { code: 'cancelled', message: 'Generation was cancelled' } }
+      : failedWith(input, err);
   }
   const outcome: GenerationOutcome = {
     generationId: input.generationId,
@@ -33,22 +56,37 @@ export async function generationWorkflow(input: GenerationWorkflowInput): Promis
     ...(storyboard.key && { storyboardKey: storyboard.key }),
   };
   // The record is written, and the end announced, even while the workflow is being cancelled.
-  await CancellationScope.nonCancellable(() => lifecycle.end(outcome, (eventSeq, completedEvent) => terminalRecord(input.organizationId).finishGeneration({ ...outcome, eventSeq }, ...(completedEvent ? [completedEvent] : []))));
+  await CancellationScope.nonCancellable(() =>
+    lifecycle.end(outcome, (eventSeq, completedEvent) =>
+      terminalRecord(input.organizationId).finishGeneration(
+        { ...outcome, eventSeq },
+        ...(completedEvent ? [completedEvent] : []),
+      ),
+    ),
+  );
   // Operators see the truth in Temporal: a cancelled generation's workflow ends Canceled, a failed
   // one Failed with the error's code as its type. The API reads the record, not this result.
   if (outcome.status === 'cancelled') throw failure;
-  if (outcome.status === 'failed' && outcome.error) throw ApplicationFailure.create({ type: outcome.error.code, message: outcome.error.message, nonRetryable: true });
+  if (outcome.status === 'failed' && outcome.error)
+    throw ApplicationFailure.create({ type: outcome.error.code, message: outcome.error.message, nonRetryable: true });
   return outcome.status;
 }
 
 /** The steps of a generation, in order: start, fetch its media, compose, render. */
-async function makeVideo(input: GenerationWorkflowInput, lifecycle: GenerationLifecycle, consumed: TokenUsage, storyboard: { key: string | null }): Promise<RenderedVideo> {
+async function makeVideo(
+  input: GenerationWorkflowInput,
+  lifecycle: GenerationLifecycle,
+  consumed: TokenUsage,
+  storyboard: { key: string | null },
+): Promise<RenderedVideo> {
   await records.markStarted(input.generationId);
   lifecycle.inProgress();
   const assets = await fetchMedia(input);
   const onCall = (provider: string, round: number) => lifecycle.providerCall(provider, round);
   // A storyboard request is drawn as written; a prompt goes to the providers.
-  const composition = input.request.storyboard ? await drawStoryboardComposition(input, assets, consumed, onCall) : await composeComposition(input, assets, consumed, onCall);
+  const composition = input.request.storyboard
+    ? await drawStoryboardComposition(input, assets, consumed, onCall)
+    : await composeComposition(input, assets, consumed, onCall);
   storyboard.key = composition.storyboardKey ?? null;
   lifecycle.rendering(composition.provider);
   return render(input, lifecycle, composition, assets);
@@ -68,7 +106,12 @@ async function fetchMedia({ generationId, request }: GenerationWorkflowInput): P
  * Renders the video: in one piece, or (a long video) as chunks on any render workers, all at once,
  * then joined. Executions begun before chunked rendering existed render in one piece, as they did.
  */
-async function render(input: GenerationWorkflowInput, lifecycle: GenerationLifecycle, composition: Composition, assets: MediaAsset[]): Promise<RenderedVideo> {
+async function render(
+  input: GenerationWorkflowInput,
+  lifecycle: GenerationLifecycle,
+  composition: Composition,
+  assets: MediaAsset[],
+): Promise<RenderedVideo> {
   const { generationId, request } = input;
   const renderInput: RenderInput = {
     generationId,
@@ -124,13 +167,30 @@ const ERROR_CODE = /^[a-z][a-z0-9_]*$/;
  * for clients; anything else (Temporal names an unexpected error's failure after its class: "Error",
  * "TypeError") is an internal error: clients get a fixed message, the operator's log the cause.
  */
-function failedWith({ generationId }: GenerationWorkflowInput, err: unknown): Pick<GenerationOutcome, 'status' | 'rendered' | 'error' | 'internalCause'> {
+function failedWith(
+  { generationId }: GenerationWorkflowInput,
+  err: unknown,
+): Pick<GenerationOutcome, 'status' | 'rendered' | 'error' | 'internalCause'> {
   const cause = rootFailure(err);
-  const failed = (error: GenerationError, internalCause?: string) => ({ status: 'failed' as const, rendered: null, error, ...(internalCause === undefined ? {} : { internalCause }) });
-  if (cause instanceof ApplicationFailure && cause.type && ERROR_CODE.test(cause.type)) return failed({ code: cause.type, message: cause.message });
-  if (cause instanceof TimeoutFailure) return failed({ code: 'timeout', message: 'A step of the generation timed out' });
+  const failed = (error: GenerationError, internalCause?: string) => ({
+    status: 'failed' as const,
+    rendered: null,
+    error,
+    ...(internalCause === undefined ? {} : { internalCause }),
+  });
+  if (cause instanceof ApplicationFailure && cause.type && ERROR_CODE.test(cause.type))
+    return failed({ code: cause.type, message: cause.message });
+  if (cause instanceof TimeoutFailure)
+    return failed({ code: 'timeout', message: 'A step of the generation timed out' });
   return failed(
-    { code: 'internal_error', message: `The generation failed on an internal error; its cause is in the service's logs under ${generationId}` },
-    cause instanceof ApplicationFailure ? `${cause.type || cause.name}: ${cause.message}` : cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause),
+    {
+      code: 'internal_error',
+      message: `The generation failed on an internal error; its cause is in the service's logs under ${generationId}`,
+    },
+    cause instanceof ApplicationFailure
+      ? `${cause.type || cause.name}: ${cause.message}`
+      : cause instanceof Error
+        ? `${cause.name}: ${cause.message}`
+        : String(cause),
   );
 }

@@ -7,5 +7,6 @@ import { webhookDeliveryWorkflow } from './webhooks.js';
 export { generationWorkflow, webhookDeliveryWorkflow };
 
 /** Each workflow type the contract names, with the contract's signature (checked by the compiler). */
-type Registered = Record<(typeof WORKFLOW_TYPES)['generation'], GenerationWorkflow> & Record<(typeof WORKFLOW_TYPES)['webhookDelivery'], WebhookDeliveryWorkflow>;
+type Registered = Record<(typeof WORKFLOW_TYPES)['generation'], GenerationWorkflow> &
+  Record<(typeof WORKFLOW_TYPES)['webhookDelivery'], WebhookDeliveryWorkflow>;
 void ({ generationWorkflow, webhookDeliveryWorkflow } satisfies Registered);

@@ -44,7 +44,13 @@ export class GenerationLifecycle {
 
   /** The queued event; then progress events follow the generation until it ends (outside cancellation). */
   async queued(): Promise<void> {
-    await emitWebhookEvent(this.input, { type: 'video.generation.queued', status: 'queued', provider: this.input.firstProvider ?? null, errorMessage: null, videoKey: null });
+    await emitWebhookEvent(this.input, {
+      type: 'video.generation.queued',
+      status: 'queued',
+      provider: this.input.firstProvider ?? null,
+      errorMessage: null,
+      videoKey: null,
+    });
     this.progressEvents = CancellationScope.nonCancellable(() => this.emitProgressEvents());
   }
 
@@ -79,7 +85,10 @@ export class GenerationLifecycle {
    * replay `endAsBefore`: those started before it, and (before issue 40) those whose started event was
    * still due.
    */
-  async end(outcome: GenerationOutcome, record: (eventSeq: number, completedEvent?: WebhookDeliveryInput) => Promise<PreparedDelivery | void>): Promise<void> {
+  async end(
+    outcome: GenerationOutcome,
+    record: (eventSeq: number, completedEvent?: WebhookDeliveryInput) => Promise<PreparedDelivery | void>,
+  ): Promise<void> {
     this.ending = true;
     const terminalSeq = this.state.seq + 1;
     const facts: GenerationEventFacts = {
@@ -94,7 +103,8 @@ export class GenerationLifecycle {
     const startedDue = this.reachedInProgress && !this.startedSent;
     const startedProvider = outcome.provider ?? this.input.firstProvider ?? null;
     const announced = outcome.status !== 'cancelled' && !!this.input.request.webhook_url;
-    if (!announced || !patched('completed-sent-with-record')) return this.endAsBefore(outcome, terminalSeq, facts, record, startedDue, startedProvider);
+    if (!announced || !patched('completed-sent-with-record'))
+      return this.endAsBefore(outcome, terminalSeq, facts, record, startedDue, startedProvider);
     if (startedDue) await this.emitStarted(startedProvider);
     const completed = webhookEvent(this.input, facts)!;
     const prepared = await record(terminalSeq, completed);
@@ -128,7 +138,13 @@ export class GenerationLifecycle {
 
   private async emitStarted(provider: string | null): Promise<void> {
     this.startedSent = true;
-    await emitWebhookEvent(this.input, { type: 'video.generation.started', status: 'in_progress', provider, errorMessage: null, videoKey: null });
+    await emitWebhookEvent(this.input, {
+      type: 'video.generation.started',
+      status: 'in_progress',
+      provider,
+      errorMessage: null,
+      videoKey: null,
+    });
   }
 
   private onRenderReport(signalled: RenderProgressReport): void {
@@ -140,7 +156,12 @@ export class GenerationLifecycle {
       report = combineChunkProgress(this.chunks.chunks, this.chunks.reports);
     }
     if (!RENDER_STAGES.includes(this.state.progress?.stage ?? '')) return;
-    this.setProgress({ ...stageProgress(report.stage, report.fraction), frames_rendered: report.frames_rendered, frames_total: report.frames_total, eta_seconds: report.eta_seconds });
+    this.setProgress({
+      ...stageProgress(report.stage, report.fraction),
+      frames_rendered: report.frames_rendered,
+      frames_total: report.frames_total,
+      eta_seconds: report.eta_seconds,
+    });
   }
 
   private setProgress(next: GenerationProgress): void {
@@ -175,13 +196,26 @@ export class GenerationLifecycle {
     let next = PROGRESS_EVENT_STEP;
     await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
     if (ended()) return;
-    if (!(await webhookRecords(input.organizationId).webhookEventEnabled({ organizationId: input.organizationId, type: 'video.generation.progress' }))) return;
+    if (
+      !(await webhookRecords(input.organizationId).webhookEventEnabled({
+        organizationId: input.organizationId,
+        type: 'video.generation.progress',
+      }))
+    )
+      return;
     for (;;) {
       await condition(() => ended() || (state.progress?.percent ?? 0) >= next);
       const progress = state.progress;
       if (!progress) return;
       next = (Math.floor(progress.percent / PROGRESS_EVENT_STEP) + 1) * PROGRESS_EVENT_STEP;
-      await emitWebhookEvent(input, { type: 'video.generation.progress', status: 'in_progress', provider: state.provider, errorMessage: null, videoKey: null, progress });
+      await emitWebhookEvent(input, {
+        type: 'video.generation.progress',
+        status: 'in_progress',
+        provider: state.provider,
+        errorMessage: null,
+        videoKey: null,
+        progress,
+      });
     }
   }
 }

@@ -90,7 +90,10 @@ function prepare(input: WebhookDeliveryInput): Promise<WebhookDeliveryPlan | nul
  * An attempt whose activity itself failed (worker lost, timeout) is a failed attempt, not the end. Its
  * record says so in fixed words; the cause goes to the worker's log.
  */
-async function attemptOnce({ eventId, generationId, organizationId }: WebhookDeliveryInput, attempt: number): Promise<WebhookAttemptResult> {
+async function attemptOnce(
+  { eventId, generationId, organizationId }: WebhookDeliveryInput,
+  attempt: number,
+): Promise<WebhookAttemptResult> {
   const startedAt = Date.now(); // workflow time: deterministic
   try {
     return await webhookSender(organizationId).attemptWebhookDelivery({ eventId, attempt });

@@ -1,4 +1,5 @@
-// Admin CLI for operators (members use the dashboard at /dashboard): `npm run admin -- <command> [options]`. Prints JSON.
+// Admin CLI for operators (members use the dashboard at /dashboard): `npm run admin -- <command> [options]`. Prints
+// JSON.
 //   create-org --name NAME [--credits CENTS]     create-key --org ORG_ID --name NAME
 //   list-keys --org ORG_ID    revoke-key KEY_ID    delete-key KEY_ID    add-credits --org ORG_ID --cents N
 //   webhook-settings --org ORG_ID [--enable TYPE,..] [--disable TYPE,..]
@@ -14,7 +15,12 @@ import { addCredits, createOrganization, getOrganization } from '../db/organizat
 import { createMember, setMemberPasswordHash } from '../db/members.js';
 import { createPool, type Db } from '../db/pool.js';
 import { deleteMemberSessions } from '../db/sessions.js';
-import { getWebhookSettings, rotateWebhookSecret, setEnabledWebhookEvents, signingSecretsView } from '../db/webhooks.js';
+import {
+  getWebhookSettings,
+  rotateWebhookSecret,
+  setEnabledWebhookEvents,
+  signingSecretsView,
+} from '../db/webhooks.js';
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../dashboard/password.js';
 import { WEBHOOK_EVENT_TYPES } from '../shared.js';
 
@@ -33,7 +39,10 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, `the password needs at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH);
 
-type Command = { usage: string; run(db: Db, opts: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown> };
+type Command = {
+  usage: string;
+  run(db: Db, opts: Record<string, string | boolean | undefined>, args: string[]): Promise<unknown>;
+};
 
 const commands: Record<string, Command> = {
   'create-org': {
@@ -61,27 +70,34 @@ const commands: Record<string, Command> = {
   },
   'add-credits': {
     usage: 'add-credits --org ORG_ID --cents N',
-    run: async (db, o) => (await addCredits(db, id.parse(o.org), cents.parse(o.cents))) ?? notFound(`organization ${o.org}`),
+    run: async (db, o) =>
+      (await addCredits(db, id.parse(o.org), cents.parse(o.cents))) ?? notFound(`organization ${o.org}`),
   },
   // Webhook event toggles and the signing secret (see the README's Webhooks section).
   'webhook-settings': {
-    usage: `webhook-settings --org ORG_ID [--enable TYPE,..] [--disable TYPE,..]   (types: ${WEBHOOK_EVENT_TYPES.join(', ')})`,
+    usage:
+      'webhook-settings --org ORG_ID [--enable TYPE,..] [--disable TYPE,..]' +
+      `   (types: ${WEBHOOK_EVENT_TYPES.join(', ')})`,
     run: async (db, o) => {
       const s =
-        (await setEnabledWebhookEvents(db, id.parse(o.org), { enable: eventTypes.parse(o.enable), disable: eventTypes.parse(o.disable) })) ??
-        notFound(`organization ${o.org}`);
+        (await setEnabledWebhookEvents(db, id.parse(o.org), {
+          enable: eventTypes.parse(o.enable),
+          disable: eventTypes.parse(o.disable),
+        })) ?? notFound(`organization ${o.org}`);
       return { organization_id: s.organization_id, enabled_events: s.enabled_events, updated_at: s.updated_at };
     },
   },
   'webhook-secret': {
     usage: 'webhook-secret --org ORG_ID',
-    run: async (db, o) => signingSecretsView((await getWebhookSettings(db, id.parse(o.org))) ?? notFound(`organization ${o.org}`)),
+    run: async (db, o) =>
+      signingSecretsView((await getWebhookSettings(db, id.parse(o.org))) ?? notFound(`organization ${o.org}`)),
   },
   'rotate-webhook-secret': {
     usage: 'rotate-webhook-secret --org ORG_ID   (the previous secret keeps signing for WEBHOOK_SECRET_GRACE_SECONDS)',
     run: async (db, o) =>
       signingSecretsView(
-        (await rotateWebhookSecret(db, id.parse(o.org), loadConfigOrExit().webhooks.secretGraceSeconds)) ?? notFound(`organization ${o.org}`),
+        (await rotateWebhookSecret(db, id.parse(o.org), loadConfigOrExit().webhooks.secretGraceSeconds)) ??
+          notFound(`organization ${o.org}`),
       ),
   },
   // Dashboard members. The password is read from the first line of stdin, never from the command line
@@ -92,7 +108,11 @@ const commands: Record<string, Command> = {
       const org = id.parse(o.org);
       const address = email.parse(o.email);
       if (!(await getOrganization(db, org))) throw new UsageError(`unknown organization ${org}`);
-      const member = await createMember(db, { organizationId: org, email: address, passwordHash: await hashPassword(await passwordFromStdin(o)) });
+      const member = await createMember(db, {
+        organizationId: org,
+        email: address,
+        passwordHash: await hashPassword(await passwordFromStdin(o)),
+      });
       return { ...member, sign_in: '/dashboard/login' };
     },
   },
@@ -100,7 +120,9 @@ const commands: Record<string, Command> = {
     usage: 'set-member-password --email EMAIL --password-stdin   (also signs the member out everywhere)',
     run: async (db, o) => {
       const address = email.parse(o.email);
-      const member = (await setMemberPasswordHash(db, address, await hashPassword(await passwordFromStdin(o)))) ?? notFound(`member ${address}`);
+      const member =
+        (await setMemberPasswordHash(db, address, await hashPassword(await passwordFromStdin(o)))) ??
+        notFound(`member ${address}`);
       await deleteMemberSessions(db, member.id);
       return { ...member, sessions_ended: true };
     },
@@ -124,7 +146,9 @@ const notFound = (what: string): never => {
 };
 
 function usage(): string {
-  return `usage: npm run admin -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join('\n')}`;
+  return `usage: npm run admin -- <command>\n${Object.values(commands)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -157,8 +181,15 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     const message =
-      err instanceof z.ZodError ? `invalid argument: ${err.issues.map((i) => i.message).join('; ')}` : (err as Error).message;
-    const code = err instanceof UsageError || err instanceof z.ZodError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 'usage' : 'failed';
+      err instanceof z.ZodError
+        ? `invalid argument: ${err.issues.map((i) => i.message).join('; ')}`
+        : (err as Error).message;
+    const code =
+      err instanceof UsageError ||
+      err instanceof z.ZodError ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+        ? 'usage'
+        : 'failed';
     console.error(JSON.stringify({ error: { code, message: code === 'usage' ? `${message}\n${usage()}` : message } }));
     return code === 'usage' ? 2 : 1;
   } finally {

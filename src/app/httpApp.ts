@@ -28,7 +28,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.silent = true; // errors are logged by the request logger, not Koa's stderr printer
 
   const { mediaBaseUrl } = deps.config;
-  const publicRouters = [healthRoutes(deps), enginesRoutes(deps), mediaRoutes({ storage: deps.storage, mediaBaseUrl }), openApiRoutes(deps)];
+  const publicRouters = [
+    healthRoutes(deps),
+    enginesRoutes(deps),
+    mediaRoutes({ storage: deps.storage, mediaBaseUrl }),
+    openApiRoutes(deps),
+  ];
   const site = dashboard(deps);
   const keyedRouters = [generationsRoutes(deps), usageRoutes(deps), brandRoutes(deps)];
   const routers = [...publicRouters, ...site.routers, ...keyedRouters];
@@ -42,7 +47,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   const mediaHost = mediaBaseUrl ? new URL(mediaBaseUrl).host : null;
   if (mediaHost) {
     app.use(async (ctx, next) => {
-      if (ctx.host === mediaHost && !ctx.path.startsWith('/media/')) throw notFound(`${mediaBaseUrl} serves media only`);
+      if (ctx.host === mediaHost && !ctx.path.startsWith('/media/'))
+        throw notFound(`${mediaBaseUrl} serves media only`);
       await next();
     });
   }

@@ -74,7 +74,14 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 const metricsServer = await serveMetrics(config.workerMetricsPort);
 const db = createPool(config.databaseUrl, config.databasePoolSize);
 await migrate(db);
-const deps: ActivityDeps = { config, renderTools: tools, db, catalog: Catalog.load(), storage: createStorage(config), logger };
+const deps: ActivityDeps = {
+  config,
+  renderTools: tools,
+  db,
+  catalog: Catalog.load(),
+  storage: createStorage(config),
+  logger,
+};
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const common = {
   connection,

@@ -20,11 +20,22 @@ export const LOGO_MAX_BYTES = 512 * 1024;
 /** WCAG AA contrast of body text on its background. */
 export const WCAG_AA_BODY = 4.5;
 
-/** What a request asks of its organization's kit: absent or true, the kit; false, none; an object, the kit with these fields. */
-export type BrandChoice = boolean | { colors?: Partial<BrandColours>; font?: BrandFont | null; logo_on_closing?: boolean };
+/**
+ * What a request asks of its organization's kit: absent or true, the kit; false, none; an object, the kit with these
+ * fields.
+ */
+export type BrandChoice =
+  boolean | { colors?: Partial<BrandColours>; font?: BrandFont | null; logo_on_closing?: boolean };
 
-/** Checks logo bytes like a request image (type from the bytes, size, pixels) and stores them; throws `refuse(reason)`. */
-export async function storeLogo(storage: Storage, organizationId: string, bytes: Buffer, refuse: (reason: string) => Error): Promise<StoredLogo> {
+/**
+ * Checks logo bytes like a request image (type from the bytes, size, pixels) and stores them; throws `refuse(reason)`.
+ */
+export async function storeLogo(
+  storage: Storage,
+  organizationId: string,
+  bytes: Buffer,
+  refuse: (reason: string) => Error,
+): Promise<StoredLogo> {
   const image = checkImage(bytes, refuse, 'the file', LOGO_MAX_BYTES);
   // Named by content: a generation's snapshot copies the logo it saw, and a new logo never overwrites it first.
   const digest = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
@@ -34,7 +45,12 @@ export async function storeLogo(storage: Storage, organizationId: string, bytes:
 }
 
 /** A new kit: `logo` bytes to check and store, null to remove the logo, undefined to keep the one stored. */
-export type BrandKitInput = { colors: BrandColours; font: BrandFont | null; logo: Buffer | null | undefined; logo_on_closing: boolean };
+export type BrandKitInput = {
+  colors: BrandColours;
+  font: BrandFont | null;
+  logo: Buffer | null | undefined;
+  logo_on_closing: boolean;
+};
 
 /** Replaces the organization's kit (API PUT and the dashboard's Brand page); a bad logo throws `refuse(reason)`. */
 export async function replaceBrandKit(
@@ -43,13 +59,23 @@ export async function replaceBrandKit(
   input: BrandKitInput,
   refuse: (reason: string) => Error,
 ): Promise<BrandKit> {
-  const logo = input.logo === undefined ? ((await getBrandKit(db, organizationId))?.logo ?? null) : input.logo && (await storeLogo(storage, organizationId, input.logo, refuse));
-  return putBrandKit(db, organizationId, { colors: input.colors, font: input.font, logo, logo_on_closing: input.logo_on_closing });
+  const logo =
+    input.logo === undefined
+      ? ((await getBrandKit(db, organizationId))?.logo ?? null)
+      : input.logo && (await storeLogo(storage, organizationId, input.logo, refuse));
+  return putBrandKit(db, organizationId, {
+    colors: input.colors,
+    font: input.font,
+    logo,
+    logo_on_closing: input.logo_on_closing,
+  });
 }
 
 /** The text-on-background contrast of the colours, when both are set. */
 export function textContrast(colors: BrandColours): number | null {
-  return colors.text && colors.background ? Math.round(contrastRatio(colors.text, colors.background) * 100) / 100 : null;
+  return colors.text && colors.background
+    ? Math.round(contrastRatio(colors.text, colors.background) * 100) / 100
+    : null;
 }
 
 /**
@@ -74,7 +100,15 @@ export function brandSnapshot(kit: BrandKit | null, choice: BrandChoice | undefi
 /** The kit's logo as the generation's asset `brand-logo.<ext>`. */
 function logoAsset(logo: StoredLogo): MediaAsset {
   const extension = path.extname(logo.key).slice(1);
-  return { name: brandLogoName(extension), kind: 'image', mediaType: logo.mediaType, bytes: logo.bytes, width: logo.width, height: logo.height, durationSeconds: null };
+  return {
+    name: brandLogoName(extension),
+    kind: 'image',
+    mediaType: logo.mediaType,
+    bytes: logo.bytes,
+    width: logo.width,
+    height: logo.height,
+    durationSeconds: null,
+  };
 }
 
 /** Copies the kit's logo into the generation's assets, where its render finds it by its asset name. */
@@ -97,7 +131,13 @@ export async function brandView(storage: Storage, kit: BrandKit | null) {
     colors: k.colors,
     font: k.font,
     logo: k.logo
-      ? { ...(await storage.url(k.logo.key)), media_type: k.logo.mediaType, bytes: k.logo.bytes, width: k.logo.width, height: k.logo.height }
+      ? {
+          ...(await storage.url(k.logo.key)),
+          media_type: k.logo.mediaType,
+          bytes: k.logo.bytes,
+          width: k.logo.width,
+          height: k.logo.height,
+        }
       : null,
     logo_on_closing: k.logo_on_closing,
     // Body text on the background: WCAG AA asks for 4.5:1. A kit below it is kept (the owner decides) but flagged.

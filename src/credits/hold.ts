@@ -43,10 +43,16 @@ function engineSystemTokens(engine: string): number {
 }
 
 /** The largest number of tokens a generation's provider calls can use (see the head of this file). */
-export function holdTokens(request: GenerationRequest, registry: ProviderRegistry, repairRounds: number, secret: SecretReader): TokenUsage {
+export function holdTokens(
+  request: GenerationRequest,
+  registry: ProviderRegistry,
+  repairRounds: number,
+  secret: SecretReader,
+): TokenUsage {
   // A storyboard request calls no provider: it counts as the embedded composer's one call, the
   // storyboard in (a token is at least one byte) and its composition out.
-  if (request.storyboard) return { input_tokens: request.storyboard.bytes, output_tokens: STORYBOARD_LIMITS.outputTokens };
+  if (request.storyboard)
+    return { input_tokens: request.storyboard.bytes, output_tokens: STORYBOARD_LIMITS.outputTokens };
   const outputs = registry
     .plan(request.provider_order, request.model, secret)
     .filter((attempt) => !attempt.skipped)

@@ -24,18 +24,21 @@ export const assetUrl = (name: AssetName) => `/dashboard/assets/${name}?v=${asse
 
 export function assetRoutes(): Router<DashboardState> {
   const router = new Router<DashboardState>();
-  router.get('/dashboard/assets/:name', validate({ params: z.object({ name: z.string() }) }, (ctx, { params }) => {
-    const asset = assets.get(params.name);
-    if (!asset) return; // falls through to the dashboard's 404 page
-    ctx.type = asset.type;
-    ctx.etag = asset.version;
-    ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache');
-    ctx.status = 200;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.body = asset.body;
-  }));
+  router.get(
+    '/dashboard/assets/:name',
+    validate({ params: z.object({ name: z.string() }) }, (ctx, { params }) => {
+      const asset = assets.get(params.name);
+      if (!asset) return; // falls through to the dashboard's 404 page
+      ctx.type = asset.type;
+      ctx.etag = asset.version;
+      ctx.set('Cache-Control', ctx.query.v === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache');
+      ctx.status = 200;
+      if (ctx.fresh) {
+        ctx.status = 304;
+        return;
+      }
+      ctx.body = asset.body;
+    }),
+  );
   return router;
 }

@@ -10,8 +10,20 @@ function isSecure(ctx: DashboardContext, config: Config): boolean {
   return setting === 'true' || (setting === 'auto' && ctx.secure);
 }
 
-export function setCookie(ctx: DashboardContext, config: Config, name: string, value: string, opts: CookieOptions): void {
-  const flags = [`${name}=${value}`, `Path=${opts.path}`, `Max-Age=${opts.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict'];
+export function setCookie(
+  ctx: DashboardContext,
+  config: Config,
+  name: string,
+  value: string,
+  opts: CookieOptions,
+): void {
+  const flags = [
+    `${name}=${value}`,
+    `Path=${opts.path}`,
+    `Max-Age=${opts.maxAgeSeconds}`,
+    'HttpOnly',
+    'SameSite=Strict',
+  ];
   if (isSecure(ctx, config)) flags.push('Secure');
   ctx.append('Set-Cookie', flags.join('; '));
 }

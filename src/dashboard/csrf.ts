@@ -16,7 +16,11 @@ export function sameToken(given: string | null | undefined, expected: string | n
 
 export function checkCsrf(form: URLSearchParams, expected: string | null | undefined): void {
   if (!sameToken(form.get(CSRF_FIELD), expected)) {
-    throw new DomainError('forbidden', 'csrf_failed', 'This form is stale or did not come from this dashboard. Reload the page and try again.');
+    throw new DomainError(
+      'forbidden',
+      'csrf_failed',
+      'This form is stale or did not come from this dashboard. Reload the page and try again.',
+    );
   }
 }
 

@@ -8,17 +8,31 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 /** A multipart form carries one small file (a logo: at most 0.5 MiB) and a few fields. */
 const MULTIPART_LIMIT_BYTES = 640 * 1024;
 
-export async function readForm(ctx: DashboardContext): Promise<{ form: URLSearchParams; files: Map<string, FormFile> }> {
+export async function readForm(
+  ctx: DashboardContext,
+): Promise<{ form: URLSearchParams; files: Map<string, FormFile> }> {
   const files = new Map<string, FormFile>();
   const type = ctx.request.is('application/x-www-form-urlencoded', 'multipart/form-data');
   if (type === null) return { form: new URLSearchParams(), files }; // no body at all
-  if (type === false) throw new ApiError(415, 'unsupported_media_type', 'Dashboard forms are sent as application/x-www-form-urlencoded or multipart/form-data');
+  if (type === false)
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'Dashboard forms are sent as application/x-www-form-urlencoded or multipart/form-data',
+    );
   // Browsers never compress what they submit; a compressed form would be read as garbage.
   const encoding = ctx.get('content-encoding');
-  if (encoding && encoding !== 'identity') throw new ApiError(415, 'unsupported_media_type', `Dashboard forms are sent without Content-Encoding, not ${encoding.slice(0, 40)}`);
+  if (encoding && encoding !== 'identity')
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      `Dashboard forms are sent without Content-Encoding, not ${encoding.slice(0, 40)}`,
+    );
   const multipart = type === 'multipart/form-data';
   const body = await readBody(ctx, multipart ? MULTIPART_LIMIT_BYTES : FORM_LIMIT_BYTES);
-  const form = multipart ? await readMultipart(body, ctx.get('content-type'), files) : new URLSearchParams(body.toString('utf8'));
+  const form = multipart
+    ? await readMultipart(body, ctx.get('content-type'), files)
+    : new URLSearchParams(body.toString('utf8'));
   // Fields go to PostgreSQL (emails, key names), whose text cannot hold NUL: refused by name, never a 500.
   for (const [name, value] of form) {
     if (!`${name}${value}`.includes('\u0000')) continue;
@@ -40,7 +54,11 @@ async function readBody(ctx: DashboardContext, limit: number): Promise<Buffer> {
 }
 
 /** RFC 7578 parts, read by the platform's own parser (the Fetch API's `formData()`, undici in Node). */
-async function readMultipart(body: Buffer, contentType: string, files: Map<string, FormFile>): Promise<URLSearchParams> {
+async function readMultipart(
+  body: Buffer,
+  contentType: string,
+  files: Map<string, FormFile>,
+): Promise<URLSearchParams> {
   let parts: FormData;
   try {
     parts = await new Response(body, { headers: { 'content-type': contentType } }).formData();

@@ -29,7 +29,8 @@ export function securityHeaders(): Middleware<DashboardState> {
       });
       // Pages may hold a key shown once or the signing secret: never store them in any cache.
       // Event streams keep `no-transform`: a compressing proxy would hold their events back.
-      if (!ctx.path.startsWith('/dashboard/assets/')) ctx.set('Cache-Control', ctx.response.is('text/event-stream') ? 'no-store, no-transform' : 'no-store');
+      if (!ctx.path.startsWith('/dashboard/assets/'))
+        ctx.set('Cache-Control', ctx.response.is('text/event-stream') ? 'no-store, no-transform' : 'no-store');
     }
   };
 }

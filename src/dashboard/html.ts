@@ -1,6 +1,7 @@
 // The one HTML-escaping helper. Templates are tagged literals: html`<p>${text}</p>` escapes every
 // interpolated value unless it is itself the result of html`…` (already safe). Arrays are joined.
-// Attribute values must be double-quoted in templates; escaping covers both quote kinds anyway.
+// Attribute values must be double-quoted in templates; escaping covers both quote kinds anyway. A backslash
+// ending a template's line continues that line: the page gets no line break there (long markup is split so).
 
 export class SafeHtml {
   constructor(readonly value: string) {}

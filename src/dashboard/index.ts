@@ -20,7 +20,14 @@ const isDashboardPath = (path: string) => path === '/dashboard' || path.startsWi
 
 /** The dashboard's middleware, and its routers (the app reads the methods a path allows off them). */
 export function dashboard(deps: AppDeps): { middleware: Middleware<AppState>; routers: Router<DashboardState>[] } {
-  const pages = [authRoutes(deps), keysRoutes(deps), webhooksRoutes(deps), brandRoutes(deps), usageRoutes(deps), generationsRoutes(deps)];
+  const pages = [
+    authRoutes(deps),
+    keysRoutes(deps),
+    webhooksRoutes(deps),
+    brandRoutes(deps),
+    usageRoutes(deps),
+    generationsRoutes(deps),
+  ];
   const assets = assetRoutes();
   const handle = compose<DashboardContext>([
     securityHeaders(),
@@ -31,6 +38,7 @@ export function dashboard(deps: AppDeps): { middleware: Middleware<AppState>; ro
   ]);
   // No `next`: a /dashboard path never reaches the keyed API routes below it in the app. The cast
   // names the state the dashboard's own middleware adds (all optional) and the routers' fields.
-  const middleware: Middleware<AppState> = (ctx, next) => (isDashboardPath(ctx.path) ? handle(ctx as DashboardContext) : next());
+  const middleware: Middleware<AppState> = (ctx, next) =>
+    isDashboardPath(ctx.path) ? handle(ctx as DashboardContext) : next();
   return { middleware, routers: [assets, ...pages] };
 }

@@ -26,6 +26,8 @@ export function liveEvent(snapshot: GenerationSnapshot, terminal: boolean, poste
     label: progressLabel(status, progress, snapshot.error),
     percent: status === 'completed' ? 100 : (progress?.percent ?? null),
     done: terminal,
-    ...(terminal && status === 'completed' && snapshot.video ? { video_url: snapshot.video.url, poster_url: posterUrl } : {}),
+    ...(terminal && status === 'completed' && snapshot.video
+      ? { video_url: snapshot.video.url, poster_url: posterUrl }
+      : {}),
   };
 }

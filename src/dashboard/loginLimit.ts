@@ -27,7 +27,8 @@ export async function beginLoginAttempt(db: Db, email: string, ip: string): Prom
   const now = Date.now();
   // The counts include this attempt.
   const pairWaitMs = f.previousByPair ? f.previousByPair.getTime() + pairDelaySeconds(f.byPair - 1) * 1000 - now : 0;
-  const ipWaitMs = f.byIp > LOGIN_LIMIT.perIp && f.oldestByIp ? f.oldestByIp.getTime() + LOGIN_LIMIT.windowSeconds * 1000 - now : 0;
+  const ipWaitMs =
+    f.byIp > LOGIN_LIMIT.perIp && f.oldestByIp ? f.oldestByIp.getTime() + LOGIN_LIMIT.windowSeconds * 1000 - now : 0;
   const waitMs = Math.max(pairWaitMs, ipWaitMs);
   if (waitMs <= 0) return 0;
   await deleteLoginFailure(db, attemptId);

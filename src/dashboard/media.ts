@@ -16,6 +16,10 @@ export async function mediaUrl(ctx: DashboardContext, storage: Storage, key: str
 }
 
 /** The generation's poster (signed), allowed by the page's CSP; null when it has none. */
-export async function pagePosterUrl(ctx: DashboardContext, storage: Storage, generationId: string): Promise<string | null> {
+export async function pagePosterUrl(
+  ctx: DashboardContext,
+  storage: Storage,
+  generationId: string,
+): Promise<string | null> {
   return allowMedia(ctx, await posterUrl(storage, generationId));
 }

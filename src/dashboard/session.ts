@@ -1,7 +1,13 @@
 // Dashboard sessions over HTTP: the session cookie, loading the session on each request, and the
 // guard of member-only routes (signed in; and for every state change, a valid CSRF token).
 import type { Middleware } from 'koa';
-import { createSession, deleteSession, findSession, type DashboardSession, type SessionLimits } from '../db/sessions.js';
+import {
+  createSession,
+  deleteSession,
+  findSession,
+  type DashboardSession,
+  type SessionLimits,
+} from '../db/sessions.js';
 import { unauthenticated } from '../errors.js';
 import type { AppDeps } from '../http/context.js';
 import type { DashboardContext, DashboardState, FormFile } from './context.js';
@@ -32,9 +38,16 @@ export function loadSession(deps: Pick<AppDeps, 'db' | 'config'>): Middleware<Da
 }
 
 /** A fresh session for a member who just signed in (a new token: no session fixation). */
-export async function startSession(ctx: DashboardContext, deps: Pick<AppDeps, 'db' | 'config'>, memberId: string): Promise<void> {
+export async function startSession(
+  ctx: DashboardContext,
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  memberId: string,
+): Promise<void> {
   const { token } = await createSession(deps.db, memberId, limitsOf(deps));
-  setCookie(ctx, deps.config, SESSION_COOKIE, token, { path: SESSION_COOKIE_PATH, maxAgeSeconds: deps.config.dashboard.sessionMaxSeconds });
+  setCookie(ctx, deps.config, SESSION_COOKIE, token, {
+    path: SESSION_COOKIE_PATH,
+    maxAgeSeconds: deps.config.dashboard.sessionMaxSeconds,
+  });
 }
 
 /** Deletes the session server-side (the cookie alone no longer opens anything) and clears the cookie. */

@@ -32,7 +32,8 @@ export async function createApiKey(
   const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('hex');
   const id = newId('key');
   const { rows } = await db.query(
-    `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, can_manage_brand) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+    `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, can_manage_brand)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
     [id, organizationId, name, hashKey(key), key.slice(0, SHOWN_PREFIX_LENGTH), rights.manageBrand ?? false],
   );
   return { ...toInfo(rows[0]), key };
@@ -66,7 +67,8 @@ export type KeyPrincipal = { apiKeyId: string; organizationId: string; canManage
 export async function authenticateApiKey(db: Db, key: string): Promise<KeyPrincipal | null> {
   if (!KEY_PATTERN.test(key)) return null;
   const { rows } = await db.query(
-    'SELECT id, organization_id, last_used_at, can_manage_brand FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
+    `SELECT id, organization_id, last_used_at, can_manage_brand FROM api_keys
+     WHERE key_hash = $1 AND revoked_at IS NULL`,
     [hashKey(key)],
   );
   const row = rows[0];

@@ -13,7 +13,12 @@ for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export type EmbeddedPg = { url: string; /** The server (postmaster). */ process: ChildProcess; stop(): Promise<void> };
 
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; persistent: boolean; onLog?: (message: string) => void }): Promise<EmbeddedPg> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  persistent: boolean;
+  onLog?: (message: string) => void;
+}): Promise<EmbeddedPg> {
   const dir = path.resolve(opts.dir);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const pg = new EmbeddedPostgres({

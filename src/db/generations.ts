@@ -24,7 +24,10 @@ export type GenerationRow = {
   completed_at: Date | null;
   video_key: string | null;
   artifact_key: string | null;
-  /** Extension: where the composition's storyboard is stored (the embedded composer's or a storyboard request's); null: none. */
+  /**
+   * Extension: where the composition's storyboard is stored (the embedded composer's or a storyboard request's); null:
+   * none.
+   */
   storyboard_key: string | null;
   artifact_type: string | null;
   input_tokens: number | null;
@@ -55,18 +58,40 @@ export type Admission =
  */
 export async function admitGeneration(
   db: Db,
-  g: { id: string; organizationId: string; apiKeyId: string; request: GenerationRequest; app: AppInfo; holdMicros: number },
+  g: {
+    id: string;
+    organizationId: string;
+    apiKeyId: string;
+    request: GenerationRequest;
+    app: AppInfo;
+    holdMicros: number;
+  },
 ): Promise<Admission> {
   return transaction(db, async (c) => {
-    const { rows: orgs } = await c.query('SELECT credit_balance_micros FROM organizations WHERE id = $1 FOR UPDATE', [g.organizationId]);
+    const { rows: orgs } = await c.query('SELECT credit_balance_micros FROM organizations WHERE id = $1 FOR UPDATE', [
+      g.organizationId,
+    ]);
     const balance = (orgs[0]?.credit_balance_micros as number | undefined) ?? 0;
     const availableMicros = balance - (await heldMicros(c, g.organizationId));
     if (balance <= 0 || availableMicros < g.holdMicros) return { admitted: false, availableMicros };
     const { rows } = await c.query(
-      `INSERT INTO generations (id, organization_id, api_key_id, status, model, engine, request, app_name, app_referer, app_title, webhook_url, hold_micros)
+      `INSERT INTO generations (id, organization_id, api_key_id, status, model, engine, request, app_name,
+                               app_referer, app_title, webhook_url, hold_micros)
        VALUES ($1, $2, $3, 'queued', $4, $5, $6::jsonb, $7, $8, $9, $10, $11)
        RETURNING *`,
-      [g.id, g.organizationId, g.apiKeyId, g.request.model, g.request.engine, g.request, g.app.name, g.app.referer, g.app.title, g.request.webhook_url, g.holdMicros],
+      [
+        g.id,
+        g.organizationId,
+        g.apiKeyId,
+        g.request.model,
+        g.request.engine,
+        g.request,
+        g.app.name,
+        g.app.referer,
+        g.app.title,
+        g.request.webhook_url,
+        g.holdMicros,
+      ],
     );
     return { admitted: true, row: rows[0] as GenerationRow };
   });
@@ -87,13 +112,17 @@ export async function deleteGeneration(db: Db, id: string): Promise<void> {
 
 /** The generation, only if it belongs to the organization. */
 export async function getGeneration(db: Db, organizationId: string, id: string): Promise<GenerationRow | null> {
-  const { rows } = await db.query('SELECT * FROM generations WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  const { rows } = await db.query('SELECT * FROM generations WHERE id = $1 AND organization_id = $2', [
+    id,
+    organizationId,
+  ]);
   return rows[0] ?? null;
 }
 
 export async function markGenerationStarted(db: Db, id: string): Promise<void> {
   await db.query(
-    `UPDATE generations SET status = 'in_progress', started_at = COALESCE(started_at, now()) WHERE id = $1 AND status = 'queued'`,
+    `UPDATE generations SET status = 'in_progress', started_at = COALESCE(started_at, now())
+     WHERE id = $1 AND status = 'queued'`,
     [id],
   );
 }
@@ -210,6 +239,9 @@ export async function listGenerations(
 
 /** Whether the id is one of the organization's generations (a listing cursor). */
 async function isOwnGeneration(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM generations WHERE id = $1 AND organization_id = $2', [id, organizationId]);
+  const { rowCount } = await db.query('SELECT 1 FROM generations WHERE id = $1 AND organization_id = $2', [
+    id,
+    organizationId,
+  ]);
   return rowCount === 1;
 }

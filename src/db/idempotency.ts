@@ -11,7 +11,13 @@ export type IdempotencyClaim =
   | { claimed: false; requestHash: string; generationId: string };
 
 /** Claims `key` for `generationId`, or says who holds it. A key older than 24 h is taken over. */
-export async function claimIdempotencyKey(db: Db, organizationId: string, key: string, requestHash: string, generationId: string): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  db: Db,
+  organizationId: string,
+  key: string,
+  requestHash: string,
+  generationId: string,
+): Promise<IdempotencyClaim> {
   const { rows } = await db.query<{ generation_id: string }>(
     `INSERT INTO idempotency_keys (organization_id, key, request_hash, generation_id) VALUES ($1, $2, $3, $4)
      ON CONFLICT (organization_id, key) DO UPDATE
@@ -26,7 +32,11 @@ export async function claimIdempotencyKey(db: Db, organizationId: string, key: s
   return held ?? claimIdempotencyKey(db, organizationId, key, requestHash, generationId);
 }
 
-export async function heldIdempotencyKey(db: Db, organizationId: string, key: string): Promise<{ claimed: false; requestHash: string; generationId: string } | null> {
+export async function heldIdempotencyKey(
+  db: Db,
+  organizationId: string,
+  key: string,
+): Promise<{ claimed: false; requestHash: string; generationId: string } | null> {
   const { rows } = await db.query<{ request_hash: string; generation_id: string }>(
     'SELECT request_hash, generation_id FROM idempotency_keys WHERE organization_id = $1 AND key = $2',
     [organizationId, key],
@@ -35,6 +45,15 @@ export async function heldIdempotencyKey(db: Db, organizationId: string, key: st
 }
 
 /** Gives the key up (the request that claimed it failed: a retry may use it). */
-export async function releaseIdempotencyKey(db: Db, organizationId: string, key: string, generationId: string): Promise<void> {
-  await db.query('DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND generation_id = $3', [organizationId, key, generationId]);
+export async function releaseIdempotencyKey(
+  db: Db,
+  organizationId: string,
+  key: string,
+  generationId: string,
+): Promise<void> {
+  await db.query('DELETE FROM idempotency_keys WHERE organization_id = $1 AND key = $2 AND generation_id = $3', [
+    organizationId,
+    key,
+    generationId,
+  ]);
 }

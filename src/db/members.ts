@@ -26,7 +26,8 @@ export async function createMember(
     );
     return toMember(rows[0]);
   } catch (err) {
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw new EmailTakenError(`a member with email ${m.email} exists`);
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION)
+      throw new EmailTakenError(`a member with email ${m.email} exists`);
     throw err;
   }
 }
@@ -37,7 +38,11 @@ export async function findMemberByEmail(db: Queryable, email: string): Promise<M
 }
 
 /** Replaces a member's password hash. Null for an unknown email. */
-export async function setMemberPasswordHash(db: Queryable, email: string, passwordHash: string): Promise<Member | null> {
+export async function setMemberPasswordHash(
+  db: Queryable,
+  email: string,
+  passwordHash: string,
+): Promise<Member | null> {
   const { rows } = await db.query('UPDATE members SET password_hash = $2 WHERE email = $1 RETURNING *', [
     normalizeEmail(email),
     passwordHash,
@@ -73,7 +78,8 @@ export async function countRecentLoginFailures(
 ): Promise<RecentLoginFailures> {
   const { rows } = await db.query(
     `SELECT count(*) FILTER (WHERE email = $1)::int AS by_pair, count(*)::int AS by_ip, min(failed_at) AS oldest_by_ip,
-            (SELECT failed_at FROM login_failures WHERE email = $1 AND ip = $2 AND failed_at > now() - make_interval(secs => $3)
+            (SELECT failed_at FROM login_failures
+             WHERE email = $1 AND ip = $2 AND failed_at > now() - make_interval(secs => $3)
              ORDER BY id DESC OFFSET 1 LIMIT 1) AS previous_by_pair
      FROM login_failures
      WHERE ip = $2 AND failed_at > now() - make_interval(secs => $3)`,
@@ -84,8 +90,16 @@ export async function countRecentLoginFailures(
 }
 
 /** Records a failure (returns its id) and sweeps the rows that left the window (keeps the table small). */
-export async function recordLoginFailure(db: Queryable, email: string, ip: string, windowSeconds: number): Promise<number> {
-  const { rows } = await db.query('INSERT INTO login_failures (email, ip) VALUES ($1, $2) RETURNING id', [normalizeEmail(email), ip]);
+export async function recordLoginFailure(
+  db: Queryable,
+  email: string,
+  ip: string,
+  windowSeconds: number,
+): Promise<number> {
+  const { rows } = await db.query('INSERT INTO login_failures (email, ip) VALUES ($1, $2) RETURNING id', [
+    normalizeEmail(email),
+    ip,
+  ]);
   await db.query('DELETE FROM login_failures WHERE failed_at < now() - make_interval(secs => $1)', [windowSeconds]);
   return rows[0].id;
 }
@@ -94,7 +108,10 @@ export async function deleteLoginFailure(db: Queryable, id: number): Promise<voi
   await db.query('DELETE FROM login_failures WHERE id = $1', [id]);
 }
 
-/** A successful sign-in forgives the failures of its email from its address (not other addresses', not the address's with other emails). */
+/**
+ * A successful sign-in forgives the failures of its email from its address (not other addresses', not the address's
+ * with other emails).
+ */
 export async function clearLoginFailures(db: Queryable, email: string, ip: string): Promise<void> {
   await db.query('DELETE FROM login_failures WHERE email = $1 AND ip = $2', [normalizeEmail(email), ip]);
 }

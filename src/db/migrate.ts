@@ -15,7 +15,8 @@ export async function migrate(db: Db): Promise<string[]> {
   try {
     await client.query('SELECT pg_advisory_lock($1)', [LOCK_KEY]);
     await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+      `CREATE TABLE IF NOT EXISTS schema_migrations
+       (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const done = new Set((await client.query('SELECT name FROM schema_migrations')).rows.map((r) => r.name as string));
     for (const file of files) {

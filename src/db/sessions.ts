@@ -33,7 +33,11 @@ export async function createSession(db: Queryable, memberId: string, limits: Ses
 }
 
 /** The live session of a cookie token, its idle expiry pushed forward. */
-export async function findSession(db: Queryable, token: string, limits: SessionLimits): Promise<DashboardSession | null> {
+export async function findSession(
+  db: Queryable,
+  token: string,
+  limits: SessionLimits,
+): Promise<DashboardSession | null> {
   const { rows } = await db.query(
     `UPDATE dashboard_sessions s SET last_seen_at = now(),
        expires_at = LEAST(now() + make_interval(secs => $2), s.created_at + make_interval(secs => $3))

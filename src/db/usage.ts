@@ -81,7 +81,12 @@ async function readBalanceAndTotals(c: DbClient, organizationId: string) {
   return {
     balanceMicros: r.credit_balance_micros as number,
     today: r.today as string,
-    totals: { requests: r.requests, completed: r.completed, failed: r.failed, costMicros: r.cost_micros } as UsageCounts,
+    totals: {
+      requests: r.requests,
+      completed: r.completed,
+      failed: r.failed,
+      costMicros: r.cost_micros,
+    } as UsageCounts,
   };
 }
 
@@ -98,7 +103,8 @@ async function readRouteDays(c: DbClient, organizationId: string, days: number):
             coalesce(sum(duration_seconds), 0) AS duration_seconds
      FROM generations
      WHERE organization_id = $1
-       AND created_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $2 - 1)) AT TIME ZONE 'UTC'
+       AND created_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => $2 - 1))
+                         AT TIME ZONE 'UTC'
      GROUP BY 1, 2, 3, 4
      ORDER BY 1, 2, 3, 4 NULLS LAST`,
     [organizationId, days],

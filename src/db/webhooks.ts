@@ -48,7 +48,8 @@ export async function setEnabledWebhookEvents(
   if (!(await getWebhookSettings(db, organizationId))) return null;
   const { rows } = await db.query(
     `UPDATE webhook_settings SET updated_at = now(),
-       enabled_events = ARRAY(SELECT DISTINCT e FROM unnest(enabled_events || $2::text[]) e WHERE e <> ALL($3::text[]) ORDER BY e)
+       enabled_events = ARRAY(SELECT DISTINCT e FROM unnest(enabled_events || $2::text[]) e
+                              WHERE e <> ALL($3::text[]) ORDER BY e)
      WHERE organization_id = $1 RETURNING *`,
     [organizationId, change.enable ?? [], change.disable ?? []],
   );
@@ -59,7 +60,11 @@ export async function setEnabledWebhookEvents(
  * Replaces the signing secret. The replaced one keeps signing for `graceSeconds`, so receivers can
  * switch without rejecting deliveries; a second rotation within the grace period drops the oldest.
  */
-export async function rotateWebhookSecret(db: Queryable, organizationId: string, graceSeconds: number): Promise<WebhookSettings | null> {
+export async function rotateWebhookSecret(
+  db: Queryable,
+  organizationId: string,
+  graceSeconds: number,
+): Promise<WebhookSettings | null> {
   if (!(await getWebhookSettings(db, organizationId))) return null;
   const { rows } = await db.query(
     `UPDATE webhook_settings SET updated_at = now(), signing_secret = $2,
@@ -73,7 +78,8 @@ export async function rotateWebhookSecret(db: Queryable, organizationId: string,
 
 /** The secrets that sign a delivery now: the current one, then the previous one while in grace. */
 export function activeSigningSecrets(s: WebhookSettings, now = new Date()): string[] {
-  const previousActive = s.previous_signing_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now;
+  const previousActive =
+    s.previous_signing_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now;
   return previousActive ? [s.signing_secret, s.previous_signing_secret!] : [s.signing_secret];
 }
 
@@ -89,7 +95,6 @@ export function signingSecretsView(s: WebhookSettings, now = new Date()) {
 }
 
 // ---- Events and attempts -----------------------------------------------------------------------
-
 
 export type WebhookEventRow = {
   id: string;
@@ -117,7 +122,15 @@ export type WebhookAttemptRow = {
 /** Inserts the event unless it exists (an activity retry), and returns the stored row. */
 export async function insertWebhookEvent(
   db: Queryable,
-  e: { id: string; organizationId: string; generationId: string; type: WebhookEventType; url: string; body: string; createdAt: Date },
+  e: {
+    id: string;
+    organizationId: string;
+    generationId: string;
+    type: WebhookEventType;
+    url: string;
+    body: string;
+    createdAt: Date;
+  },
 ): Promise<WebhookEventRow> {
   await db.query(
     `INSERT INTO webhook_events (id, organization_id, generation_id, type, url, body, created_at)
@@ -136,7 +149,11 @@ export async function getWebhookEvent(db: Queryable, id: string): Promise<Webhoo
  * Records one attempt (idempotent per attempt number) and the event's status after it. A no-op when
  * the event is gone (its generation was deleted).
  */
-export async function recordWebhookAttempt(db: Queryable, a: WebhookAttemptRow, eventStatus: WebhookEventStatus): Promise<void> {
+export async function recordWebhookAttempt(
+  db: Queryable,
+  a: WebhookAttemptRow,
+  eventStatus: WebhookEventStatus,
+): Promise<void> {
   await db.query(
     `WITH event AS (
        UPDATE webhook_events SET status = $8, attempts = GREATEST(attempts, $2),

@@ -31,5 +31,12 @@ export function planChunks(timing: RenderTiming, policy: ChunkPolicy, slots: num
 export function splitFrames(total: number, count: number): RenderChunk[] {
   const size = Math.ceil(total / Math.max(1, count));
   const n = Math.ceil(total / size);
-  return Array.from({ length: n }, (_, index) => ({ index, count: n, start: index * size, end: Math.min(total, (index + 1) * size), size, total }));
+  return Array.from({ length: n }, (_, index) => ({
+    index,
+    count: n,
+    start: index * size,
+    end: Math.min(total, (index + 1) * size),
+    size,
+    total,
+  }));
 }

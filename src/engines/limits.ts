@@ -47,9 +47,10 @@ export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'):
   else if (ratio && width !== undefined) canvas = { width, height: (width * ratio.h) / ratio.w };
   else if (ratio && height !== undefined) canvas = { width: (height * ratio.w) / ratio.h, height };
   else if (ratio) {
-    canvas = ratio.w > ratio.h
-      ? { width: ASPECT_LONG_SIDE, height: (ASPECT_LONG_SIDE * ratio.h) / ratio.w }
-      : { width: (ASPECT_LONG_SIDE * ratio.w) / ratio.h, height: ASPECT_LONG_SIDE };
+    canvas =
+      ratio.w > ratio.h
+        ? { width: ASPECT_LONG_SIDE, height: (ASPECT_LONG_SIDE * ratio.h) / ratio.w }
+        : { width: (ASPECT_LONG_SIDE * ratio.w) / ratio.h, height: ASPECT_LONG_SIDE };
   } else canvas = { width: width ?? DEFAULT_WIDTH, height: height ?? DEFAULT_HEIGHT };
 
   const out = { width: roundEven(canvas.width), height: roundEven(canvas.height) };
@@ -57,7 +58,8 @@ export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'):
     if (out[side] < MIN_CANVAS_SIDE || out[side] > MAX_CANVAS_SIDE) {
       // Only a derived side can get here: given sides were checked above.
       throw invalidInput(
-        `${aspectParam} gives a ${out.width}x${out.height} canvas; each side must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`,
+        `${aspectParam} gives a ${out.width}x${out.height} canvas; ` +
+          `each side must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`,
         aspectParam,
       );
     }
@@ -67,7 +69,8 @@ export function resolveCanvas(req: CanvasRequest, aspectParam = 'aspect_ratio'):
 
 function checkSide(value: number | null | undefined, param: 'width' | 'height'): number | undefined {
   if (value == null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidInput(`${param} must be an integer number of pixels`, param);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw invalidInput(`${param} must be an integer number of pixels`, param);
   if (value < MIN_CANVAS_SIDE || value > MAX_CANVAS_SIDE) {
     throw invalidInput(`${param} must be between ${MIN_CANVAS_SIDE} and ${MAX_CANVAS_SIDE}`, param);
   }
@@ -78,7 +81,8 @@ function parseAspectRatio(value: string, param: string): { w: number; h: number 
   const m = typeof value === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)\s*$/.exec(value) : null;
   const w = Number(m?.[1]);
   const h = Number(m?.[2]);
-  if (!m || !(w > 0) || !(h > 0)) throw invalidInput(`${param} must look like "<w>:<h>" with positive numbers, e.g. "9:16"`, param);
+  if (!m || !(w > 0) || !(h > 0))
+    throw invalidInput(`${param} must look like "<w>:<h>" with positive numbers, e.g. "9:16"`, param);
   return { w, h };
 }
 
@@ -94,7 +98,10 @@ export function checkRenderOptions(opts: Pick<RenderOptions, 'width' | 'height' 
     }
   }
   if (opts.fps !== undefined && (!Number.isInteger(opts.fps) || opts.fps < MIN_FPS || opts.fps > MAX_FPS)) {
-    throw new RenderError('invalid_render_options', `fps must be an integer between ${MIN_FPS} and ${MAX_FPS}, got ${opts.fps}`);
+    throw new RenderError(
+      'invalid_render_options',
+      `fps must be an integer between ${MIN_FPS} and ${MAX_FPS}, got ${opts.fps}`,
+    );
   }
 }
 
@@ -113,7 +120,12 @@ export function sourceSizeFinding(source: string): Finding | undefined {
 /** Duration/frame-count check shared by the engines (Lottie statically, HyperFrames once probed). */
 export function durationFinding(durationSeconds: number, fps: number, location?: string): Finding | undefined {
   if (!(durationSeconds > 0)) {
-    return { code: 'empty_duration', severity: 'error', location, message: 'The composition has no duration (0 seconds)' };
+    return {
+      code: 'empty_duration',
+      severity: 'error',
+      location,
+      message: 'The composition has no duration (0 seconds)',
+    };
   }
   if (durationSeconds > MAX_DURATION_SECONDS + 1e-6 || Math.round(durationSeconds * fps) > MAX_FRAMES) {
     return {
@@ -137,7 +149,11 @@ export function resolveDuration(requested: number | undefined, promptText: strin
 }
 
 /** A composition that must last `requested` seconds and does not (within DURATION_TOLERANCE_SECONDS). */
-export function requestedDurationFinding(actualSeconds: number, requested: number | null, location?: string): Finding | undefined {
+export function requestedDurationFinding(
+  actualSeconds: number,
+  requested: number | null,
+  location?: string,
+): Finding | undefined {
   if (requested === null || Math.abs(actualSeconds - requested) <= DURATION_TOLERANCE_SECONDS) return undefined;
   return {
     code: 'wrong_duration',

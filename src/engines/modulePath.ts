@@ -5,5 +5,8 @@ import path from 'node:path';
  * from source with tsx, `.js` once compiled (npm run build). Engines name their render entry with it.
  */
 export function siblingModule(importMetaUrl: string, relative: string): URL {
-  return new URL(`${relative.startsWith('.') ? relative : `./${relative}`}${path.extname(new URL(importMetaUrl).pathname)}`, importMetaUrl);
+  return new URL(
+    `${relative.startsWith('.') ? relative : `./${relative}`}${path.extname(new URL(importMetaUrl).pathname)}`,
+    importMetaUrl,
+  );
 }

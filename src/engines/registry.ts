@@ -76,13 +76,20 @@ export function renderTools(config: Pick<Config, 'render' | 'readVariables'>): R
   return {
     ...config.render,
     engineSettings(engine) {
-      if (!read.has(engine.id)) read.set(engine.id, engine.settings ? engine.settings.read(config.readVariables(engine.settings.variables)) : {});
+      if (!read.has(engine.id))
+        read.set(
+          engine.id,
+          engine.settings ? engine.settings.read(config.readVariables(engine.settings.variables)) : {},
+        );
       return read.get(engine.id);
     },
   };
 }
 
-/** For the worker at start, once the plug-ins are registered: every engine's settings read now, or exit naming the bad variable. */
+/**
+ * For the worker at start, once the plug-ins are registered: every engine's settings read now, or exit naming the bad
+ * variable.
+ */
 export function checkEngineSettingsOrExit(tools: RenderTools): void {
   exitOnConfigError(() => allEngines().forEach((engine) => tools.engineSettings(engine)));
 }

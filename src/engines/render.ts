@@ -11,20 +11,44 @@ import { RenderError, type EngineModule, type MediaAsset, type RenderOptions, ty
  */
 export type RenderMedia = { assets?: readonly MediaAsset[]; assetsDir?: string };
 
-export async function renderIsolated(engine: EngineModule, source: string, opts: RenderOptions & RenderMedia): Promise<RenderResult> {
+export async function renderIsolated(
+  engine: EngineModule,
+  source: string,
+  opts: RenderOptions & RenderMedia,
+): Promise<RenderResult> {
   checkRenderOptions(opts);
-  if (opts.chunk && !engine.timing) throw new RenderError('invalid_render_options', `The ${engine.id} engine renders no chunks`);
+  if (opts.chunk && !engine.timing)
+    throw new RenderError('invalid_render_options', `The ${engine.id} engine renders no chunks`);
   // Validated against the canvas and the assets it may refer to.
   const errors = (await engine.validate(source, opts)).filter((f) => f.severity === 'error');
   if (errors.length > 0) {
-    const summary = errors.slice(0, 3).map((f) => `${f.code}: ${f.message}`).join('; ');
+    const summary = errors
+      .slice(0, 3)
+      .map((f) => `${f.code}: ${f.message}`)
+      .join('; ');
     throw new RenderError('invalid_composition', `The composition is invalid (${summary})`, errors);
   }
   const { ffmpegPath, timeoutMs, crf } = opts.tools;
   const settings = opts.tools.engineSettings(engine);
   const report = await runIsolated(
-    { engine: engine.id, source, width: opts.width, height: opts.height, fps: opts.fps, ffmpegPath, crf, settings, assetsDir: opts.assetsDir, assets: opts.assets, chunk: opts.chunk },
-    { entry: engine.renderEntry, preload: engine.preload ?? [], readOnly: engine.settings?.sandboxPaths?.(settings) ?? [] },
+    {
+      engine: engine.id,
+      source,
+      width: opts.width,
+      height: opts.height,
+      fps: opts.fps,
+      ffmpegPath,
+      crf,
+      settings,
+      assetsDir: opts.assetsDir,
+      assets: opts.assets,
+      chunk: opts.chunk,
+    },
+    {
+      entry: engine.renderEntry,
+      preload: engine.preload ?? [],
+      readOnly: engine.settings?.sandboxPaths?.(settings) ?? [],
+    },
     opts.outputPath,
     opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },

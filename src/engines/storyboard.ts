@@ -11,12 +11,23 @@ import type { EngineModule, OfflineCompositionSpec, StoryboardTarget } from './t
 export type StoryboardDrawer = NonNullable<EngineModule['drawStoryboard']>;
 
 /** The storyboard drawn by `draw` in `brand` (none: as it is). */
-export function drawInBrand(draw: StoryboardDrawer, storyboard: Storyboard, brand: BrandSnapshot | null | undefined, target: StoryboardTarget): string {
+export function drawInBrand(
+  draw: StoryboardDrawer,
+  storyboard: Storyboard,
+  brand: BrandSnapshot | null | undefined,
+  target: StoryboardTarget,
+): string {
   return draw(withBrand(storyboard, brand), target);
 }
 
-/** The embedded composer of an engine that draws storyboards: the storyboard planned from the prompt, and it drawn in the spec's brand. */
-export function composeStoryboard(draw: StoryboardDrawer, spec: OfflineCompositionSpec): { storyboard: Storyboard; source: string } {
+/**
+ * The embedded composer of an engine that draws storyboards: the storyboard planned from the prompt, and it drawn in
+ * the spec's brand.
+ */
+export function composeStoryboard(
+  draw: StoryboardDrawer,
+  spec: OfflineCompositionSpec,
+): { storyboard: Storyboard; source: string } {
   const storyboard = offlineStoryboard(spec);
   return { storyboard, source: drawInBrand(draw, storyboard, spec.brand, spec) };
 }

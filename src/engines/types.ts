@@ -28,7 +28,10 @@ export function engineSettings<V extends z.ZodObject, S>(
   return { variables, read: (values) => read(values as z.output<V>), ...(sandboxPaths && { sandboxPaths }) };
 }
 
-/** Binaries, limits and settings a render runs with (config RENDER_*, FFMPEG_PATH, each engine's own), passed in by the caller. */
+/**
+ * Binaries, limits and settings a render runs with (config RENDER_*, FFMPEG_PATH, each engine's own), passed in by the
+ * caller.
+ */
 export type RenderTools = {
   ffmpegPath: string;
   timeoutMs: number;

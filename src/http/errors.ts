@@ -46,14 +46,21 @@ export function errorMiddleware(): Middleware<AppState> {
       await next();
       // Responses Koa or the router made without a body (no route: 404; wrong method: 405).
       if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
-        const message = ctx.status === 404 ? `No route for ${ctx.method} ${ctx.path}` : `${ctx.method} is not supported on ${ctx.path}`;
+        const message =
+          ctx.status === 404
+            ? `No route for ${ctx.method} ${ctx.path}`
+            : `${ctx.method} is not supported on ${ctx.path}`;
         throw new ApiError(ctx.status, HTTP_ERROR_CODES[ctx.status] ?? 'invalid_request', message);
       }
     } catch (err) {
       const apiError = toApiError(err);
       // A backing service that is away (503) is an outage the operator sees once per request, without
       // a stack; anything else of ours is a bug, with everything known about it.
-      if (apiError.status === 503) ctx.state.log?.warn({ cause: (err as Error)?.message ?? String(err) }, 'request answered 503: a backing service is unavailable');
+      if (apiError.status === 503)
+        ctx.state.log?.warn(
+          { cause: (err as Error)?.message ?? String(err) },
+          'request answered 503: a backing service is unavailable',
+        );
       else if (apiError.status >= 500) ctx.state.log?.error({ err }, 'request failed');
       ctx.status = apiError.status;
       ctx.body = apiError.body();
@@ -80,7 +87,9 @@ export function answerClientError(err: Error & { code?: string; rawPacket?: Buff
         ? [408, 'request_timeout', 'The request was not received in time']
         : [400, 'invalid_request', `Malformed HTTP request (${err.code ?? 'parse error'})`];
   const body = JSON.stringify(new ApiError(status, code, message).body());
-  const head = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  const head =
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
   // An answer to HEAD has no body (the client would read one as a second, stray response).
   const isHead = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(isHead ? head : head + body, () => socket.destroy());
@@ -105,7 +114,8 @@ export function toApiError(err: unknown): ApiError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, HTTP_ERROR_CODES[status] ?? 'invalid_request', e.message ?? 'Bad request');
   }
-  if (isUnavailable(err)) return new ApiError(503, 'temporarily_unavailable', 'A backing service is unavailable; retry shortly');
+  if (isUnavailable(err))
+    return new ApiError(503, 'temporarily_unavailable', 'A backing service is unavailable; retry shortly');
   return new ApiError(500, 'internal_error', 'Internal server error');
 }
 
@@ -113,9 +123,19 @@ export function toApiError(err: unknown): ApiError {
 // Socket errors (refused, reset, unreachable, name not resolved), SQLSTATE class 08 (connection
 // exception), 57P01–57P03 (server shutting down or starting) and 53300 (too many connections), and
 // the messages of pg, pg-pool and gRPC (UNAVAILABLE) that carry no code.
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const SQLSTATE_UNAVAILABLE = /^(?:08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|is not queryable|UNAVAILABLE/i;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|is not queryable|UNAVAILABLE/i;
 
 /** Judges the error and its causes (Temporal's ServiceError and pg-pool wrap the transport's error). */
 function isUnavailable(err: unknown, depth = 0): boolean {

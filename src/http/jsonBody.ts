@@ -30,19 +30,38 @@ export function jsonBodyMiddleware(): Middleware {
   };
 }
 
-async function readBody(req: Parameters<typeof inflate>[0], encoding: string, length: number | undefined): Promise<Buffer> {
+async function readBody(
+  req: Parameters<typeof inflate>[0],
+  encoding: string,
+  length: number | undefined,
+): Promise<Buffer> {
   try {
     // The declared length only holds for the encoded bytes: checked by raw-body only without an encoding.
-    return await getRawBody(inflate(req), { limit: MAX_BODY_BYTES, length: encoding && encoding !== 'identity' ? undefined : length });
+    return await getRawBody(inflate(req), {
+      limit: MAX_BODY_BYTES,
+      length: encoding && encoding !== 'identity' ? undefined : length,
+    });
   } catch (err) {
     const e = err as { status?: number; type?: string; code?: string; message?: string };
-    if (e.status === 413) throw new ApiError(413, 'request_too_large', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
-    if (e.status === 415) throw new ApiError(415, 'unsupported_media_type', `Unsupported Content-Encoding "${encoding}"; send identity, gzip, deflate or br`);
+    if (e.status === 413)
+      throw new ApiError(413, 'request_too_large', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (e.status === 415)
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        `Unsupported Content-Encoding "${encoding}"; send identity, gzip, deflate or br`,
+      );
     // zlib's codes (Z_DATA_ERROR…) and brotli's (ERR__ERROR_FORMAT…): the body is not what Content-Encoding says.
     if (typeof e.code === 'string' && /^(Z_|ERR_)/.test(e.code)) {
-      throw new ApiError(400, 'invalid_request', `Request body is not valid ${encoding} data (Content-Encoding: ${encoding})`, 'Content-Encoding');
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `Request body is not valid ${encoding} data (Content-Encoding: ${encoding})`,
+        'Content-Encoding',
+      );
     }
-    if (typeof e.status === 'number' && e.status < 500) throw new ApiError(400, 'invalid_request', `Request body could not be read: ${e.message ?? e.type}`);
+    if (typeof e.status === 'number' && e.status < 500)
+      throw new ApiError(400, 'invalid_request', `Request body could not be read: ${e.message ?? e.type}`);
     throw err;
   }
 }
@@ -60,7 +79,12 @@ function utf8Text(bytes: Buffer): string {
 
 function parseJson(text: string): unknown {
   const depth = nestingDepth(text, MAX_JSON_DEPTH);
-  if (depth > MAX_JSON_DEPTH) throw new ApiError(400, 'invalid_json', `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  if (depth > MAX_JSON_DEPTH)
+    throw new ApiError(
+      400,
+      'invalid_json',
+      `Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -76,7 +100,8 @@ export function nestingDepth(text: string, stopAbove: number): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -33,19 +33,43 @@ export function requestGuardMiddleware(allowedAt: (path: string) => string[]): M
       const method = ctx.method.slice(0, 20);
       const allowed = allowedAt(ctx.path);
       if (!allowed.length) throw notFound(`No route for ${method} ${ctx.path.slice(0, 200)}`);
-      throw new ApiError(405, 'method_not_allowed', `Method ${method} is not supported; ${ctx.path.slice(0, 200)} allows ${allowed.join(', ')}`, undefined, undefined, { Allow: allowed.join(', ') });
+      throw new ApiError(
+        405,
+        'method_not_allowed',
+        `Method ${method} is not supported; ${ctx.path.slice(0, 200)} allows ${allowed.join(', ')}`,
+        undefined,
+        undefined,
+        { Allow: allowed.join(', ') },
+      );
     }
     const path = decoded(ctx.path);
-    if (path === null || CONTROL_CHARACTER.test(path)) throw new ApiError(400, 'invalid_request', 'The request path has percent-encoded bytes that are not UTF-8 text without control characters', 'path');
+    if (path === null || CONTROL_CHARACTER.test(path))
+      throw new ApiError(
+        400,
+        'invalid_request',
+        'The request path has percent-encoded bytes that are not UTF-8 text without control characters',
+        'path',
+      );
     for (const pair of ctx.querystring ? ctx.querystring.split('&') : []) {
       const [rawName = '', rawValue = ''] = splitOnce(pair);
       const name = decoded(rawName.replace(/\+/g, ' '));
       const value = decoded(rawValue.replace(/\+/g, ' '));
       const param = name !== null && !CONTROL_CHARACTER.test(name) ? name.slice(0, 64) : 'query';
       if (name === null || value === null || CONTROL_CHARACTER.test(name) || CONTROL_CHARACTER.test(value)) {
-        throw new ApiError(400, 'invalid_request', `Query parameter ${param}: percent-encoded bytes that are not UTF-8 text without control characters`, param);
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `Query parameter ${param}: percent-encoded bytes that are not UTF-8 text without control characters`,
+          param,
+        );
       }
-      if (value.length > MAX_QUERY_VALUE_CHARS) throw new ApiError(400, 'invalid_request', `Query parameter ${param} is longer than ${MAX_QUERY_VALUE_CHARS} characters`, param);
+      if (value.length > MAX_QUERY_VALUE_CHARS)
+        throw new ApiError(
+          400,
+          'invalid_request',
+          `Query parameter ${param} is longer than ${MAX_QUERY_VALUE_CHARS} characters`,
+          param,
+        );
     }
     await next();
   };

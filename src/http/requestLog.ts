@@ -33,7 +33,10 @@ export function requestLogMiddleware(logger: Logger, polls: readonly string[] = 
       const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
       // An event stream on a poll route is a watch, not a poll: logged like any other request.
       const poll = pollRoutes.has(`${method} ${route}`) && ctx.status < 400 && !ctx.response.is('text/event-stream');
-      ctx.state.log[poll ? 'debug' : 'info']({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      ctx.state.log[poll ? 'debug' : 'info'](
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) },
+        'request',
+      );
     }
   };
 }

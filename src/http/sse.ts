@@ -18,7 +18,12 @@ export type EventStream = {
 export function openEventStream(ctx: Context, heartbeatMs: number): EventStream {
   const body = new PassThrough();
   ctx.status = 200;
-  ctx.set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  ctx.set({
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
   ctx.body = body;

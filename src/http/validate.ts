@@ -28,7 +28,11 @@ export function validate<S extends Schemas, State extends AppState = AppState>(
 ): RouterMiddleware<State> {
   return async (ctx) => {
     if (schemas.body && ctx.request.length && !ctx.request.is('application/json')) {
-      throw new ApiError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json');
+      throw new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the request body as JSON with Content-Type: application/json',
+      );
     }
     const input: Partial<Record<keyof Schemas, unknown>> = {};
     if (schemas.body) input.body = parse(schemas.body, (ctx.request as { body?: unknown }).body, 'body');

@@ -10,7 +10,8 @@ export function decodeDataUrl(url: string): { bytes: Buffer } | { problem: strin
   if (/;base64$/i.test(header)) {
     // Standard or URL-safe alphabet; whitespace (line breaks some encoders add) is ignored.
     const compact = payload.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact)) return { problem: 'the base64 data holds characters outside the base64 alphabet' };
+    if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact))
+      return { problem: 'the base64 data holds characters outside the base64 alphabet' };
     return { bytes: Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64') };
   }
   // Percent-encoded octets: each %XX is one byte, other (single-byte) characters stand for themselves.

@@ -8,7 +8,13 @@ import type { IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../outbound/urlPolicy.js';
+import {
+  NonPublicUrlError,
+  pinnedConnection,
+  vetPublicHttpsUrl,
+  type PublicTarget,
+  type UrlPolicy,
+} from '../outbound/urlPolicy.js';
 import { formatLimit } from './limits.js';
 
 export type DownloadOptions = UrlPolicy & {
@@ -59,7 +65,10 @@ export async function downloadToFile(url: string, dest: string, opts: DownloadOp
       }
       if (status < 200 || status > 299) {
         res.destroy();
-        throw new DownloadError(`HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`, retryableStatus(status));
+        throw new DownloadError(
+          `HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`,
+          retryableStatus(status),
+        );
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
@@ -72,7 +81,8 @@ export async function downloadToFile(url: string, dest: string, opts: DownloadOp
   } catch (err) {
     if (err instanceof DownloadError) throw err;
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
-    if (timeout.aborted) throw new DownloadError(`no complete answer within ${Math.round(opts.timeoutMs / 1000)} s`, true);
+    if (timeout.aborted)
+      throw new DownloadError(`no complete answer within ${Math.round(opts.timeoutMs / 1000)} s`, true);
     const e = err as NodeJS.ErrnoException;
     const detail = e.code && !e.message.includes(e.code) ? `${e.message} (${e.code})` : e.message || String(err);
     throw new DownloadError(detail, !CERTIFICATE_ERROR.test(`${e.code ?? ''} ${e.message}`));
@@ -85,7 +95,10 @@ async function vet(url: string, redirected: boolean, policy: UrlPolicy, signal: 
   } catch (err) {
     if (!(err instanceof NonPublicUrlError)) throw err;
     // A name that does not resolve now (it did when the request came) may resolve on the next attempt.
-    throw new DownloadError(redirected ? `it redirects to ${url}, which is refused: ${err.message}` : `refused: ${err.message}`, err.unresolved);
+    throw new DownloadError(
+      redirected ? `it redirects to ${url}, which is refused: ${err.message}` : `refused: ${err.message}`,
+      err.unresolved,
+    );
   }
 }
 
@@ -114,7 +127,11 @@ function get(target: PublicTarget, ca: string[] | undefined, signal: AbortSignal
       {
         method: 'GET',
         ...pinnedConnection(target),
-        headers: { accept: 'image/*, video/*;q=0.9, */*;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'video-api-media/1' },
+        headers: {
+          accept: 'image/*, video/*;q=0.9, */*;q=0.1',
+          'accept-encoding': 'identity',
+          'user-agent': 'video-api-media/1',
+        },
         ca,
         signal,
       },

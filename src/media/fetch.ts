@@ -34,7 +34,10 @@ export class MediaUnavailableError extends Error {
     reason: string,
     readonly retryable: boolean,
   ) {
-    super(`The ${part.kind} ${describeSource(part.url)} (${part.kind} ${part.number} of the request) cannot be used: ${reason}`);
+    super(
+      `The ${part.kind} ${describeSource(part.url)} (${part.kind} ${part.number} of the request) ` +
+        `cannot be used: ${reason}`,
+    );
     this.name = 'MediaUnavailableError';
   }
 }
@@ -92,9 +95,15 @@ async function downloadPart(part: MediaPart, file: string, deps: FetchMediaDeps)
 }
 
 /** An image the API stored from a data: URL (checked there): read back and described. */
-async function storedAsset(generationId: string, part: MediaPart, dir: string, deps: FetchMediaDeps): Promise<MediaAsset> {
+async function storedAsset(
+  generationId: string,
+  part: MediaPart,
+  dir: string,
+  deps: FetchMediaDeps,
+): Promise<MediaAsset> {
   const name = part.url.slice(ASSET_URL_PREFIX.length);
-  if (!ASSET_NAME.test(name) || !name.startsWith(`${part.kind}-`)) throw new MediaUnavailableError(part, `"${name}" is not an asset name`, false);
+  if (!ASSET_NAME.test(name) || !name.startsWith(`${part.kind}-`))
+    throw new MediaUnavailableError(part, `"${name}" is not an asset name`, false);
   const file = path.join(dir, name);
   try {
     await getToFile(deps.storage, mediaAssetKey(generationId, name), file);
@@ -110,25 +119,46 @@ async function storedAsset(generationId: string, part: MediaPart, dir: string, d
 async function describe(part: MediaPart, file: string, deps: FetchMediaDeps): Promise<MediaAsset> {
   const bytes = (await fs.promises.stat(file)).size;
   const refuse = (reason: string) => new MediaUnavailableError(part, reason, false);
-  if (bytes > MEDIA_LIMITS.maxBytes[part.kind]) throw refuse(`it is over the limit of ${formatLimit(MEDIA_LIMITS.maxBytes[part.kind])}`);
+  if (bytes > MEDIA_LIMITS.maxBytes[part.kind])
+    throw refuse(`it is over the limit of ${formatLimit(MEDIA_LIMITS.maxBytes[part.kind])}`);
   const content = part.kind === 'image' ? await fs.promises.readFile(file) : await readHead(file, VIDEO_HEAD_BYTES);
   const type = sniffMedia(content);
   if (!type) throw refuse('its bytes are not a PNG, JPEG, GIF or WebP image, nor an MP4, MOV or WebM video');
-  if (type.kind !== part.kind) throw refuse(`it is ${type.kind === 'image' ? 'an image' : 'a video'} (${type.mediaType}), not ${part.kind === 'image' ? 'an image' : 'a video'}`);
+  if (type.kind !== part.kind)
+    throw refuse(
+      `it is ${type.kind === 'image' ? 'an image' : 'a video'} (${type.mediaType}), ` +
+        `not ${part.kind === 'image' ? 'an image' : 'a video'}`,
+    );
   const name = `${part.kind}-${part.number}.${type.extension}`;
   if (type.kind === 'image') {
     const size = imageSize(content, type.mediaType);
     if (!size) throw refuse(`the ${type.mediaType} header is unreadable (truncated or corrupt)`);
     const tooBig = imageSizeProblem(size);
     if (tooBig) throw refuse(tooBig);
-    return { name, kind: 'image', mediaType: type.mediaType, bytes, width: size.width, height: size.height, durationSeconds: null };
+    return {
+      name,
+      kind: 'image',
+      mediaType: type.mediaType,
+      bytes,
+      width: size.width,
+      height: size.height,
+      durationSeconds: null,
+    };
   }
   const facts = await probeMediaVideo(deps.ffmpegPath, file);
   if ('problem' in facts) throw refuse(facts.problem);
   const tooLong = videoDurationProblem(facts.durationSeconds);
   if (tooLong) throw refuse(tooLong);
   const durationSeconds = Math.round(facts.durationSeconds * 100) / 100;
-  return { name, kind: 'video', mediaType: type.mediaType, bytes, width: facts.width, height: facts.height, durationSeconds };
+  return {
+    name,
+    kind: 'video',
+    mediaType: type.mediaType,
+    bytes,
+    width: facts.width,
+    height: facts.height,
+    durationSeconds,
+  };
 }
 
 async function readHead(file: string, length: number): Promise<Buffer> {

@@ -26,8 +26,10 @@ const DURATION_SLACK_SECONDS = 0.1;
 /** Why an image of this size is refused, or null. */
 export function imageSizeProblem({ width, height }: ImageSize): string | null {
   const { maxImageSide, maxImagePixels } = MEDIA_LIMITS;
-  if (width > maxImageSide || height > maxImageSide) return `the image is ${width}×${height} pixels; each side may be at most ${maxImageSide}`;
-  if (width * height > maxImagePixels) return `the image is ${width}×${height} pixels, over the limit of ${maxImagePixels / 1e6} megapixels`;
+  if (width > maxImageSide || height > maxImageSide)
+    return `the image is ${width}×${height} pixels; each side may be at most ${maxImageSide}`;
+  if (width * height > maxImagePixels)
+    return `the image is ${width}×${height} pixels, over the limit of ${maxImagePixels / 1e6} megapixels`;
   return null;
 }
 

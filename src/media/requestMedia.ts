@@ -5,7 +5,13 @@
 // Anything else is a 400 `invalid_media_url` naming the part.
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
-import { ASSET_URL_PREFIX, type ContentPart, type GenerationRequest, type InputMessage, type MediaKind } from '../shared.js';
+import {
+  ASSET_URL_PREFIX,
+  type ContentPart,
+  type GenerationRequest,
+  type InputMessage,
+  type MediaKind,
+} from '../shared.js';
 import { imageSize, sniffMedia, type ImageSize, type SniffedType } from '../sniff.js';
 import type { Storage } from '../storage/index.js';
 import { mediaAssetKey } from '../storage/keys.js';
@@ -19,8 +25,7 @@ export type MediaUpload = { name: string; bytes: Buffer; mediaType: string };
 
 export type PreparedMedia = { request: GenerationRequest; uploads: MediaUpload[] };
 
-const refused = (param: string, reason: string) =>
-  invalidInput(`${param}: ${reason}`, param, 'invalid_media_url');
+const refused = (param: string, reason: string) => invalidInput(`${param}: ${reason}`, param, 'invalid_media_url');
 
 /**
  * Checks every media part and decodes data: URL images. Returns the request with those parts
@@ -52,7 +57,8 @@ export async function prepareRequestMedia(
         return { type: part.type, url: `${ASSET_URL_PREFIX}${upload.name}` };
       }
       const check = vetPublicHttpsUrl(part.url, policy).catch((err: unknown) => {
-        if (err instanceof NonPublicUrlError) throw refused(param, `media URLs must be public HTTPS URLs: ${err.message}`);
+        if (err instanceof NonPublicUrlError)
+          throw refused(param, `media URLs must be public HTTPS URLs: ${err.message}`);
         throw err;
       });
       check.catch(() => {}); // awaited below, in order
@@ -66,7 +72,8 @@ export async function prepareRequestMedia(
 }
 
 function decodeImage(url: string, kind: MediaKind, number: number, param: string): MediaUpload {
-  if (kind !== 'image') throw refused(param, 'data: URLs are accepted for images only; give a video as a public HTTPS URL');
+  if (kind !== 'image')
+    throw refused(param, 'data: URLs are accepted for images only; give a video as a public HTTPS URL');
   const decoded = decodeDataUrl(url);
   if ('problem' in decoded) throw refused(param, decoded.problem);
   const image = checkImage(decoded.bytes, (reason) => refused(param, reason), 'the data: URL');
@@ -80,9 +87,15 @@ export type CheckedImage = SniffedType & ImageSize;
  * limits of user media; else throws `refuse(reason)` (`what` names the upload in it). Request images
  * and brand logos alike.
  */
-export function checkImage(bytes: Buffer, refuse: (reason: string) => Error, what: string, maxBytes: number = MEDIA_LIMITS.maxBytes.image): CheckedImage {
+export function checkImage(
+  bytes: Buffer,
+  refuse: (reason: string) => Error,
+  what: string,
+  maxBytes: number = MEDIA_LIMITS.maxBytes.image,
+): CheckedImage {
   const type = sniffMedia(bytes);
-  if (type?.kind !== 'image') throw refuse(`${what} does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)`);
+  if (type?.kind !== 'image')
+    throw refuse(`${what} does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)`);
   if (bytes.length > maxBytes) throw refuse(`the image is over ${formatLimit(maxBytes)}`);
   const size = imageSize(bytes, type.mediaType);
   if (!size) throw refuse(`the ${type.mediaType} image's header is unreadable (truncated or corrupt)`);

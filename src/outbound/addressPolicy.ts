@@ -8,7 +8,13 @@ type Range = { family: 4 | 6; base: bigint; bits: number; reason: string; loopba
 function range(cidr: string, reason: string, loopback?: true): Range {
   const [address, bits] = cidr.split('/');
   const family = net.isIPv4(address!) ? 4 : 6;
-  return { family, base: family === 4 ? ipv4ToBigInt(address!) : ipv6ToBigInt(address!), bits: Number(bits), reason, loopback };
+  return {
+    family,
+    base: family === 4 ? ipv4ToBigInt(address!) : ipv6ToBigInt(address!),
+    bits: Number(bits),
+    reason,
+    loopback,
+  };
 }
 
 // First match wins: specific ranges come before the ranges that contain them.

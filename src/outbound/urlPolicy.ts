@@ -17,7 +17,10 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 export type UrlPolicy = AddressPolicy & { resolve: HostResolver };
 
-export const urlPolicyFromConfig = (config: Pick<Config, 'outbound'>, resolve: HostResolver = systemResolver): UrlPolicy => ({
+export const urlPolicyFromConfig = (
+  config: Pick<Config, 'outbound'>,
+  resolve: HostResolver = systemResolver,
+): UrlPolicy => ({
   allowLoopback: config.outbound.unsafeAllowLoopback,
   resolve,
 });
@@ -38,7 +41,8 @@ export type PublicTarget = {
  */
 export function pinnedConnection(target: PublicTarget) {
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (options.all)
+      (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   return {
@@ -84,8 +88,12 @@ export async function vetPublicHttpsUrl(url: string, policy: UrlPolicy): Promise
   if (parsed.protocol !== 'https:') throw rejected(`scheme ${parsed.protocol.slice(0, -1)} is not https`);
   if (parsed.username || parsed.password) throw rejected('credentials (user:password@) are not allowed in the URL');
 
-  // The WHATWG parser has already turned every IPv4 spelling (2130706433, 0177.0.0.1, 0x7f.1, 127.1) into a dotted quad.
-  const hostname = parsed.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '').toLowerCase();
+  // The WHATWG parser has already turned every IPv4 spelling (2130706433, 0177.0.0.1, 0x7f.1, 127.1) into a dotted
+  // quad.
+  const hostname = parsed.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (!hostname) throw rejected('the host is empty');
   if (net.isIP(hostname)) return { url: parsed, hostname, ...checkedAddress(hostname, `host ${hostname}`, policy) };
 

@@ -10,7 +10,9 @@ const RENDER_FROM = 15;
 const RENDER_TO = 95;
 const STORING = 97;
 
-/** Percent at a stage; `fraction`: how far the render is (rendering, encoding); `calls`: LLM calls begun (composing). */
+/**
+ * Percent at a stage; `fraction`: how far the render is (rendering, encoding); `calls`: LLM calls begun (composing).
+ */
 export function percentAt(stage: GenerationStage, fraction = 0, calls = 0): number {
   switch (stage) {
     case 'queued':
@@ -27,14 +29,25 @@ export function percentAt(stage: GenerationStage, fraction = 0, calls = 0): numb
 
 /** The progress of a stage, without frames or estimates. */
 export function stageProgress(stage: GenerationStage, fraction = 0, calls = 0): GenerationProgress {
-  return { stage, percent: percentAt(stage, fraction, calls), frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null };
+  return {
+    stage,
+    percent: percentAt(stage, fraction, calls),
+    frames_rendered: null,
+    frames_total: null,
+    eta_seconds: null,
+    provider: null,
+    repair_round: null,
+  };
 }
 
 /**
  * The progress of a render split into chunks, from each chunk's latest report: frames and fractions
  * summed (weighted by the chunk's frames), encoding once every chunk is.
  */
-export function combineChunkProgress(chunks: readonly RenderChunk[], reports: ReadonlyMap<number, RenderProgressReport>): RenderProgressReport {
+export function combineChunkProgress(
+  chunks: readonly RenderChunk[],
+  reports: ReadonlyMap<number, RenderProgressReport>,
+): RenderProgressReport {
   const total = chunks[0]?.total ?? 0;
   let done = 0;
   let weighted = 0;
@@ -49,5 +62,11 @@ export function combineChunkProgress(chunks: readonly RenderChunk[], reports: Re
     if (report?.stage === 'rendering' || !report) encoding = false;
     eta = eta === null || report?.eta_seconds == null ? null : Math.max(eta, report.eta_seconds);
   }
-  return { stage: encoding ? 'encoding' : 'rendering', fraction: total ? weighted / total : 0, frames_rendered: done, frames_total: total, eta_seconds: eta };
+  return {
+    stage: encoding ? 'encoding' : 'rendering',
+    fraction: total ? weighted / total : 0,
+    frames_rendered: done,
+    frames_total: total,
+    eta_seconds: eta,
+  };
 }

@@ -17,7 +17,10 @@ export type ProgressReporter = {
   flush(): Promise<void>;
 };
 
-export function progressReporter(send: (report: RenderProgressReport) => Promise<void>, now: () => number = () => performance.now()): ProgressReporter {
+export function progressReporter(
+  send: (report: RenderProgressReport) => Promise<void>,
+  now: () => number = () => performance.now(),
+): ProgressReporter {
   let last: RenderProgressReport | null = null;
   let lastAt = -Infinity;
   let firstFrameAt: number | null = null;
@@ -36,7 +39,8 @@ export function progressReporter(send: (report: RenderProgressReport) => Promise
 
   const emit = (report: RenderProgressReport, force: boolean) => {
     const t = now();
-    const changed = !last || last.stage !== report.stage || Math.floor(report.fraction * 100) !== Math.floor(last.fraction * 100);
+    const changed =
+      !last || last.stage !== report.stage || Math.floor(report.fraction * 100) !== Math.floor(last.fraction * 100);
     if (!changed || (!force && last?.stage === report.stage && t - lastAt < MIN_INTERVAL_MS)) return;
     last = report;
     lastAt = t;
@@ -60,9 +64,19 @@ export function progressReporter(send: (report: RenderProgressReport) => Promise
       );
     },
     storing() {
-      emit({ stage: 'storing', fraction: 1, frames_rendered: last?.frames_total ?? null, frames_total: last?.frames_total ?? null, eta_seconds: null }, true);
+      emit(
+        {
+          stage: 'storing',
+          fraction: 1,
+          frames_rendered: last?.frames_total ?? null,
+          frames_total: last?.frames_total ?? null,
+          eta_seconds: null,
+        },
+        true,
+      );
     },
-    flush: () => Promise.race([sending ?? Promise.resolve(), new Promise<void>((r) => setTimeout(r, FLUSH_TIMEOUT_MS).unref())]),
+    flush: () =>
+      Promise.race([sending ?? Promise.resolve(), new Promise<void>((r) => setTimeout(r, FLUSH_TIMEOUT_MS).unref())]),
   };
 }
 

@@ -13,10 +13,15 @@ export const chatEntry = z
   .object({
     base_url: z.url({ protocol: /^https?$/ }),
     /** Environment variable holding the API key; omitted for servers that need none (a private vLLM). */
-    api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    api_key_env: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
     timeout_seconds: z.number().positive().max(900).default(120),
     max_output_tokens: z.number().int().min(256).max(200_000).default(8192),
-    models: z.record(z.string().min(1).max(100), servedModel).refine((m) => Object.keys(m).length > 0, 'serves no model'),
+    models: z
+      .record(z.string().min(1).max(100), servedModel)
+      .refine((m) => Object.keys(m).length > 0, 'serves no model'),
   })
   .strict();
 export type ChatEntry = z.infer<typeof chatEntry>;
@@ -45,10 +50,18 @@ export function chatAdapter<Entry extends ChatEntry>(
  * The provider's reported usage; when a server reports none (some self-hosted ones), an estimate
  * from our tokenizer, so the call is still billed.
  */
-export function usageOrEstimate(reported: TokenUsage | null, conn: ChatConnection, chat: ChatRequest, reply: string): TokenUsage {
+export function usageOrEstimate(
+  reported: TokenUsage | null,
+  conn: ChatConnection,
+  chat: ChatRequest,
+  reply: string,
+): TokenUsage {
   if (reported) return reported;
   logger.warn({ provider: conn.slug }, 'provider reported no token usage; billing an estimate');
-  const sent = [chat.system, ...chat.messages.flatMap((m) => m.content.map((p) => (p.type === 'text' ? p.text : p.url)))];
+  const sent = [
+    chat.system,
+    ...chat.messages.flatMap((m) => m.content.map((p) => (p.type === 'text' ? p.text : p.url))),
+  ];
   return { input_tokens: countTokens(sent.join('\n')), output_tokens: countTokens(reply) };
 }
 

@@ -10,7 +10,12 @@ const CONTENT_REFUSAL_CODES = new Set(['content_policy_violation', 'content_filt
 const CONTENT_REFUSAL_TEXT = /content (management )?polic|content filter|safety system|flagged/i;
 
 /** POSTs JSON and returns the parsed 2xx body; throws ProviderError, or the caller's abort reason when cancelled. */
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, opts: PostOptions): Promise<unknown> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  opts: PostOptions,
+): Promise<unknown> {
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   let status: number;
   let text: string;
@@ -25,7 +30,8 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     text = await res.text();
   } catch (err) {
     if (opts.signal.aborted) throw opts.signal.reason ?? err;
-    if (timeout.aborted) throw new ProviderError(PROVIDER_FAILURE.unavailable, `no answer within ${opts.timeoutMs / 1000} s`);
+    if (timeout.aborted)
+      throw new ProviderError(PROVIDER_FAILURE.unavailable, `no answer within ${opts.timeoutMs / 1000} s`);
     throw new ProviderError(PROVIDER_FAILURE.unavailable, `connection failed (${connectionErrorCode(err)})`);
   }
   if (status < 200 || status > 299) throw httpFailure(status, text);
@@ -41,7 +47,8 @@ export function httpFailure(status: number, body: string): ProviderError {
   let detail: { message?: unknown; type?: unknown; code?: unknown };
   try {
     const parsed = JSON.parse(body);
-    detail = typeof parsed?.error === 'object' && parsed.error ? parsed.error : { message: parsed?.error ?? parsed?.message };
+    detail =
+      typeof parsed?.error === 'object' && parsed.error ? parsed.error : { message: parsed?.error ?? parsed?.message };
   } catch {
     detail = { message: body.trim().slice(0, 300) };
   }
@@ -51,7 +58,10 @@ export function httpFailure(status: number, body: string): ProviderError {
   if (codes.some((c) => CONTENT_REFUSAL_CODES.has(c)) || CONTENT_REFUSAL_TEXT.test(said)) {
     return new ProviderError(PROVIDER_FAILURE.refused, message);
   }
-  return new ProviderError(REQUEST_AT_FAULT.has(status) ? PROVIDER_FAILURE.rejected : PROVIDER_FAILURE.unavailable, message);
+  return new ProviderError(
+    REQUEST_AT_FAULT.has(status) ? PROVIDER_FAILURE.rejected : PROVIDER_FAILURE.unavailable,
+    message,
+  );
 }
 
 function connectionErrorCode(err: unknown): string {

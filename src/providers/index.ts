@@ -11,7 +11,10 @@ import type { Brief, ProviderAdapter, ProviderReply, Repair, VideoSpec } from '.
 export { FINAL_PROVIDER_FAILURES, PROVIDER_FAILURE, ProviderError } from './errors.js';
 export { assertProviderOrder, loadProviderRegistry, registryOf } from './registry.js';
 
-/** One composition (or repair) call to a provider; the activity resolves storage keys to sources first. `assets`: the request's stored media (absent: none). */
+/**
+ * One composition (or repair) call to a provider; the activity resolves storage keys to sources first. `assets`: the
+ * request's stored media (absent: none).
+ */
 export type ProviderCompositionCall = {
   provider: string;
   request: GenerationRequest;
@@ -27,15 +30,33 @@ export function adapterFor(conn: ProviderConnection<ProviderEntry>, signal: Abor
   return protocolOf(conn.entry.protocol)!.connect(conn, signal);
 }
 
-/** The request's messages as one brief: every text part in order, every image and video, the stored assets, the brand kit. */
-export function briefOf(request: GenerationRequest, expandedPrompt: string | null = null, assets: readonly MediaAsset[] = []): Brief {
+/**
+ * The request's messages as one brief: every text part in order, every image and video, the stored assets, the brand
+ * kit.
+ */
+export function briefOf(
+  request: GenerationRequest,
+  expandedPrompt: string | null = null,
+  assets: readonly MediaAsset[] = [],
+): Brief {
   const parts = request.messages.flatMap((m) => m.content);
   const text = parts.flatMap((p) => (p.type === 'text' && p.text.trim() ? [p.text.trim()] : [])).join('\n\n');
   const media = parts.flatMap((p) => (p.type === 'image' || p.type === 'video' ? [{ kind: p.type, url: p.url }] : []));
-  return { text: expandedPrompt ?? text, media, instructions: request.instructions, assets, brand: request.brand ?? null };
+  return {
+    text: expandedPrompt ?? text,
+    media,
+    instructions: request.instructions,
+    assets,
+    brand: request.brand ?? null,
+  };
 }
 
-const videoSpec = (r: GenerationRequest): VideoSpec => ({ engine: r.engine, width: r.width, height: r.height, durationSeconds: r.duration_seconds });
+const videoSpec = (r: GenerationRequest): VideoSpec => ({
+  engine: r.engine,
+  width: r.width,
+  height: r.height,
+  durationSeconds: r.duration_seconds,
+});
 
 export type CallEnv = { registry: ProviderRegistry; secret: SecretReader; signal: AbortSignal };
 
@@ -51,7 +72,10 @@ export async function expandPrompt(env: CallEnv, call: ExpansionCall): Promise<P
   return { text: reply.text.trim() || brief.text, usage: reply.usage };
 }
 
-/** One composition (or repair) call: the composition (extracted from the reply unless it is verbatim), and the tokens it used. */
+/**
+ * One composition (or repair) call: the composition (extracted from the reply unless it is verbatim), and the tokens it
+ * used.
+ */
 export async function writeComposition(env: CallEnv, call: ProviderCompositionCall): Promise<WrittenComposition> {
   const { request } = call;
   const reply = await connect(env, call.provider, request).compose({

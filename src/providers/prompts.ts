@@ -1,6 +1,12 @@
 // The conversations sent to chat LLMs: expansion (prompting guide) and composition (contract, canvas,
 // duration, the requester's media, and on repair the validator's findings).
-import { DURATION_TOLERANCE_SECONDS, getEngine, MAX_DURATION_SECONDS, type Finding, type MediaAsset } from '../engines/index.js';
+import {
+  DURATION_TOLERANCE_SECONDS,
+  getEngine,
+  MAX_DURATION_SECONDS,
+  type Finding,
+  type MediaAsset,
+} from '../engines/index.js';
 import { formatBytes } from '../media/limits.js';
 import { ASSET_URL_PREFIX, isBrandLogo, type BrandSnapshot } from '../shared.js';
 import type { MediaKind } from './protocol.js';
@@ -33,29 +39,45 @@ function briefContent(brief: Brief, accepts: MediaKind[], prompt = brief.text): 
   let listed = '';
   if (assets.length) listed = `\n\n${assetList(assets, brief.media, accepts)}`;
   else if (described.length) {
-    listed = `\n\nReference ${described.map((m) => `${m.kind} ${m.url}`).join(', ')} (for context only: the render cannot load remote media).`;
+    listed =
+      `\n\nReference ${described.map((m) => `${m.kind} ${m.url}`).join(', ')} (for context only: ` +
+      `the render cannot load remote media).`;
   }
   return [text(prompt + listed), ...seen.map((m): ChatPart => ({ type: m.kind, url: m.url }))];
 }
 
 /** "assets/image-1.jpg — image/jpeg, 1200×800, 340 KB, the requester's input image 1" for each asset. */
-export function assetList(assets: readonly MediaAsset[], media: readonly MediaRef[] = [], accepts: readonly MediaKind[] = []): string {
+export function assetList(
+  assets: readonly MediaAsset[],
+  media: readonly MediaRef[] = [],
+  accepts: readonly MediaKind[] = [],
+): string {
   const lines = assets.map((a) => {
-    if (isBrandLogo(a)) return `- assets/${a.name} — ${a.mediaType}, ${a.width}×${a.height}, ${formatBytes(a.bytes)}, the organization's brand logo`;
+    if (isBrandLogo(a))
+      return (
+        `- assets/${a.name} — ${a.mediaType}, ${a.width}×${a.height}, ${formatBytes(a.bytes)}, ` +
+        `the organization's brand logo`
+      );
     const number = Number(/-(\d+)\./.exec(a.name)?.[1] ?? 0);
-    // The nth image part of the request is asset image-n; it is attached when the model looks at that kind and it came as a URL.
+    // The nth image part of the request is asset image-n; it is attached when the model looks at that kind and it came
+    // as a URL.
     const part = media.filter((m) => m.kind === a.kind)[number - 1];
-    const attached = part && accepts.includes(a.kind) && !part.url.startsWith(ASSET_URL_PREFIX) ? ', attached below' : '';
+    const attached =
+      part && accepts.includes(a.kind) && !part.url.startsWith(ASSET_URL_PREFIX) ? ', attached below' : '';
     const facts = [
       a.mediaType,
       a.width && a.height ? `${a.width}×${a.height}` : null,
       a.durationSeconds !== null ? `${a.durationSeconds} s` : null,
       formatBytes(a.bytes),
     ].filter(Boolean);
-    return `- assets/${a.name} — ${facts.join(', ')}, the requester's input ${a.kind}${number ? ` ${number}` : ''}${attached}`;
+    return (
+      `- assets/${a.name} — ${facts.join(', ')}, ` +
+      `the requester's input ${a.kind}${number ? ` ${number}` : ''}${attached}`
+    );
   });
   return [
-    'Media you can use (files served with the composition: refer to each by its path exactly as written, never by a remote URL):',
+    'Media you can use (files served with the composition: refer to each by its path exactly as written, ' +
+      'never by a remote URL):',
     ...lines,
   ].join('\n');
 }
@@ -63,12 +85,15 @@ export function assetList(assets: readonly MediaAsset[], media: readonly MediaRe
 export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRequest {
   const { llm } = getEngine(task.engine);
   const system = [
-    `You improve prompts for an AI that writes ${llm.description}, which is rendered into a ${task.width}x${task.height} pixel video.`,
-    'Rewrite the request below into one detailed, self-contained creative brief following the guide: scenes and their timing in seconds, ' +
-      'layout for the canvas, colors, typography, motion and easing. Keep every requirement of the request, and its language. ' +
+    `You improve prompts for an AI that writes ${llm.description}, ` +
+      `which is rendered into a ${task.width}x${task.height} pixel video.`,
+    'Rewrite the request below into one detailed, self-contained creative brief following the guide: ' +
+      'scenes and their timing in seconds, layout for the canvas, colors, typography, motion and easing. ' +
+      'Keep every requirement of the request, and its language. ' +
       'Describe; do not write code. No audio, no remote media. Reply with the brief only, without preamble.',
     task.brief.assets?.length
-      ? "The requester's media listed with the request are available to the video: say where each appears, naming it by its assets/ path."
+      ? "The requester's media listed with the request are available to the video: say where each appears, " +
+        'naming it by its assets/ path.'
       : '',
     brandGuide(task.brief.brand),
     llm.guide(),
@@ -76,7 +101,10 @@ export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRe
     .filter(Boolean)
     .join('\n\n');
   const media = task.brief.media.length ? '\n\n(The request comes with the media attached or listed below.)' : '';
-  return { system, messages: [{ role: 'user', content: briefContent(task.brief, accepts, `Request:\n${task.brief.text}${media}`) }] };
+  return {
+    system,
+    messages: [{ role: 'user', content: briefContent(task.brief, accepts, `Request:\n${task.brief.text}${media}`) }],
+  };
 }
 
 export function compositionChat(task: CompositionTask, accepts: MediaKind[]): ChatRequest {
@@ -89,15 +117,20 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
       '## This video',
       `- Canvas: ${task.width}x${task.height} pixels (width x height). Lay everything out for exactly this size.`,
       task.durationSeconds !== null
-        ? `- Duration: exactly ${task.durationSeconds} seconds (compositions off by more than ${DURATION_TOLERANCE_SECONDS} s are rejected).`
-        : `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length (at most ${MAX_DURATION_SECONDS} seconds).`,
-      task.brief.assets?.length ? "- Media: show the requester's files listed with the request, by their assets/<name> paths." : '',
+        ? `- Duration: exactly ${task.durationSeconds} seconds ` +
+          `(compositions off by more than ${DURATION_TOLERANCE_SECONDS} s are rejected).`
+        : `- Duration: ${DEFAULT_DURATION_SECONDS} seconds unless the request asks for another length ` +
+          `(at most ${MAX_DURATION_SECONDS} seconds).`,
+      task.brief.assets?.length
+        ? "- Media: show the requester's files listed with the request, by their assets/<name> paths."
+        : '',
     ]
       .filter(Boolean)
       .join('\n'),
     task.brief.instructions ? `## Instructions from the requester\n${task.brief.instructions}` : '',
     brandGuide(task.brief.brand),
-    `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, without explanation.`,
+    `## Reply format\nReply with the complete composition only, in one \`\`\`${fence} fenced code block, ` +
+      `without explanation.`,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -115,7 +148,12 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
 export function brandGuide(brand: BrandSnapshot | null | undefined): string {
   if (!brand) return '';
   const { background, text, accent } = brand.colors;
-  const fonts: Record<string, string> = { sans: 'a sans-serif face', serif: 'a serif face', mono: 'a monospace face', rounded: 'a rounded sans-serif face' };
+  const fonts: Record<string, string> = {
+    sans: 'a sans-serif face',
+    serif: 'a serif face',
+    mono: 'a monospace face',
+    rounded: 'a rounded sans-serif face',
+  };
   const lines = [
     background ? `- Background colour: ${background} (fill the whole canvas with it).` : '',
     text ? `- Text colour: ${text}.` : '',
@@ -123,11 +161,14 @@ export function brandGuide(brand: BrandSnapshot | null | undefined): string {
     brand.font ? `- Type: ${fonts[brand.font]} (${brand.font}) for all text.` : '',
     brand.logo
       ? brand.logo_on_closing
-        ? `- Logo: assets/${brand.logo.name} (${brand.logo.width}×${brand.logo.height}); show it, whole and undistorted, on the closing scene.`
+        ? `- Logo: assets/${brand.logo.name} (${brand.logo.width}×${brand.logo.height}); show it, ` +
+          `whole and undistorted, on the closing scene.`
         : `- Logo: assets/${brand.logo.name} is available; it need not appear.`
       : '',
   ].filter(Boolean);
-  return lines.length ? `## Brand (the organization's brand kit: follow it unless the request says otherwise)\n${lines.join('\n')}` : '';
+  return lines.length
+    ? `## Brand (the organization's brand kit: follow it unless the request says otherwise)\n${lines.join('\n')}`
+    : '';
 }
 
 export function repairRequest(findings: Finding[], fence: string): string {

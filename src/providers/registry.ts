@@ -26,12 +26,14 @@ const protocolId = z.string().refine((id) => protocolOf(id) !== undefined, {
 });
 
 /** An entry: its `protocol` first, then the rest by that protocol's own schema. */
-const providerEntry = z.looseObject({ protocol: protocolId }).transform(({ protocol, ...fields }, ctx): ProviderEntry => {
-  const parsed = protocolOf(protocol)!.entry.safeParse(fields);
-  // Spread: addIssue takes raw issues, whose type a parsed issue does not match as is.
-  for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue });
-  return parsed.success ? { protocol, ...parsed.data } : z.NEVER;
-});
+const providerEntry = z
+  .looseObject({ protocol: protocolId })
+  .transform(({ protocol, ...fields }, ctx): ProviderEntry => {
+    const parsed = protocolOf(protocol)!.entry.safeParse(fields);
+    // Spread: addIssue takes raw issues, whose type a parsed issue does not match as is.
+    for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue });
+    return parsed.success ? { protocol, ...parsed.data } : z.NEVER;
+  });
 
 const providersFileSchema = z
   .object({
@@ -46,14 +48,14 @@ const providersFileSchema = z
       if (!SLUG.test(s)) ctx.addIssue({ code: 'custom', path: ['providers', s], message: `"${s}": ${SLUG_RULE}` });
     }
     for (const s of f.default_order ?? []) {
-      if (!(s in f.providers)) ctx.addIssue({ code: 'custom', path: ['default_order'], message: `unknown provider "${s}"` });
+      if (!(s in f.providers))
+        ctx.addIssue({ code: 'custom', path: ['default_order'], message: `unknown provider "${s}"` });
     }
   });
 export type ProvidersFile = z.infer<typeof providersFileSchema>;
 
 /** Reads an environment variable by the name the registry gives (config.providers.secret). */
 export type SecretReader = (name: string) => string | undefined;
-
 
 export class ProviderRegistry {
   constructor(readonly file: ProvidersFile) {}
@@ -152,7 +154,8 @@ export function assertProviderOrder(registry: ProviderRegistry, order: string[],
   const unknown = order.filter((s) => !registry.get(s));
   if (unknown.length > 0) {
     throw invalidInput(
-      `provider.order: unknown provider ${unknown.map((s) => `"${s}"`).join(', ')}; configured providers: ${registry.slugs().join(', ')}`,
+      `provider.order: unknown provider ${unknown.map((s) => `"${s}"`).join(', ')}; ` +
+        `configured providers: ${registry.slugs().join(', ')}`,
       'provider.order',
     );
   }

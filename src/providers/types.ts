@@ -9,7 +9,13 @@ export type MediaRef = { kind: MediaKind; url: string };
  * media stored as the generation's assets, which the composition refers to as `assets/<name>`, and
  * the organization's brand kit (its logo is one of the assets).
  */
-export type Brief = { text: string; media: MediaRef[]; instructions: string | null; assets?: readonly MediaAsset[]; brand?: BrandSnapshot | null };
+export type Brief = {
+  text: string;
+  media: MediaRef[];
+  instructions: string | null;
+  assets?: readonly MediaAsset[];
+  brand?: BrandSnapshot | null;
+};
 
 /** What the video must be: engine, canvas, and the length asked for (null: the composition's choice). */
 export type VideoSpec = { engine: EngineId; width: number; height: number; durationSeconds: number | null };
@@ -32,6 +38,9 @@ export type ProviderReply = { text: string; usage: TokenUsage; verbatim?: boolea
 export interface ProviderAdapter {
   /** Rewrites the brief's prompt with the engine's prompting guide. */
   expand(task: ExpansionTask): Promise<ProviderReply>;
-  /** Writes (or, with `repair`, fixes) the composition; the reply text may wrap it in prose or a code fence, unless `verbatim`. */
+  /**
+   * Writes (or, with `repair`, fixes) the composition; the reply text may wrap it in prose or a code fence, unless
+   * `verbatim`.
+   */
   compose(task: CompositionTask): Promise<ProviderReply>;
 }

@@ -16,7 +16,12 @@ const MAX_KEY_LENGTH = 512;
 const GENERATIONS = 'generations';
 
 export function isValidKey(key: string): boolean {
-  return typeof key === 'string' && key.length > 0 && key.length <= MAX_KEY_LENGTH && key.split('/').every((s) => SEGMENT.test(s));
+  return (
+    typeof key === 'string' &&
+    key.length > 0 &&
+    key.length <= MAX_KEY_LENGTH &&
+    key.split('/').every((s) => SEGMENT.test(s))
+  );
 }
 
 export function assertValidKey(key: string): void {
@@ -37,8 +42,12 @@ export const mediaAssetKey = (generationId: string, name: string) => generationK
  */
 export const storyboardKey = (generationId: string) => generationKey(generationId, 'storyboard.json');
 
-/** One draft of a generation's composition (`extension`: the engine's artifact's), written once by the activity that got it. */
-export const compositionKey = (generationId: string, draftNumber: number, extension: string) => generationKey(generationId, `compositions/${draftNumber}.${extension}`);
+/**
+ * One draft of a generation's composition (`extension`: the engine's artifact's), written once by the activity that got
+ * it.
+ */
+export const compositionKey = (generationId: string, draftNumber: number, extension: string) =>
+  generationKey(generationId, `compositions/${draftNumber}.${extension}`);
 
 /** One chunk of a generation's video, kept until the chunks are joined. */
 export const chunkKey = (generationId: string, index: number) => generationKey(generationId, `chunks/${index}.mp4`);
@@ -49,8 +58,11 @@ export const videoKey = (generationId: string) => generationKey(generationId, 'v
 /** A generation's poster frame (a JPEG stored beside the video by the render activity). */
 export const posterKey = (generationId: string) => generationKey(generationId, 'poster.jpg');
 
-/** An organization's brand logo, named by a digest of its bytes (a new logo never overwrites one a generation copied). */
-export const brandLogoKey = (organizationId: string, digest: string, extension: string) => `brand/${organizationId}/logo-${digest}.${extension}`;
+/**
+ * An organization's brand logo, named by a digest of its bytes (a new logo never overwrites one a generation copied).
+ */
+export const brandLogoKey = (organizationId: string, digest: string, extension: string) =>
+  `brand/${organizationId}/logo-${digest}.${extension}`;
 
 /** The generation a key belongs to, or null for a key of no generation. */
 export function generationOfKey(key: string): string | null {

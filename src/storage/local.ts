@@ -76,7 +76,10 @@ export class LocalStorage implements Storage {
     assertValidKey(key);
     const expires = Math.floor(this.now() / 1000) + (opts.ttlSeconds ?? this.opts.ttlSeconds);
     const sig = signMedia(this.opts.secret, key, expires);
-    return { url: `${this.opts.publicBaseUrl}/media/${keyToUrlPath(key)}?expires=${expires}&sig=${sig}`, expires_at: expires };
+    return {
+      url: `${this.opts.publicBaseUrl}/media/${keyToUrlPath(key)}?expires=${expires}&sig=${sig}`,
+      expires_at: expires,
+    };
   }
 
   checkSignature(key: string, expires: string | undefined, sig: string | undefined): SignatureCheck {
@@ -94,6 +97,11 @@ export class LocalStorage implements Storage {
       .readFile(this.metaPath(key), 'utf8')
       .then((s) => JSON.parse(s) as { content_type?: string })
       .catch(() => ({ content_type: undefined }));
-    return { path: file, size: stat.size, contentType: meta.content_type ?? 'application/octet-stream', modified: stat.mtime };
+    return {
+      path: file,
+      size: stat.size,
+      contentType: meta.content_type ?? 'application/octet-stream',
+      modified: stat.mtime,
+    };
   }
 }

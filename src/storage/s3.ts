@@ -40,9 +40,14 @@ export class S3Storage implements Storage {
       forcePathStyle: opts.forcePathStyle,
       // The SDK's default CRC checksums upload as aws-chunked bodies, which many S3-compatible stores
       // (MinIO before 2024, Ceph, gofakes3…) reject: add them only where an operation requires them.
-      ...(opts.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+      ...(opts.endpoint
+        ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+        : {}),
       // Without explicit keys the SDK's default chain applies (environment, profile, instance role).
-      credentials: opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
+      credentials:
+        opts.accessKeyId && opts.secretAccessKey
+          ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
+          : undefined,
     });
   }
 
@@ -50,13 +55,28 @@ export class S3Storage implements Storage {
     assertValidKey(key);
     const { size } = await fs.promises.stat(filePath);
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: fs.createReadStream(filePath), ContentLength: size, ContentType: contentType, ContentDisposition: contentDisposition(key, contentType) }),
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Body: fs.createReadStream(filePath),
+        ContentLength: size,
+        ContentType: contentType,
+        ContentDisposition: contentDisposition(key, contentType),
+      }),
     );
   }
 
   async putText(key: string, text: string, contentType: string): Promise<void> {
     assertValidKey(key);
-    await this.client.send(new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, Body: text, ContentType: contentType, ContentDisposition: contentDisposition(key, contentType) }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        Body: text,
+        ContentType: contentType,
+        ContentDisposition: contentDisposition(key, contentType),
+      }),
+    );
   }
 
   async getText(key: string): Promise<string> {

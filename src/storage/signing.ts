@@ -11,7 +11,13 @@ export function signMedia(secret: string, key: string, expires: number): string 
 }
 
 /** Checks the signature first (so a tampered expiry is `invalid`), then the expiry. */
-export function checkMediaSignature(secret: string, key: string, expires: string | undefined, sig: string | undefined, nowSeconds: number): SignatureCheck {
+export function checkMediaSignature(
+  secret: string,
+  key: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  nowSeconds: number,
+): SignatureCheck {
   if (!expires || !/^\d{1,12}$/.test(expires) || !sig) return 'invalid';
   const expected = Buffer.from(signMedia(secret, key, Number(expires)));
   const given = Buffer.from(sig);

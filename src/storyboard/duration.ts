@@ -19,7 +19,9 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
   const half = pattern(lex, `{halfMinute}`, 'giu');
   const whole = pattern(lex, `{wholeMinute}`, 'giu');
   for (const m of text.matchAll(unit)) {
-    const n = /^\p{Nd}/u.test(m[1]!) ? Number([...m[1]!].map((c) => (/\p{Nd}/u.test(c) ? String(digitValue(c)) : '.')).join('')) : numberOf(m[1]!, lex);
+    const n = /^\p{Nd}/u.test(m[1]!)
+      ? Number([...m[1]!].map((c) => (/\p{Nd}/u.test(c) ? String(digitValue(c)) : '.')).join(''))
+      : numberOf(m[1]!, lex);
     if (n === null || !Number.isFinite(n)) continue;
     // "the 80s": a decade, not a length.
     if (/^[2-9]0s$/i.test(m[0])) continue;
@@ -35,7 +37,10 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
     // Within the length's sentence, near it.
     const from = Math.max(0, l.span.start - NEAR);
     const to = Math.min(text.length, l.span.start + l.span.text.length + NEAR);
-    const before = text.slice(from, l.span.start).split(/[.!?。！？\n]/u).pop()!;
+    const before = text
+      .slice(from, l.span.start)
+      .split(/[.!?。！？\n]/u)
+      .pop()!;
     const after = text.slice(l.span.start + l.span.text.length, to).split(/[.!?。！？\n]/u)[0]!;
     names.lastIndex = 0;
     return names.test(before) || ((names.lastIndex = 0), names.test(after));
@@ -47,7 +52,9 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
  * says so; null when it names none. Not clamped: the caller applies the limits.
  */
 export function statedLength(text: string, lex?: Lexicon): StatedLength | null {
-  const lexicons = (lex ? [lex] : [...LEXICONS.values()]).filter((l) => pattern(l, `{seconds}|{minutes}|{halfMinute}|{wholeMinute}`).test(text));
+  const lexicons = (lex ? [lex] : [...LEXICONS.values()]).filter((l) =>
+    pattern(l, `{seconds}|{minutes}|{halfMinute}|{wholeMinute}`).test(text),
+  );
   const all = lexicons.flatMap((l) => lengthsIn(text, l));
   // The earliest mention wins ("a 30-second cut of the 2 minute film").
   return all.sort((a, b) => a.span.start - b.span.start || b.span.text.length - a.span.text.length)[0] ?? null;

@@ -102,7 +102,8 @@ export const LEXICONS: ReadonlyMap<string, Lexicon> = new Map(
     .map((f) => {
       const parsed = lexiconSchema.safeParse(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
       if (!parsed.success) throw new Error(`src/storyboard/languages/${f}: ${parsed.error.message}`);
-      if (parsed.data.language !== f.replace(/\.json$/, '')) throw new Error(`src/storyboard/languages/${f}: "language" must be its file name`);
+      if (parsed.data.language !== f.replace(/\.json$/, ''))
+        throw new Error(`src/storyboard/languages/${f}: "language" must be its file name`);
       return [parsed.data.language, parsed.data] as const;
     }),
 );
@@ -114,7 +115,10 @@ const detector = eld.newInstance();
 
 /** The prompt's language: its file when the detector names one we have, else the neutral rules. */
 export function lexiconFor(text: string): Lexicon {
-  const letters = text.replace(/[^\p{L}\p{M}\s]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const letters = text
+    .replace(/[^\p{L}\p{M}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!letters) return NEUTRAL;
   const found = detector.detect(letters).language;
   return LEXICONS.get(found) ?? NEUTRAL;
@@ -123,7 +127,10 @@ export function lexiconFor(text: string): Lexicon {
 // ---- Words as patterns -----------------------------------------------------------------------------
 
 /** Scripts written without spaces between words: a word of theirs may touch any letter. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED = new RegExp(
+  `[${['Han', 'Hiragana', 'Katakana', 'Thai', 'Lao', 'Khmer', 'Myanmar'].map((s) => `\\p{Script=${s}}`).join('')}]`,
+  'u',
+);
 /** Korean words and particles attach to each other: a Hangul word may touch letters on either side. */
 const SUFFIXED = /\p{Script=Hangul}/u;
 
@@ -145,15 +152,24 @@ export function wordPattern(word: string): string {
   return `${before}${body}${after}`;
 }
 
-/** Any of the words (longest first, so "more than" wins over "more"), as a pattern; one that never matches when there are none. */
+/**
+ * Any of the words (longest first, so "more than" wins over "more"), as a pattern; one that never matches when there
+ * are none.
+ */
 export function anyOf(list: readonly string[]): string {
   if (list.length === 0) return '(?!)';
-  return `(?:${[...new Set(list)].sort((a, b) => b.length - a.length).map(wordPattern).join('|')})`;
+  return `(?:${[...new Set(list)]
+    .sort((a, b) => b.length - a.length)
+    .map(wordPattern)
+    .join('|')})`;
 }
 
 const cache = new WeakMap<Lexicon, Map<string, RegExp>>();
 
-/** A compiled pattern per lexicon (built once). `source` names word lists as {field} (lower-case names: `\\p{Nd}` stays a class). */
+/**
+ * A compiled pattern per lexicon (built once). `source` names word lists as {field} (lower-case names: `\\p{Nd}` stays
+ * a class).
+ */
 export function pattern(lex: Lexicon, source: string, flags = 'iu'): RegExp {
   let map = cache.get(lex);
   if (!map) cache.set(lex, (map = new Map()));

@@ -7,7 +7,14 @@ const PRESETS: Look[] = [
   {
     name: 'midnight',
     theme: 'dark',
-    palette: { background: '#0f172a', surface: '#1e293b', text: '#f8fafc', muted: '#94a3b8', accent: '#38bdf8', accent2: '#a78bfa' },
+    palette: {
+      background: '#0f172a',
+      surface: '#1e293b',
+      text: '#f8fafc',
+      muted: '#94a3b8',
+      accent: '#38bdf8',
+      accent2: '#a78bfa',
+    },
     font: 'sans',
     weight: 800,
     uppercase: false,
@@ -18,7 +25,14 @@ const PRESETS: Look[] = [
   {
     name: 'sunrise',
     theme: 'dark',
-    palette: { background: '#2a0f1f', surface: '#3f1830', text: '#fff7ed', muted: '#fdba74', accent: '#fb923c', accent2: '#f43f5e' },
+    palette: {
+      background: '#2a0f1f',
+      surface: '#3f1830',
+      text: '#fff7ed',
+      muted: '#fdba74',
+      accent: '#fb923c',
+      accent2: '#f43f5e',
+    },
     font: 'sans',
     weight: 900,
     uppercase: true,
@@ -29,7 +43,14 @@ const PRESETS: Look[] = [
   {
     name: 'paper',
     theme: 'light',
-    palette: { background: '#f8f5ef', surface: '#ffffff', text: '#1c1917', muted: '#78716c', accent: '#dc2626', accent2: '#1d4ed8' },
+    palette: {
+      background: '#f8f5ef',
+      surface: '#ffffff',
+      text: '#1c1917',
+      muted: '#78716c',
+      accent: '#dc2626',
+      accent2: '#1d4ed8',
+    },
     font: 'serif',
     weight: 700,
     uppercase: false,
@@ -40,7 +61,14 @@ const PRESETS: Look[] = [
   {
     name: 'forest',
     theme: 'dark',
-    palette: { background: '#052e16', surface: '#14532d', text: '#f0fdf4', muted: '#86efac', accent: '#4ade80', accent2: '#facc15' },
+    palette: {
+      background: '#052e16',
+      surface: '#14532d',
+      text: '#f0fdf4',
+      muted: '#86efac',
+      accent: '#4ade80',
+      accent2: '#facc15',
+    },
     font: 'sans',
     weight: 800,
     uppercase: false,
@@ -51,7 +79,14 @@ const PRESETS: Look[] = [
   {
     name: 'studio',
     theme: 'light',
-    palette: { background: '#eef2ff', surface: '#ffffff', text: '#1e1b4b', muted: '#6366f1', accent: '#4f46e5', accent2: '#ec4899' },
+    palette: {
+      background: '#eef2ff',
+      surface: '#ffffff',
+      text: '#1e1b4b',
+      muted: '#6366f1',
+      accent: '#4f46e5',
+      accent2: '#ec4899',
+    },
     font: 'rounded',
     weight: 800,
     uppercase: false,
@@ -69,11 +104,41 @@ export function presetLook(name: string): Look | undefined {
 
 /** Named colours a prompt may ask for (as accents, or as the background with "background"). */
 export const NAMED_COLOURS: Record<string, string> = {
-  teal: '#14b8a6', turquoise: '#2dd4bf', cyan: '#06b6d4', aqua: '#22d3ee', mint: '#6ee7b7', green: '#22c55e', emerald: '#10b981',
-  lime: '#84cc16', olive: '#84823b', yellow: '#facc15', gold: '#eab308', golden: '#eab308', amber: '#f59e0b', orange: '#f97316',
-  coral: '#fb7185', red: '#ef4444', crimson: '#dc143c', maroon: '#9f1239', burgundy: '#881337', pink: '#ec4899', magenta: '#d946ef',
-  purple: '#a855f7', violet: '#8b5cf6', lavender: '#c4b5fd', indigo: '#6366f1', blue: '#3b82f6', navy: '#1e3a8a', sky: '#38bdf8',
-  brown: '#92400e', beige: '#e7d8b5', silver: '#cbd5e1', grey: '#9ca3af', gray: '#9ca3af', black: '#0a0a0a', white: '#ffffff',
+  teal: '#14b8a6',
+  turquoise: '#2dd4bf',
+  cyan: '#06b6d4',
+  aqua: '#22d3ee',
+  mint: '#6ee7b7',
+  green: '#22c55e',
+  emerald: '#10b981',
+  lime: '#84cc16',
+  olive: '#84823b',
+  yellow: '#facc15',
+  gold: '#eab308',
+  golden: '#eab308',
+  amber: '#f59e0b',
+  orange: '#f97316',
+  coral: '#fb7185',
+  red: '#ef4444',
+  crimson: '#dc143c',
+  maroon: '#9f1239',
+  burgundy: '#881337',
+  pink: '#ec4899',
+  magenta: '#d946ef',
+  purple: '#a855f7',
+  violet: '#8b5cf6',
+  lavender: '#c4b5fd',
+  indigo: '#6366f1',
+  blue: '#3b82f6',
+  navy: '#1e3a8a',
+  sky: '#38bdf8',
+  brown: '#92400e',
+  beige: '#e7d8b5',
+  silver: '#cbd5e1',
+  grey: '#9ca3af',
+  gray: '#9ca3af',
+  black: '#0a0a0a',
+  white: '#ffffff',
 };
 
 const has = (words: Set<string>, ...any: string[]) => any.some((w) => words.has(w));
@@ -89,7 +154,13 @@ export function luminance(hex: string): number {
 
 function mix(a: string, b: string, t: number): string {
   const ch = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
-  return `#${[1, 3, 5].map((i) => Math.round(ch(a, i) * (1 - t) + ch(b, i) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[1, 3, 5]
+    .map((i) =>
+      Math.round(ch(a, i) * (1 - t) + ch(b, i) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 export function lookFor(text: string, hash: number): Look {
@@ -102,7 +173,14 @@ export function lookFor(text: string, hash: number): Look {
       ...look,
       name: 'sepia',
       theme: 'light',
-      palette: { background: '#f1e4c8', surface: '#e7d3ad', text: '#3b2a1a', muted: '#7a5c3e', accent: '#a0522d', accent2: '#6b4226' },
+      palette: {
+        background: '#f1e4c8',
+        surface: '#e7d3ad',
+        text: '#3b2a1a',
+        muted: '#7a5c3e',
+        accent: '#a0522d',
+        accent2: '#6b4226',
+      },
       font: 'serif',
       uppercase: false,
       decoration: 'rings',
@@ -114,7 +192,14 @@ export function lookFor(text: string, hash: number): Look {
       ...look,
       name: 'neon',
       theme: 'dark',
-      palette: { background: '#05010f', surface: '#120a2a', text: '#f5f3ff', muted: '#c4b5fd', accent: '#22d3ee', accent2: '#f0abfc' },
+      palette: {
+        background: '#05010f',
+        surface: '#120a2a',
+        text: '#f5f3ff',
+        muted: '#c4b5fd',
+        accent: '#22d3ee',
+        accent2: '#f0abfc',
+      },
       decoration: 'glow',
       weight: 900,
     };
@@ -122,10 +207,19 @@ export function lookFor(text: string, hash: number): Look {
   if (has(words, 'dark', 'night', 'moody', 'cinematic')) look = { ...look, theme: 'dark' };
   if (has(words, 'light', 'bright', 'clean', 'airy', 'white')) look = { ...look, theme: 'light' };
   if (has(words, 'minimal', 'minimalist', 'simple', 'understated')) {
-    look = { ...look, name: `${look.name}-minimal`, decoration: 'none', motion: 'calm', transition: 'fade', uppercase: false, weight: 700 };
+    look = {
+      ...look,
+      name: `${look.name}-minimal`,
+      decoration: 'none',
+      motion: 'calm',
+      transition: 'fade',
+      uppercase: false,
+      weight: 700,
+    };
   }
   if (has(words, 'playful', 'fun', 'kids', 'cheerful', 'bubbly')) look = { ...look, font: 'rounded', motion: 'bouncy' };
-  if (has(words, 'bold', 'energetic', 'punchy', 'loud')) look = { ...look, weight: 900, uppercase: true, transition: 'zoom' };
+  if (has(words, 'bold', 'energetic', 'punchy', 'loud'))
+    look = { ...look, weight: 900, uppercase: true, transition: 'zoom' };
   const font: FontFamily | undefined = has(words, 'serif', 'elegant', 'classic', 'luxury', 'editorial')
     ? 'serif'
     : has(words, 'mono', 'monospace', 'code', 'terminal', 'developer', 'developers', 'hacker')
@@ -139,7 +233,9 @@ export function lookFor(text: string, hash: number): Look {
   // Named colours: the first named colour becomes the accent, a second one the second accent;
   // "<colour> background" sets the background instead.
   const lower = text.toLowerCase();
-  const named = [...lower.matchAll(/\b([a-z]+)(?:[\s-]+(background|backdrop|bg))?\b/g)].filter((m) => NAMED_COLOURS[m[1]!]);
+  const named = [...lower.matchAll(/\b([a-z]+)(?:[\s-]+(background|backdrop|bg))?\b/g)].filter(
+    (m) => NAMED_COLOURS[m[1]!],
+  );
   const accents: string[] = [];
   for (const m of named) {
     const colour = NAMED_COLOURS[m[1]!]!;
@@ -158,7 +254,11 @@ export function lookFor(text: string, hash: number): Look {
 function themed(p: Palette, theme: Look['theme'], keepBackground = false): Palette {
   const lightBg = luminance(p.background) > 0.4;
   if ((theme === 'light') === lightBg) return p;
-  const background = keepBackground ? p.background : theme === 'light' ? mix(p.background, '#ffffff', 0.92) : mix(p.background, '#000000', 0.85);
+  const background = keepBackground
+    ? p.background
+    : theme === 'light'
+      ? mix(p.background, '#ffffff', 0.92)
+      : mix(p.background, '#000000', 0.85);
   return {
     ...p,
     background,

@@ -31,7 +31,10 @@ const SPACES = new Set([' ', '\u00A0', '\u202F']);
 const GROUP_ONLY = new Set([...SPACES, '٬', "'", '’']);
 
 /** The number a run of digits and separators writes, and how (null when it is not one number). */
-function readNumber(run: string, lex: Lexicon): { digits: string; value: number; decimals: number; group: string; decimal: string; lakh: boolean } | null {
+function readNumber(
+  run: string,
+  lex: Lexicon,
+): { digits: string; value: number; decimals: number; group: string; decimal: string; lakh: boolean } | null {
   const parts = run.split(/([^\p{Nd}])/u);
   // parts: group, sep, group, sep, group…
   let groups = parts.filter((_, i) => i % 2 === 0);
@@ -68,7 +71,12 @@ function readNumber(run: string, lex: Lexicon): { digits: string; value: number;
   if (group) {
     const tail = intGroups.slice(1).map((g) => g.length);
     const threes = tail.every((n) => n === 3) && intGroups[0]!.length <= 3;
-    lakh = !threes && tail.length >= 2 && tail[tail.length - 1] === 3 && tail.slice(0, -1).every((n) => n === 2) && intGroups[0]!.length <= 2;
+    lakh =
+      !threes &&
+      tail.length >= 2 &&
+      tail[tail.length - 1] === 3 &&
+      tail.slice(0, -1).every((n) => n === 2) &&
+      intGroups[0]!.length <= 2;
     if (!threes && !lakh) return null;
   }
   const int = intGroups.join('');
@@ -118,11 +126,16 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
     const prefix = prefixM?.[0] ?? '';
     const suffixM = suffixRe.exec(rest);
     // A suffix is not a glued word's start ("4Bs"), except in scripts without spaces.
-    const suffix = suffixM && !(/\p{L}$/u.test(suffixM[0]) && /^[\p{L}]/u.test(rest.slice(suffixM[0].length)) && !hasCjkLetter(suffixM[0])) ? suffixM[0] : '';
+    const suffix =
+      suffixM &&
+      !(/\p{L}$/u.test(suffixM[0]) && /^[\p{L}]/u.test(rest.slice(suffixM[0].length)) && !hasCjkLetter(suffixM[0]))
+        ? suffixM[0]
+        : '';
     const figureText = prefix + read.digits + suffix;
     const span = { text: figureText, start: s.start + at - prefix.length };
     const percent = /[%٪]/u.test(prefix + suffix);
-    const money = /[$€£¥₹₩₺₽]|R\$/u.test(prefix) || (suffix !== '' && pattern(lex, `^\\s?(?:{currencies}|€|\\$)$`).test(suffix));
+    const money =
+      /[$€£¥₹₩₺₽]|R\$/u.test(prefix) || (suffix !== '' && pattern(lex, `^\\s?(?:{currencies}|€|\\$)$`).test(suffix));
     const measure = suffix !== '' && !percent && !money;
     const kind: FigureKind = money ? 'money' : percent ? 'percent' : measure ? 'measure' : 'plain';
     const figure: Figure = {
@@ -138,7 +151,13 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
       lakh: read.lakh,
     };
     const next = rest.slice(suffix.length);
-    out.push({ figure, span, kind, quantity: !glued && isQuantity(kind, figure, before.slice(0, before.length - prefix.length), next, lex), code: glued });
+    out.push({
+      figure,
+      span,
+      kind,
+      quantity: !glued && isQuantity(kind, figure, before.slice(0, before.length - prefix.length), next, lex),
+      code: glued,
+    });
   }
   return out;
 }
@@ -155,18 +174,37 @@ function isQuantity(kind: FigureKind, f: Figure, before: string, after: string, 
   const timeOrDate = pattern(lex, `{timeWords}|{dateWords}`);
   if (kind === 'plain' || kind === 'measure') {
     const following = /^[\s.]*((?:\S+\s*){0,3})/u.exec(after)?.[1] ?? '';
-    if (pattern(lex, `^(?:{timeWords}|{dateWords})`).test(following.trim()) || pattern(lex, `^\\s*(?:[-–—]|{functionWords})\\s*\\p{Nd}+\\s*(?:{timeWords})`).test(after)) return false;
+    if (
+      pattern(lex, `^(?:{timeWords}|{dateWords})`).test(following.trim()) ||
+      pattern(lex, `^\\s*(?:[-–—]|{functionWords})\\s*\\p{Nd}+\\s*(?:{timeWords})`).test(after)
+    )
+      return false;
     if (timeOrDate.test(prevWord(before)) && kind === 'plain') return false;
   }
-  if (kind === 'plain' && /^(?:\.|-?(?:st|nd|rd|th|er|e|ème|º|ª|°|го|й|я|ci|inci|ıncı|üncü|uncu))(?![\p{L}])/u.test(after) && !/^\.\s+\p{L}/u.test(after)) return false;
+  if (
+    kind === 'plain' &&
+    /^(?:\.|-?(?:st|nd|rd|th|er|e|ème|º|ª|°|го|й|я|ci|inci|ıncı|üncü|uncu))(?![\p{L}])/u.test(after) &&
+    !/^\.\s+\p{L}/u.test(after)
+  )
+    return false;
   // An id or a place: "Desk 12", "Gate A32", "BA 2490", "portal 4B", "№ 752", an address.
   if (pattern(lex, `(?:{idWords})\\s*$`).test(before) || /(?:^|\s)(?:\p{Lu}{1,3}|[#№])\s*$/u.test(before)) return false;
-  if (pattern(lex, `{streetWords}`).test(near) || pattern(lex, `(?:{streetWords})[\\s\\p{L}\\p{M}'’.,-]{0,24}$`).test(before) || pattern(lex, `^\\s(?:\\p{Lu}[\\p{L}\\p{M}'’.-]*\\s+){1,2}(?:{streetWords})`).test(after)) return false;
+  if (
+    pattern(lex, `{streetWords}`).test(near) ||
+    pattern(lex, `(?:{streetWords})[\\s\\p{L}\\p{M}'’.,-]{0,24}$`).test(before) ||
+    pattern(lex, `^\\s(?:\\p{Lu}[\\p{L}\\p{M}'’.-]*\\s+){1,2}(?:{streetWords})`).test(after)
+  )
+    return false;
   // A phone number: a leading zero or a plus, or a long bare number.
-  if (kind === 'plain' && (/^0\p{Nd}{2,}/u.test(f.digits) || /\+\s?$/u.test(before) || (f.group === '' && f.digits.length >= 6))) return false;
+  if (
+    kind === 'plain' &&
+    (/^0\p{Nd}{2,}/u.test(f.digits) || /\+\s?$/u.test(before) || (f.group === '' && f.digits.length >= 6))
+  )
+    return false;
   if (kind === 'money' || kind === 'percent') return true;
   // A year: four digits from 1800 to 2199 with no unit.
-  if (f.group === '' && f.decimals === 0 && /^(?:1[89]|2[01])\p{Nd}{2}$/u.test([...f.digits].map(digitValue).join(''))) return false;
+  if (f.group === '' && f.decimals === 0 && /^(?:1[89]|2[01])\p{Nd}{2}$/u.test([...f.digits].map(digitValue).join('')))
+    return false;
   if (kind === 'measure') return true;
   // A count of a named thing: a word that is not a time, a date or a function word follows; small counts
   // ("3 new venues") read better in their sentence.
@@ -187,7 +225,10 @@ export function figureAt(f: Figure, value: number): string {
       grouped = `${head}${f.group}${int.slice(-3)}`;
     } else grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
   }
-  const digits = inDigits(`${value < 0 ? '-' : ''}${grouped}${frac ? `\u0000${frac}` : ''}`, f.zero).replace('\u0000', f.decimal);
+  const digits = inDigits(`${value < 0 ? '-' : ''}${grouped}${frac ? `\u0000${frac}` : ''}`, f.zero).replace(
+    '\u0000',
+    f.decimal,
+  );
   return `${f.prefix}${digits}${f.suffix}`;
 }
 
@@ -207,5 +248,16 @@ export function figureOf(prefix: string, digits: string, suffix: string, lex: Le
   if (!/^\p{Nd}/u.test(digits)) return null;
   const read = readNumber(digits, lex);
   if (!read || read.digits !== digits) return null;
-  return { text: `${prefix}${digits}${suffix}`, prefix, digits, suffix, value: read.value, decimals: read.decimals, group: read.group, decimal: read.decimal, zero: zeroOf(digits[0]!), lakh: read.lakh };
+  return {
+    text: `${prefix}${digits}${suffix}`,
+    prefix,
+    digits,
+    suffix,
+    value: read.value,
+    decimals: read.decimals,
+    group: read.group,
+    decimal: read.decimal,
+    zero: zeroOf(digits[0]!),
+    lakh: read.lakh,
+  };
 }

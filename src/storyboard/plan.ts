@@ -52,15 +52,29 @@ export function planStoryboard(req: StoryboardRequest): Storyboard {
 }
 
 /** The embedded composer's storyboard of an offline composition request: its first image on the title. */
-export function offlineStoryboard(spec: { prompt: string; instructions: string | null; durationSeconds: number | null; assets: readonly { kind: string; name: string }[] }): Storyboard {
+export function offlineStoryboard(spec: {
+  prompt: string;
+  instructions: string | null;
+  durationSeconds: number | null;
+  assets: readonly { kind: string; name: string }[];
+}): Storyboard {
   const image = spec.assets.find((a) => a.kind === 'image' && !isBrandLogo(a))?.name ?? null;
-  return planStoryboard({ prompt: spec.prompt, instructions: spec.instructions, durationSeconds: spec.durationSeconds, image });
+  return planStoryboard({
+    prompt: spec.prompt,
+    instructions: spec.instructions,
+    durationSeconds: spec.durationSeconds,
+    image,
+  });
 }
 
 export function plan(req: StoryboardRequest): Plan {
   const text = req.prompt.normalize('NFC');
   const all: Span = trimSpan({ text, start: 0 });
-  const hash = crypto.createHash('sha256').update(`${text}\n${req.instructions ?? ''}`).digest().readUInt32BE(0);
+  const hash = crypto
+    .createHash('sha256')
+    .update(`${text}\n${req.instructions ?? ''}`)
+    .digest()
+    .readUInt32BE(0);
   const look = lookFor(`${text} ${req.instructions ?? ''}`, hash);
   const lex = lexiconFor(text);
   const lang = lex.language;
@@ -88,12 +102,23 @@ export function plan(req: StoryboardRequest): Plan {
       if (piece.kind === 'steps') {
         // At most six steps a scene: more go on in a second scene.
         for (let i = 0; i < piece.items.length; i += 6) {
-          const steps: Step[] = piece.items.slice(i, i + 6).map((s) => ({ marker: s.marker ? trimEdges(s.marker).text : null, text: trimEdges(s.text).text }));
+          const steps: Step[] = piece.items
+            .slice(i, i + 6)
+            .map((s) => ({ marker: s.marker ? trimEdges(s.marker).text : null, text: trimEdges(s.text).text }));
           add({ kind: 'steps', heading: i === 0 && heading ? heading.text : null, steps });
         }
-      } else add({ kind: 'list', heading: heading?.text ?? null, items: piece.items.map((s) => capitalise(trimEdges(s.text).text, lang)) });
+      } else
+        add({
+          kind: 'list',
+          heading: heading?.text ?? null,
+          items: piece.items.map((s) => capitalise(trimEdges(s.text).text, lang)),
+        });
     } else if (piece.kind === 'countdown') {
-      add({ kind: 'countdown', numbers: piece.numbers.map((n) => n.text), payoff: piece.payoff ? trimEdges(piece.payoff).text : null });
+      add({
+        kind: 'countdown',
+        numbers: piece.numbers.map((n) => n.text),
+        payoff: piece.payoff ? trimEdges(piece.payoff).text : null,
+      });
     } else if (first) {
       // A quote opens as a quote card; any other first sentence is the title.
       const quote = quoteOf(trimEdges(piece.span), lex);
@@ -111,24 +136,46 @@ export function plan(req: StoryboardRequest): Plan {
 
   // Summarise: the opening scene stays; the rest by rank (structure, figures, quotes, the call to
   // action, then statements), in their order; the last call to action closes.
-  const maxScenes = requested === null ? MAX_SCENES : Math.max(1, Math.min(MAX_SCENES, Math.floor(requested / MIN_SCENE_SECONDS)));
+  const maxScenes =
+    requested === null ? MAX_SCENES : Math.max(1, Math.min(MAX_SCENES, Math.floor(requested / MIN_SCENE_SECONDS)));
   const [opening, ...rest] = candidates;
   const cta = rest.findLast((c) => c.scene.kind === 'cta');
   const middle = rest.filter((c) => c !== cta);
   const room = Math.max(0, maxScenes - 1 - (cta ? 1 : 0));
-  const kept = [...middle].sort((a, b) => a.rank - b.rank || a.order - b.order).slice(0, room).sort((a, b) => a.order - b.order);
+  const kept = [...middle]
+    .sort((a, b) => a.rank - b.rank || a.order - b.order)
+    .slice(0, room)
+    .sort((a, b) => a.order - b.order);
   const scenes = [opening!, ...kept, ...(cta && 1 + kept.length < maxScenes ? [cta] : [])].map((c) => c.scene);
   const summarised = scenes.length < candidates.length;
 
   const natural = scenes.reduce((t, s) => t + naturalSeconds(s, lang), 0);
   const total = clampDuration(requested ?? natural);
-  const storyboard: Storyboard = { look, scenes: timed(scenes, total, lang), durationSeconds: total, lang, direction: directionOf(text) };
+  const storyboard: Storyboard = {
+    look,
+    scenes: timed(scenes, total, lang),
+    durationSeconds: total,
+    lang,
+    direction: directionOf(text),
+  };
   return { storyboard, summarised, directions };
 }
 
 type Ranked = { scene: Scene; order: number; rank: number };
 
-const RANKS: Record<Scene['kind'], number> = { title: 0, steps: 1, countdown: 1, list: 1, bars: 1, counter: 1, progress: 1, quote: 2, cta: 2, image: 2, statement: 3 };
+const RANKS: Record<Scene['kind'], number> = {
+  title: 0,
+  steps: 1,
+  countdown: 1,
+  list: 1,
+  bars: 1,
+  counter: 1,
+  progress: 1,
+  quote: 2,
+  cta: 2,
+  image: 2,
+  statement: 3,
+};
 
 const clampDuration = (seconds: number) => Math.min(MAX_DURATION_SECONDS, Math.max(1, Math.round(seconds * 10) / 10));
 
@@ -155,7 +202,11 @@ export function naturalSeconds(s: Scene, lang: string): number {
 
 /** Scene times: proportional to each scene's natural length, summing exactly to `total`. */
 function timed(scenes: Scene[], total: number, lang: string): TimedScene[] {
-  return timedBy(scenes, scenes.map((s) => naturalSeconds(s, lang)), total);
+  return timedBy(
+    scenes,
+    scenes.map((s) => naturalSeconds(s, lang)),
+    total,
+  );
 }
 
 /** Scene times proportional to `weights`, summing exactly to `total` (rounded to the millisecond). */
@@ -182,11 +233,14 @@ type Piece =
 
 /** The prompt as an ordered list of structures (steps, lists of bullets, countdowns) and sentences. */
 function structure(all: Span, lex: Lexicon): Piece[] {
-  const blocks = [numbered(all, lex), bulleted(all, lex), countdown(all, lex)].filter((b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null);
+  const blocks = [numbered(all, lex), bulleted(all, lex), countdown(all, lex)].filter(
+    (b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null,
+  );
   // Overlapping structures: the earliest wins.
   blocks.sort((a, b) => a.span.start - b.span.start);
   const chosen: typeof blocks = [];
-  for (const b of blocks) if (!chosen.some((c) => b.span.start < spanEnd(c.span) && c.span.start < spanEnd(b.span))) chosen.push(b);
+  for (const b of blocks)
+    if (!chosen.some((c) => b.span.start < spanEnd(c.span) && c.span.start < spanEnd(b.span))) chosen.push(b);
   const pieces: Piece[] = [];
   let at = all.start;
   const textBetween = (from: number, to: number) => sub(all, from - all.start, to - all.start);
@@ -205,10 +259,13 @@ const joinRules = new WeakMap<Lexicon, (before: string, after: string) => boolea
 function sentencesOf(s: Span, lex: Lexicon): Span[] {
   let joins = joinRules.get(lex);
   if (!joins) {
-    const abbreviations = Object.values(lex).flatMap((v) => (Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && w.endsWith('.')) : []));
+    const abbreviations = Object.values(lex).flatMap((v) =>
+      Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && w.endsWith('.')) : [],
+    );
     const abbreviation = new RegExp(`(?:^|[\\s(])${anyOf(abbreviations)}$`, 'iu');
     const date = pattern(lex, `^(?:{dateWords})`);
-    joins = (before, after) => abbreviation.test(before) || (/(?:^|\s)\p{Nd}{1,2}\.$/u.test(before) && date.test(after));
+    joins = (before, after) =>
+      abbreviation.test(before) || (/(?:^|\s)\p{Nd}{1,2}\.$/u.test(before) && date.test(after));
     joinRules.set(lex, joins);
   }
   return sentences(s, lex.language, joins);
@@ -225,8 +282,18 @@ const CIRCLED = '①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳';
 
 /** "1. Unplug it. 2. Wait …", "Step 1: …", "①…②…": numbered steps, 1, 2, 3… in order. */
 function numbered(all: Span, lex: Lexicon): Piece | null {
-  const re = pattern(lex, `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`, 'giu');
-  const marks = [...all.text.matchAll(re)].map((m) => ({ at: m.index, end: m.index + m[0].length, n: m[1] ? numberOf(m[1], lex)! : CIRCLED.indexOf(m[2]!) + 1, text: m[0] }));
+  const re = pattern(
+    lex,
+    `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})` +
+      `(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`,
+    'giu',
+  );
+  const marks = [...all.text.matchAll(re)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    n: m[1] ? numberOf(m[1], lex)! : CIRCLED.indexOf(m[2]!) + 1,
+    text: m[0],
+  }));
   // The longest run 1, 2, 3… of markers in order.
   let best: typeof marks = [];
   for (let i = 0; i < marks.length; i++) {
@@ -247,7 +314,8 @@ function numbered(all: Span, lex: Lexicon): Piece | null {
   const start = head?.start ?? all.start + best[0]!.at;
   const span = { text: all.text.slice(start - all.start, spanEnd(items.at(-1)!.text) - all.start), start };
   // Numbered tips are a list of tips, not instructions to follow in order.
-  const tips = head && pattern(lex, `{listNouns}`).test(head.text) && !pattern(lex, `{howTo}|{stepWords}`).test(head.text);
+  const tips =
+    head && pattern(lex, `{listNouns}`).test(head.text) && !pattern(lex, `{howTo}|{stepWords}`).test(head.text);
   return { kind: tips ? 'list' : 'steps', head, items, span };
 }
 
@@ -262,7 +330,10 @@ function bulleted(all: Span, lex: Lexicon): Piece | null {
     run.push(m);
   }
   if (run.length < 2) return null;
-  const items: Item[] = run.map((m) => ({ marker: null, text: sub(all, m.index! + m[0].length - m[1]!.length, m.index! + m[0].length) }));
+  const items: Item[] = run.map((m) => ({
+    marker: null,
+    text: sub(all, m.index! + m[0].length - m[1]!.length, m.index! + m[0].length),
+  }));
   const head = headBefore(all, all.start + run[0]!.index!, lex);
   const start = head?.start ?? all.start + run[0]!.index!;
   const last = run.at(-1)!;
@@ -271,10 +342,16 @@ function bulleted(all: Span, lex: Lexicon): Piece | null {
   return { kind: steps ? 'steps' : 'list', head, items, span };
 }
 
-/** "5, 4, 3, 2, 1 — Happy New Year!", "Drei, zwei, eins", "٣، ٢، ١": numbers counting down to 1 or 0, then the payoff. */
+/**
+ * "5, 4, 3, 2, 1 — Happy New Year!", "Drei, zwei, eins", "٣، ٢، ١": numbers counting down to 1 or 0, then the payoff.
+ */
 function countdown(all: Span, lex: Lexicon): Piece | null {
   const token = pattern(lex, `\\p{Nd}+|{numberWords}`, 'giu');
-  const numbers = [...all.text.matchAll(token)].map((m) => ({ at: m.index, end: m.index + m[0].length, n: numberOf(m[0], lex) }));
+  const numbers = [...all.text.matchAll(token)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    n: numberOf(m[0], lex),
+  }));
   for (let i = 0; i < numbers.length; i++) {
     const run = [numbers[i]!];
     for (let j = i + 1; j < numbers.length; j++) {
@@ -315,11 +392,14 @@ function countdown(all: Span, lex: Lexicon): Piece | null {
  * reklam", "…के लिए 8 सेकंड का विज्ञापन") of the first sentence: the span left, and the phrase cut.
  */
 function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
-  const len = `(?:(?:\\p{Nd}+(?:[.,]\\p{Nd}+)?|{numberWords})[\\s\\u00A0-]*(?:{seconds}|{minutes})|{halfMinute}|{wholeMinute})`;
+  const len =
+    `(?:(?:\\p{Nd}+(?:[.,]\\p{Nd}+)?|{numberWords})[\\s\\u00A0-]*(?:{seconds}|{minutes})` +
+    `|{halfMinute}|{wholeMinute})`;
   const item = `(?:{metaWords}|{lengthWords}|${len}|[\\p{L}]{1,3}[\\s-]+${len})`;
   const lead = pattern(
     lex,
-    `^(?:(?:{metaVerbs})[\\s,]*)*(?:(?:${item}[\\s-]*)+(?:[\\p{L}\\p{M}'’-]+[\\s-]+){0,3}?)?(?:{videoNouns})((?:[\\s,-]*${item})*)[\\s,:：،-]*((?:{topicLinks})(?![\\p{L}])[\\s:：]*)?`,
+    `^(?:(?:{metaVerbs})[\\s,]*)*(?:(?:${item}[\\s-]*)+(?:[\\p{L}\\p{M}'’-]+[\\s-]+){0,3}?)?(?:{videoNouns})` +
+      `((?:[\\s,-]*${item})*)[\\s,:：،-]*((?:{topicLinks})(?![\\p{L}])[\\s:：]*)?`,
   );
   // (Cheap tests first: both forms need a word that names a video, the tail form at the sentence's end.)
   const noun = pattern(lex, `{videoNouns}`);
@@ -328,13 +408,17 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
   if (m) {
     // A request needs its link ("for", "about") unless a length or a colon marks it as one.
     const rest = trimEdges(sub(s, m[0].length));
-    if ((m[2] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text)) return { rest, cut: m[0].trim() };
+    if ((m[2] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text))
+      return { rest, cut: m[0].trim() };
   }
   const tail = pattern(
     lex,
-    `((?:{tailLinks})[\\s,]*)?((?:(?:{metaVerbs}|{metaWords}|{lengthWords}|${len})[\\s-]*)*)(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`,
+    `((?:{tailLinks})[\\s,]*)?((?:(?:{metaVerbs}|{metaWords}|{lengthWords}|${len})[\\s-]*)*)` +
+      `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`,
   );
-  const t = pattern(lex, `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`).test(s.text) ? tail.exec(s.text) : null;
+  const t = pattern(lex, `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`).test(s.text)
+    ? tail.exec(s.text)
+    : null;
   if (t && t.index > 0 && (t[1] || pattern(lex, len).test(t[0]))) {
     let rest = trimEdges(sub(s, 0, t.index));
     // "为我们的…" (for our …): a request's opening word, once its ending is known.
@@ -348,14 +432,23 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
 /** A style request ending the sentence: "with teal accents and serif type", "con acentos dorados". */
 function withoutStyle(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
   const words = `(?:[\\p{L}\\p{M}-]+\\s+){0,3}?`;
-  const re = pattern(lex, `[,\\s]*(?:{styleLinks})\\s+${words}(?:{styleNouns})(?:\\s+(?:{conjunctions})\\s+${words}(?:{styleNouns}))?[\\s.!]*$`);
+  const re = pattern(
+    lex,
+    `[,\\s]*(?:{styleLinks})\\s+${words}(?:{styleNouns})` +
+      `(?:\\s+(?:{conjunctions})\\s+${words}(?:{styleNouns}))?[\\s.!]*$`,
+  );
   const m = re.exec(s.text);
   if (!m || m.index === 0) return { rest: s, cut: null };
   return { rest: trimEdges(sub(s, 0, m.index)), cut: m[0].trim() };
 }
 
 /** The title scene from the first sentence, and the scenes its remainder makes (a list after its colon…). */
-function titleOf(sentence: Span, lex: Lexicon, directions: string[], image: string | null): { scene: Scene; more: Scene[] } {
+function titleOf(
+  sentence: Span,
+  lex: Lexicon,
+  directions: string[],
+  image: string | null,
+): { scene: Scene; more: Scene[] } {
   let s = trimEdges(sentence);
   const meta = withoutMeta(s, lex);
   if (meta.cut) directions.push(meta.cut);
@@ -380,12 +473,22 @@ function titleOf(sentence: Span, lex: Lexicon, directions: string[], image: stri
   } else if (wordCount(s.text, lang) > MAX_TITLE_WORDS) {
     const [head, ...rest] = fitted(s, MAX_TITLE_WORDS, lang);
     title = head!;
-    const restSpan = rest.length ? { text: sentence.text.slice(rest[0]!.start - sentence.start, spanEnd(rest.at(-1)!) - sentence.start), start: rest[0]!.start } : null;
+    const restSpan = rest.length
+      ? {
+          text: sentence.text.slice(rest[0]!.start - sentence.start, spanEnd(rest.at(-1)!) - sentence.start),
+          start: rest[0]!.start,
+        }
+      : null;
     if (restSpan && wordCount(restSpan.text, lang) <= MAX_SUBTITLE_WORDS) subtitle = trimEdges(restSpan);
     else if (restSpan) more.push(...rest.map((r) => ({ kind: 'statement' as const, text: trimEdges(r).text })));
   }
   return {
-    scene: { kind: 'title', title: capitalise(title.text, lang), subtitle: subtitle ? capitalise(subtitle.text, lang) : null, image },
+    scene: {
+      kind: 'title',
+      title: capitalise(title.text, lang),
+      subtitle: subtitle ? capitalise(subtitle.text, lang) : null,
+      image,
+    },
     more,
   };
 }
@@ -396,7 +499,9 @@ function fitted(s: Span, max: number, lang: string): Span[] {
   const groups: Span[] = [];
   let current: Span | null = null;
   for (const c of clauses(s)) {
-    const joined: Span | null = current ? { text: s.text.slice(current.start - s.start, spanEnd(c) - s.start), start: current.start } : null;
+    const joined: Span | null = current
+      ? { text: s.text.slice(current.start - s.start, spanEnd(c) - s.start), start: current.start }
+      : null;
     if (current && joined && wordCount(joined.text, lang) <= max) current = joined;
     else {
       if (current) groups.push(current);
@@ -423,7 +528,17 @@ function scenesOf(sentence: Span, lex: Lexicon): Scene[] {
   return fitted(s, MAX_SCENE_WORDS, lang).map((p) => ({ kind: 'statement', text: capitalise(p.text, lang) }));
 }
 
-const QUOTES: Array<[string, string]> = [['“', '”'], ['«', '»'], ['„', '“'], ['„', '”'], ['"', '"'], ['「', '」'], ['『', '』'], ['‘', '’'], ['»', '«']];
+const QUOTES: Array<[string, string]> = [
+  ['“', '”'],
+  ['«', '»'],
+  ['„', '“'],
+  ['„', '”'],
+  ['"', '"'],
+  ['「', '」'],
+  ['『', '』'],
+  ['‘', '’'],
+  ['»', '«'],
+];
 
 /** "“The best coffee in Porto,” says Ana Ribeiro": a quote card, attributed when a name is given. */
 function quoteOf(s: Span, lex: Lexicon): Scene[] | null {
@@ -459,15 +574,33 @@ function strip(s: Span, re: RegExp): Span | null {
   return /[\p{L}\p{N}]/u.test(out.text) ? out : null;
 }
 
+/** Latin letters and digits, as a character class's contents. */
+const LATIN = String.raw`\p{Script=Latin}\p{N}`;
 /** An address: a URL, an e-mail address, a domain name. */
-const ADDRESS = /(?:https?:\/\/[^\s]+|www\.[^\s]+|[\p{Script=Latin}\p{N}._%+-]+@[\p{Script=Latin}\p{N}-]+(?:\.[\p{Script=Latin}\p{N}-]+)+|(?<![@\p{Script=Latin}\p{N}.-])[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}-]*(?:\.[\p{Script=Latin}\p{N}-]+)*\.[a-z]{2,12}(?:\/[^\s]*)?(?![\p{Script=Latin}\p{N}]))/iu;
+const ADDRESS = new RegExp(
+  `(?:${[
+    String.raw`https?:\/\/[^\s]+`,
+    String.raw`www\.[^\s]+`,
+    String.raw`[${LATIN}._%+-]+@[${LATIN}-]+(?:\.[${LATIN}-]+)+`,
+    String.raw`(?<![@${LATIN}.-])[${LATIN}][${LATIN}-]*(?:\.[${LATIN}-]+)*\.[a-z]{2,12}(?:\/[^\s]*)?(?![${LATIN}])`,
+  ].join('|')})`,
+  'iu',
+);
 
-/** A call to action: a sentence with an address ("Book at brightsidedental.com"), or one that asks the viewer to act. */
+/**
+ * A call to action: a sentence with an address ("Book at brightsidedental.com"), or one that asks the viewer to act.
+ */
 function ctaOf(s: Span, lex: Lexicon): Scene | null {
   const m = ADDRESS.exec(s.text);
   // "Node.js": a domain only when its ending is a real one, or the sentence asks for action.
   const asks = pattern(lex, `^(?:[\\p{L}\\p{M}]+\\s+){0,2}?(?:{callsToAction})`).test(s.text);
-  if (m && (/[@/]|^www\./iu.test(m[0]) || /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|(?!js|ts|py|md|rb|sh|db|cs)[a-z]{2})$/iu.test(m[0].replace(/\/.*$/, '')))) {
+  if (
+    m &&
+    (/[@/]|^www\./iu.test(m[0]) ||
+      /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|(?!js|ts|py|md|rb|sh|db|cs)[a-z]{2})$/iu.test(
+        m[0].replace(/\/.*$/, ''),
+      ))
+  ) {
     const address = trimEdges(sub(s, m.index, m.index + m[0].length));
     const links = pattern(lex, `(?:[\\s,:：-]*(?:{addressLinks}))+[\\s,:：-]*$`);
     let before = trimEdges(sub(s, 0, m.index));
@@ -479,7 +612,8 @@ function ctaOf(s: Span, lex: Lexicon): Scene | null {
     const action = /[\p{L}\p{N}]/u.test(before.text) ? before : /[\p{L}\p{N}]/u.test(afterText) ? after : null;
     return { kind: 'cta', action: action ? capitalise(action.text, lex.language) : '', detail: address.text };
   }
-  if (asks && wordCount(s.text, lex.language) <= 12) return { kind: 'cta', action: capitalise(s.text, lex.language), detail: null };
+  if (asks && wordCount(s.text, lex.language) <= 12)
+    return { kind: 'cta', action: capitalise(s.text, lex.language), detail: null };
   return null;
 }
 
@@ -497,13 +631,16 @@ function enumeration(s: Span, lex: Lexicon): Span[] {
   const last = parts.pop()!;
   const inLast = [...last.text.matchAll(conj)].at(-1);
   if (inLast && parts.length > 0) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
-  else if (inLast && parts.length === 0) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
+  else if (inLast && parts.length === 0)
+    parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
   else parts.push(last);
   const lead = pattern(lex, `^(?:{conjunctions})\\s+`);
-  return parts.map((p) => {
-    const l = lead.exec(p.text);
-    return trimEdges(l ? sub(p, l[0].length) : p);
-  }).filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+  return parts
+    .map((p) => {
+      const l = lead.exec(p.text);
+      return trimEdges(l ? sub(p, l[0].length) : p);
+    })
+    .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
 }
 
 /**
@@ -523,7 +660,12 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
   }
   const items = enumeration(body, lex);
   // How many the heading promises: "3 tips", "three reasons", "3つのコツ".
-  const promised = heading ? pattern(lex, `(\\p{Nd}+|{numberWords})\\s*(?:つの|个|個|가지|種類の)?\\s*(?:[\\p{L}\\p{M}-]+\\s+)?(?:{listNouns})`).exec(heading.text) : null;
+  const promised = heading
+    ? pattern(
+        lex,
+        `(\\p{Nd}+|{numberWords})\\s*(?:つの|个|個|가지|種類の)?\\s*(?:[\\p{L}\\p{M}-]+\\s+)?(?:{listNouns})`,
+      ).exec(heading.text)
+    : null;
   const count = promised ? numberOf(promised[1]!, lex) : null;
   const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : 6));
   if (items.length < 2 || !shortItems) return null;
@@ -532,7 +674,11 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
   if (count !== null && count !== items.length) return null;
   // Without a colon, the first item may carry the sentence's lead-in ("We offer speed"): such a list is a statement.
   if (!heading && wordCount(items[0]!.text, lang) > 4) return null;
-  return { kind: 'list', heading: head ? null : (heading?.text ?? null), items: items.map((i) => capitalise(i.text, lang)) };
+  return {
+    kind: 'list',
+    heading: head ? null : (heading?.text ?? null),
+    items: items.map((i) => capitalise(i.text, lang)),
+  };
 }
 
 /** "Signups by quarter: Q1 12, Q2 18, Q3 25": three or more items, each a name and a figure. */
@@ -554,7 +700,11 @@ function barsOf(s: Span, lex: Lexicon, caption: string | null): Scene | null {
   if (bars.some((b) => b === null)) return null;
   const kinds = new Set(bars.map((b) => `${b!.figure.prefix}|${b!.figure.suffix}`));
   if (kinds.size > 1) return null;
-  return { kind: 'bars', label: caption ?? (colon ? trimEdges(sub(s, 0, colon[1]!.length)).text : ''), bars: bars as { label: string; figure: FoundFigure['figure'] }[] };
+  return {
+    kind: 'bars',
+    label: caption ?? (colon ? trimEdges(sub(s, 0, colon[1]!.length)).text : ''),
+    bars: bars as { label: string; figure: FoundFigure['figure'] }[],
+  };
 }
 
 /**
@@ -573,9 +723,12 @@ function figureScene(s: Span, lex: Lexicon): Scene | null {
   const fn = pattern(lex, `(?:^|\\s)(?:{functionWords})$`);
   let qualifier: string | null = null;
   let label: Span | null = null;
-  const leading = pattern(lex, `^(?:(?:{leadArticles}|{about})\\s*)*((?:{atLeast}))?\\s*(?:{about})?$`).exec(before.text);
+  const leading = pattern(lex, `^(?:(?:{leadArticles}|{about})\\s*)*((?:{atLeast}))?\\s*(?:{about})?$`).exec(
+    before.text,
+  );
   if (!before.text || leading) {
-    // The figure leads: what follows it is the label ("teams use it every day"), a qualifier after the figure ("以上") shown with it.
+    // The figure leads: what follows it is the label ("teams use it every day"), a qualifier after the figure ("以上")
+    // shown with it.
     let rest = after;
     const afterQ = pattern(lex, `^(?:{atLeastAfter})`).exec(rest.text);
     if (afterQ) {
@@ -594,6 +747,7 @@ function figureScene(s: Span, lex: Lexicon): Scene | null {
   }
   if (!label || !/[\p{L}]/u.test(label.text) || fn.test(label.text)) return null;
   const text = capitalise(label.text, lang);
-  if (f.kind === 'percent' && f.figure.value <= 100 && !qualifier) return { kind: 'progress', figure: f.figure, percent: f.figure.value, label: label.text };
+  if (f.kind === 'percent' && f.figure.value <= 100 && !qualifier)
+    return { kind: 'progress', figure: f.figure, percent: f.figure.value, label: label.text };
   return { kind: 'counter', figure: f.figure, qualifier, label: text };
 }

@@ -38,17 +38,30 @@ const text = z
   .string()
   .max(STORYBOARD_LIMITS.textChars)
   .refine(isStorableText, STORABLE_TEXT_MESSAGE)
-  .describe(`Text shown as written, at most ${STORYBOARD_LIMITS.textChars} characters; \`{{name}}\` is filled from \`variables\``);
+  .describe(
+    `Text shown as written, at most ${STORYBOARD_LIMITS.textChars} characters; ` +
+      '`{{name}}` is filled from `variables`',
+  );
 const optionalText = (what: string) => text.nullable().optional().describe(what);
 const value = z
   .union([z.number().nonnegative().finite(), z.string().max(40)])
-  .describe('The number: a JSON number (shown with its digits, `.` for decimals), or a string shown as written ("12,000", "15.000", "١٢٬٠٠٠", "{{revenue}}")');
-const seconds = z.number().min(0.5).max(MAX_DURATION_SECONDS).optional().describe('How long the scene holds, in seconds; default: its natural length (time to read it)');
+  .describe(
+    'The number: a JSON number (shown with its digits, `.` for decimals), ' +
+      'or a string shown as written ("12,000", "15.000", "١٢٬٠٠٠", "{{revenue}}")',
+  );
+const seconds = z
+  .number()
+  .min(0.5)
+  .max(MAX_DURATION_SECONDS)
+  .optional()
+  .describe('How long the scene holds, in seconds; default: its natural length (time to read it)');
 const hex = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour #rrggbb');
 const assetRef = z
   .string()
   .regex(/^image-[1-9]\d?$/, 'must name an image of the request: "image-1" is its first image part')
-  .describe('An image part of the request: `image-1` is the first image (in `input`/`messages` order), `image-2` the second…');
+  .describe(
+    'An image part of the request: `image-1` is the first image (in `input`/`messages` order), `image-2` the second…',
+  );
 
 const scene = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S, description: string) =>
   z.strictObject({ kind: z.literal(kind).describe(`\`${kind}\``), ...shape, seconds }).describe(description);
@@ -61,29 +74,70 @@ const figureFields = {
 
 export const sceneSchema = z
   .discriminatedUnion('kind', [
-    scene('title', { title: text, subtitle: optionalText('A line under the title'), image: assetRef.nullable().optional().describe('A picture beside the title') }, 'The opening title'),
+    scene(
+      'title',
+      {
+        title: text,
+        subtitle: optionalText('A line under the title'),
+        image: assetRef.nullable().optional().describe('A picture beside the title'),
+      },
+      'The opening title',
+    ),
     scene('statement', { text }, 'One sentence, big'),
-    scene('counter', { ...figureFields, label: text.describe('What the number counts'), qualifier: optionalText('Shown with the number ("over", "más de")') }, 'A number counting up to its value'),
+    scene(
+      'counter',
+      {
+        ...figureFields,
+        label: text.describe('What the number counts'),
+        qualifier: optionalText('Shown with the number ("over", "más de")'),
+      },
+      'A number counting up to its value',
+    ),
     scene(
       'progress',
-      { ...figureFields, suffix: text.max(24).optional().describe('Shown after the number; default "%"'), label: text.describe('What the percentage is of') },
+      {
+        ...figureFields,
+        suffix: text.max(24).optional().describe('Shown after the number; default "%"'),
+        label: text.describe('What the percentage is of'),
+      },
       'A percentage (at most 100): a bar fills to it',
     ),
     scene(
       'bars',
       {
         label: optionalText('The chart’s caption'),
-        items: z.array(z.strictObject({ label: text, ...figureFields }).describe('One bar')).min(1).max(STORYBOARD_LIMITS.items).describe('The bars, in order'),
+        items: z
+          .array(z.strictObject({ label: text, ...figureFields }).describe('One bar'))
+          .min(1)
+          .max(STORYBOARD_LIMITS.items)
+          .describe('The bars, in order'),
       },
       'A bar chart',
     ),
-    scene('list', { heading: optionalText('Above the items'), items: z.array(text).min(1).max(STORYBOARD_LIMITS.items).describe('The items, in order') }, 'A list, items appearing in turn'),
+    scene(
+      'list',
+      {
+        heading: optionalText('Above the items'),
+        items: z.array(text).min(1).max(STORYBOARD_LIMITS.items).describe('The items, in order'),
+      },
+      'A list, items appearing in turn',
+    ),
     scene(
       'steps',
       {
         heading: optionalText('Above the steps'),
         items: z
-          .array(z.union([text, z.strictObject({ marker: optionalText('Its marker as written ("1.", "Step 2"); none: a bullet'), text })]).describe('A step: its text, or `{marker, text}`'))
+          .array(
+            z
+              .union([
+                text,
+                z.strictObject({
+                  marker: optionalText('Its marker as written ("1.", "Step 2"); none: a bullet'),
+                  text,
+                }),
+              ])
+              .describe('A step: its text, or `{marker, text}`'),
+          )
           .min(1)
           .max(STORYBOARD_LIMITS.items)
           .describe('The steps, in order'),
@@ -93,7 +147,11 @@ export const sceneSchema = z
     scene(
       'countdown',
       {
-        numbers: z.array(z.union([z.number().int().nonnegative(), text.max(20)])).min(2).max(STORYBOARD_LIMITS.countdown).describe('Each number big, in turn ("5", "drei")'),
+        numbers: z
+          .array(z.union([z.number().int().nonnegative(), text.max(20)]))
+          .min(2)
+          .max(STORYBOARD_LIMITS.countdown)
+          .describe('Each number big, in turn ("5", "drei")'),
         payoff: optionalText('The line after the last number'),
       },
       'A countdown, then its payoff line',
@@ -109,13 +167,21 @@ export const sceneSchema = z
       },
       'The call to action',
     ),
-    scene('image', { asset: assetRef, caption: optionalText('A line over the picture') }, 'A picture of the request, full frame'),
+    scene(
+      'image',
+      { asset: assetRef, caption: optionalText('A line over the picture') },
+      'A picture of the request, full frame',
+    ),
   ])
   .describe('One scene: its `kind` and that kind’s fields');
 
 export const lookSchema = z
   .strictObject({
-    name: z.string().max(40).optional().describe('A preset to start from: midnight, sunrise, paper, forest, studio; the fields below override it'),
+    name: z
+      .string()
+      .max(40)
+      .optional()
+      .describe('A preset to start from: midnight, sunrise, paper, forest, studio; the fields below override it'),
     theme: z.enum(['dark', 'light']).optional().describe('Dark or light'),
     palette: z
       .strictObject({
@@ -131,13 +197,19 @@ export const lookSchema = z
     type: z
       .strictObject({
         family: z.enum(BRAND_FONTS).optional().describe('Type family'),
-        weight: z.union([z.literal(600), z.literal(700), z.literal(800), z.literal(900)]).optional().describe('Headline weight'),
+        weight: z
+          .union([z.literal(600), z.literal(700), z.literal(800), z.literal(900)])
+          .optional()
+          .describe('Headline weight'),
         uppercase: z.boolean().optional().describe('Headlines in capitals'),
       })
       .optional()
       .describe('Type style'),
     background: z.enum(['orbs', 'grid', 'rings', 'glow', 'none']).optional().describe('Background ornament'),
-    transition: z.enum(['fade', 'slide', 'wipe', 'zoom', 'rise']).optional().describe('How one scene gives way to the next'),
+    transition: z
+      .enum(['fade', 'slide', 'wipe', 'zoom', 'rise'])
+      .optional()
+      .describe('How one scene gives way to the next'),
     motion: z.enum(['calm', 'smooth', 'bouncy']).optional().describe('Easing character'),
   })
   .describe('How the video looks; every field optional (default: a preset chosen by the storyboard’s text)');
@@ -150,20 +222,44 @@ export const STORYBOARD_EXAMPLE = {
     { kind: 'statement', text: 'Teams plan less and do more.' },
     { kind: 'counter', value: '12,000', suffix: '+', label: 'teams use Nimbus', seconds: 3 },
     { kind: 'progress', value: 92, label: 'renew after their first year' },
-    { kind: 'bars', label: 'Signups by quarter', items: [{ label: 'Q1', value: 12 }, { label: 'Q2', value: 18 }, { label: 'Q3', value: 25 }] },
+    {
+      kind: 'bars',
+      label: 'Signups by quarter',
+      items: [
+        { label: 'Q1', value: 12 },
+        { label: 'Q2', value: 18 },
+        { label: 'Q3', value: 25 },
+      ],
+    },
     { kind: 'list', heading: 'What’s new', items: ['Focus time', 'Shared agendas', 'Smart reminders'] },
-    { kind: 'steps', heading: 'Get started', items: [{ marker: '1.', text: 'Sign up' }, { marker: '2.', text: 'Connect your calendar' }] },
+    {
+      kind: 'steps',
+      heading: 'Get started',
+      items: [
+        { marker: '1.', text: 'Sign up' },
+        { marker: '2.', text: 'Connect your calendar' },
+      ],
+    },
     { kind: 'countdown', numbers: [3, 2, 1], payoff: 'Launch day!' },
     { kind: 'quote', quote: 'Our meetings halved in a month.', attribution: 'Ana Ribeiro, Casa Lupa' },
     { kind: 'cta', text: 'Try it free', link: 'nimbus.app', date: 'From 1 October', price: '$4 a seat' },
   ],
-  look: { name: 'midnight', palette: { accent: '#14b8a6' }, type: { family: 'sans', uppercase: false }, transition: 'fade' },
+  look: {
+    name: 'midnight',
+    palette: { accent: '#14b8a6' },
+    type: { family: 'sans', uppercase: false },
+    transition: 'fade',
+  },
 } as const;
 
 export const storyboardSchema = z
   .strictObject({
     version: z.literal(STORYBOARD_VERSION).default(STORYBOARD_VERSION).describe('Storyboard format version: 1'),
-    scenes: z.array(sceneSchema).min(1).max(STORYBOARD_LIMITS.scenes).describe(`The scenes in order, 1–${STORYBOARD_LIMITS.scenes}`),
+    scenes: z
+      .array(sceneSchema)
+      .min(1)
+      .max(STORYBOARD_LIMITS.scenes)
+      .describe(`The scenes in order, 1–${STORYBOARD_LIMITS.scenes}`),
     look: lookSchema.optional(),
     duration_seconds: z
       .number()
@@ -171,16 +267,31 @@ export const storyboardSchema = z
       .max(MAX_DURATION_SECONDS)
       .optional()
       .describe('The video’s length: scene times are scaled to it. Default: the sum of the scenes’ seconds'),
-    lang: z.string().regex(/^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag').optional().describe('BCP 47 language of the text (line breaking, glyphs); default: detected'),
+    lang: z
+      .string()
+      .regex(/^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 language tag')
+      .optional()
+      .describe('BCP 47 language of the text (line breaking, glyphs); default: detected'),
     direction: z.enum(['ltr', 'rtl']).optional().describe('Writing direction; default: from the text’s script'),
   })
-  .describe('Extension: a storyboard, the video scene by scene (rendered as written: nothing is planned or asked of an LLM)')
+  .describe(
+    'Extension: a storyboard, the video scene by scene (rendered as written: nothing is planned or asked of an LLM)',
+  )
   .meta({ examples: [STORYBOARD_EXAMPLE] });
 
 export const variablesSchema = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a name of letters, digits, _ . -'), z.union([z.string().max(STORYBOARD_LIMITS.textChars), z.number().finite()]))
-  .refine((v) => Object.keys(v).length <= STORYBOARD_LIMITS.variables, `at most ${STORYBOARD_LIMITS.variables} variables`)
-  .describe('Extension: values of the storyboard’s `{{name}}` placeholders (strings or numbers); every placeholder must have one');
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'must be a name of letters, digits, _ . -'),
+    z.union([z.string().max(STORYBOARD_LIMITS.textChars), z.number().finite()]),
+  )
+  .refine(
+    (v) => Object.keys(v).length <= STORYBOARD_LIMITS.variables,
+    `at most ${STORYBOARD_LIMITS.variables} variables`,
+  )
+  .describe(
+    'Extension: values of the storyboard’s `{{name}}` placeholders (strings or numbers); ' +
+      'every placeholder must have one',
+  );
 
 export type PublicStoryboard = z.output<typeof storyboardSchema>;
 export type PublicScene = z.output<typeof sceneSchema>;
@@ -195,12 +306,16 @@ export function fillVariables<T>(value: T, variables: Record<string, string | nu
   if (typeof value === 'string') {
     return value.replace(PLACEHOLDER, (_m, name: string) => {
       const v = Object.hasOwn(variables, name) ? variables[name] : undefined;
-      if (v === undefined) throw invalidInput(`variables.${name}: missing; ${at} uses {{${name}}}`, `variables.${name}`);
+      if (v === undefined)
+        throw invalidInput(`variables.${name}: missing; ${at} uses {{${name}}}`, `variables.${name}`);
       return String(v);
     }) as T;
   }
   if (Array.isArray(value)) return value.map((v, i) => fillVariables(v, variables, `${at}.${i}`)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillVariables(v, variables, `${at}.${k}`)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fillVariables(v, variables, `${at}.${k}`)]),
+    ) as T;
   return value;
 }
 
@@ -209,7 +324,11 @@ export function fillVariables<T>(value: T, variables: Record<string, string | nu
 /** Image references (`image-1`) of a storyboard, with where each is. */
 export function imageRefs(sb: PublicStoryboard, at = 'storyboard'): { ref: string; param: string }[] {
   return sb.scenes.flatMap((s, i) =>
-    s.kind === 'image' ? [{ ref: s.asset, param: `${at}.scenes.${i}.asset` }] : s.kind === 'title' && s.image ? [{ ref: s.image, param: `${at}.scenes.${i}.image` }] : [],
+    s.kind === 'image'
+      ? [{ ref: s.asset, param: `${at}.scenes.${i}.asset` }]
+      : s.kind === 'title' && s.image
+        ? [{ ref: s.image, param: `${at}.scenes.${i}.image` }]
+        : [],
   );
 }
 
@@ -226,7 +345,10 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
  * image reference to its local asset name; `durationSeconds`: the request's length, used when the
  * storyboard gives none. Problems are 400s naming the path under `at`.
  */
-export function toStoryboard(sb: PublicStoryboard, opts: { image: (ref: string) => string | null; durationSeconds?: number | null; at?: string }): Storyboard {
+export function toStoryboard(
+  sb: PublicStoryboard,
+  opts: { image: (ref: string) => string | null; durationSeconds?: number | null; at?: string },
+): Storyboard {
   const at = opts.at ?? 'storyboard';
   const fail = (path: string, message: string) => invalidInput(`${at}.${path}: ${message}`, `${at}.${path}`);
   const allText = sb.scenes.flatMap(publicTexts).join('\n');
@@ -246,29 +368,58 @@ export function toStoryboard(sb: PublicStoryboard, opts: { image: (ref: string) 
     const p = `scenes.${i}`;
     switch (s.kind) {
       case 'title':
-        return { kind: 'title', title: s.title, subtitle: s.subtitle ?? null, image: s.image ? image(s.image, `${p}.image`) : null };
+        return {
+          kind: 'title',
+          title: s.title,
+          subtitle: s.subtitle ?? null,
+          image: s.image ? image(s.image, `${p}.image`) : null,
+        };
       case 'statement':
         return { kind: 'statement', text: s.text };
       case 'counter':
-        return { kind: 'counter', figure: figure(s.value, s.prefix ?? '', s.suffix ?? '', `${p}.value`), qualifier: s.qualifier ?? null, label: s.label };
+        return {
+          kind: 'counter',
+          figure: figure(s.value, s.prefix ?? '', s.suffix ?? '', `${p}.value`),
+          qualifier: s.qualifier ?? null,
+          label: s.label,
+        };
       case 'progress': {
         const f = figure(s.value, s.prefix ?? '', s.suffix ?? '%', `${p}.value`);
         if (f.value > 100) throw fail(`${p}.value`, 'a progress is a percentage, at most 100');
         return { kind: 'progress', figure: f, percent: f.value, label: s.label };
       }
       case 'bars':
-        return { kind: 'bars', label: s.label ?? '', bars: s.items.map((b, j) => ({ label: b.label, figure: figure(b.value, b.prefix ?? '', b.suffix ?? '', `${p}.items.${j}.value`) })) };
+        return {
+          kind: 'bars',
+          label: s.label ?? '',
+          bars: s.items.map((b, j) => ({
+            label: b.label,
+            figure: figure(b.value, b.prefix ?? '', b.suffix ?? '', `${p}.items.${j}.value`),
+          })),
+        };
       case 'list':
         return { kind: 'list', heading: s.heading ?? null, items: s.items };
       case 'steps':
-        return { kind: 'steps', heading: s.heading ?? null, steps: s.items.map((it) => (typeof it === 'string' ? { marker: null, text: it } : { marker: it.marker ?? null, text: it.text })) };
+        return {
+          kind: 'steps',
+          heading: s.heading ?? null,
+          steps: s.items.map((it) =>
+            typeof it === 'string' ? { marker: null, text: it } : { marker: it.marker ?? null, text: it.text },
+          ),
+        };
       case 'countdown':
         return { kind: 'countdown', numbers: s.numbers.map(String), payoff: s.payoff ?? null };
       case 'quote':
         return { kind: 'quote', quote: s.quote, attribution: s.attribution ?? null };
       case 'cta':
         // date and price only when given: a planned call to action has neither.
-        return { kind: 'cta', action: s.text, detail: s.link ?? null, ...(s.date != null && { date: s.date }), ...(s.price != null && { price: s.price }) };
+        return {
+          kind: 'cta',
+          action: s.text,
+          detail: s.link ?? null,
+          ...(s.date != null && { date: s.date }),
+          ...(s.price != null && { price: s.price }),
+        };
       case 'image':
         return { kind: 'image', image: image(s.asset, `${p}.asset`), caption: s.caption ?? null };
     }
@@ -290,7 +441,11 @@ export function toStoryboard(sb: PublicStoryboard, opts: { image: (ref: string) 
       return out;
     });
     total = start;
-    if (total > MAX_DURATION_SECONDS + 1e-9) throw fail('scenes', `the scenes last ${total} s; the limit is ${MAX_DURATION_SECONDS} s (set fewer seconds, or duration_seconds)`);
+    if (total > MAX_DURATION_SECONDS + 1e-9)
+      throw fail(
+        'scenes',
+        `the scenes last ${total} s; the limit is ${MAX_DURATION_SECONDS} s (set fewer seconds, or duration_seconds)`,
+      );
     if (total < 1) throw fail('scenes', 'the scenes last less than 1 s');
   }
   const look = lookOf(sb.look, allText);
@@ -299,7 +454,8 @@ export function toStoryboard(sb: PublicStoryboard, opts: { image: (ref: string) 
 
 /** Every text field of a public scene (placeholders filled), in reading order. */
 function publicTexts(s: PublicScene): string[] {
-  const t = (...xs: (string | number | null | undefined)[]) => xs.filter((x): x is string | number => x != null).map(String);
+  const t = (...xs: (string | number | null | undefined)[]) =>
+    xs.filter((x): x is string | number => x != null).map(String);
   switch (s.kind) {
     case 'title':
       return t(s.title, s.subtitle);
@@ -355,30 +511,60 @@ function figureFieldsOf(f: Figure) {
 
 /** The public form of an internal storyboard: every field written out, so that it comes back the same. */
 export function fromStoryboard(sb: Storyboard): PublicStoryboard {
-  const opt = <K extends string>(key: K, v: string | null | undefined) => (v == null ? {} : ({ [key]: v } as Record<K, string>));
+  const opt = <K extends string>(key: K, v: string | null | undefined) =>
+    v == null ? {} : ({ [key]: v } as Record<K, string>);
   const scenes = sb.scenes.map((s): PublicScene => {
     const seconds = s.duration;
     switch (s.kind) {
       case 'title':
-        return { kind: 'title', title: s.title, ...opt('subtitle', s.subtitle), ...opt('image', s.image && refOf(s.image)), seconds };
+        return {
+          kind: 'title',
+          title: s.title,
+          ...opt('subtitle', s.subtitle),
+          ...opt('image', s.image && refOf(s.image)),
+          seconds,
+        };
       case 'statement':
         return { kind: 'statement', text: s.text, seconds };
       case 'counter':
-        return { kind: 'counter', ...figureFieldsOf(s.figure), label: s.label, ...opt('qualifier', s.qualifier), seconds };
+        return {
+          kind: 'counter',
+          ...figureFieldsOf(s.figure),
+          label: s.label,
+          ...opt('qualifier', s.qualifier),
+          seconds,
+        };
       case 'progress':
         return { kind: 'progress', ...figureFieldsOf(s.figure), label: s.label, seconds };
       case 'bars':
-        return { kind: 'bars', label: s.label, items: s.bars.map((b) => ({ label: b.label, ...figureFieldsOf(b.figure) })), seconds };
+        return {
+          kind: 'bars',
+          label: s.label,
+          items: s.bars.map((b) => ({ label: b.label, ...figureFieldsOf(b.figure) })),
+          seconds,
+        };
       case 'list':
         return { kind: 'list', ...opt('heading', s.heading), items: s.items, seconds };
       case 'steps':
-        return { kind: 'steps', ...opt('heading', s.heading), items: s.steps.map((st) => (st.marker === null ? st.text : { marker: st.marker, text: st.text })), seconds };
+        return {
+          kind: 'steps',
+          ...opt('heading', s.heading),
+          items: s.steps.map((st) => (st.marker === null ? st.text : { marker: st.marker, text: st.text })),
+          seconds,
+        };
       case 'countdown':
         return { kind: 'countdown', numbers: s.numbers, ...opt('payoff', s.payoff), seconds };
       case 'quote':
         return { kind: 'quote', quote: s.quote, ...opt('attribution', s.attribution), seconds };
       case 'cta':
-        return { kind: 'cta', text: s.action, ...opt('link', s.detail), ...opt('date', s.date), ...opt('price', s.price), seconds };
+        return {
+          kind: 'cta',
+          text: s.action,
+          ...opt('link', s.detail),
+          ...opt('date', s.date),
+          ...opt('price', s.price),
+          seconds,
+        };
       case 'image':
         return { kind: 'image', asset: refOf(s.image), ...opt('caption', s.caption), seconds };
     }
@@ -400,4 +586,3 @@ export function fromStoryboard(sb: Storyboard): PublicStoryboard {
     direction: sb.direction,
   };
 }
-

@@ -22,7 +22,8 @@ export function trimSpan(s: Span): Span {
 }
 
 /** A part of a span, by offsets within it. */
-export const sub = (s: Span, from: number, to = s.text.length): Span => trimSpan({ text: s.text.slice(from, to), start: s.start + from });
+export const sub = (s: Span, from: number, to = s.text.length): Span =>
+  trimSpan({ text: s.text.slice(from, to), start: s.start + from });
 
 /** Punctuation a piece of text may lose at its ends (closing marks a quote or bracket needs stay). */
 const EDGE_START = /^[\s,;:.!?、，；：。！？،؛।॥…–—\-•·*|/]+/u;
@@ -38,7 +39,17 @@ export function trimEdges(s: Span): Span {
   return balanced(t);
 }
 
-const PAIRS: Record<string, string> = { '(': ')', '[': ']', '«': '»', '“': '”', '„': '“', '「': '」', '『': '』', '‘': '’', '"': '"' };
+const PAIRS: Record<string, string> = {
+  '(': ')',
+  '[': ']',
+  '«': '»',
+  '“': '”',
+  '„': '“',
+  '「': '」',
+  '『': '』',
+  '‘': '’',
+  '"': '"',
+};
 
 /** Drops an opening mark at the start whose closing mark is missing, and the reverse at the end. */
 function balanced(s: Span): Span {
@@ -49,7 +60,11 @@ function balanced(s: Span): Span {
     if (first && PAIRS[first] && !t.text.slice(1).includes(PAIRS[first]!)) t = sub(t, 1);
     else if (last && Object.values(PAIRS).includes(last)) {
       const open = Object.keys(PAIRS).filter((k) => PAIRS[k] === last);
-      if (!open.some((o) => t.text.slice(0, -1).includes(o)) && !(last === '"' && (t.text.match(/"/g)?.length ?? 0) % 2 === 0)) t = sub(t, 0, t.text.length - 1);
+      if (
+        !open.some((o) => t.text.slice(0, -1).includes(o)) &&
+        !(last === '"' && (t.text.match(/"/g)?.length ?? 0) % 2 === 0)
+      )
+        t = sub(t, 0, t.text.length - 1);
       else break;
     } else break;
   }
@@ -77,7 +92,8 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
   const joined: Span[] = [];
   for (const x of out) {
     const prev = joined.at(-1);
-    if (prev && joins(prev.text, x.text)) joined[joined.length - 1] = { text: s.text.slice(prev.start - s.start, spanEnd(x) - s.start), start: prev.start };
+    if (prev && joins(prev.text, x.text))
+      joined[joined.length - 1] = { text: s.text.slice(prev.start - s.start, spanEnd(x) - s.start), start: prev.start };
     else joined.push(x);
   }
   return joined;
@@ -86,7 +102,8 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
 /** Word-like segments (letters or digits) with their offsets. */
 function wordSpans(s: Span, lang: string): Span[] {
   const out: Span[] = [];
-  for (const seg of segmenter(lang, 'word').segment(s.text)) if (seg.isWordLike) out.push({ text: seg.segment, start: s.start + seg.index });
+  for (const seg of segmenter(lang, 'word').segment(s.text))
+    if (seg.isWordLike) out.push({ text: seg.segment, start: s.start + seg.index });
   return out;
 }
 

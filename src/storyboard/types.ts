@@ -6,7 +6,14 @@
 import type { BrandFont } from '../shared.js';
 
 /** Colours as #rrggbb. */
-export type Palette = { background: string; surface: string; text: string; muted: string; accent: string; accent2: string };
+export type Palette = {
+  background: string;
+  surface: string;
+  text: string;
+  muted: string;
+  accent: string;
+  accent2: string;
+};
 
 /** The installed type styles: one list with the brand kits' (BRAND_FONTS in src/shared.ts). */
 export type FontFamily = BrandFont;
@@ -58,7 +65,9 @@ export type Step = { marker: string | null; text: string };
 export type Scene =
   | { kind: 'title'; title: string; subtitle: string | null; image: string | null }
   | { kind: 'statement'; text: string }
-  /** A quantity: the figure counts up; `qualifier` ("over", "más de") is shown with it; `label` names what it counts. */
+  /**
+   * A quantity: the figure counts up; `qualifier` ("over", "más de") is shown with it; `label` names what it counts.
+   */
   | { kind: 'counter'; figure: Figure; qualifier: string | null; label: string }
   /** A percentage of a whole (at most 100): a bar fills to it. */
   | { kind: 'progress'; figure: Figure; percent: number; label: string }

@@ -134,20 +134,41 @@ export type CompositionCall = {
  */
 export type CompositionDraft = { key: string; usage: TokenUsage; storyboardKey?: string | null };
 
-/** The valid composition the compose step settled on: its storage key, the provider that wrote it, its storyboard's key. */
+/**
+ * The valid composition the compose step settled on: its storage key, the provider that wrote it, its storyboard's key.
+ */
 export type Composition = { key: string; provider: string; storyboardKey?: string | null };
 
-/** A storyboard request's composition: its stored storyboard (storyboardKey) drawn by the engine, no provider called. */
+/**
+ * A storyboard request's composition: its stored storyboard (storyboardKey) drawn by the engine, no provider called.
+ */
 export type StoryboardDrawCall = { generationId: string; request: GenerationRequest; assets: MediaAsset[] };
 
-/** `durationSeconds`: the length the composition must have (the request's), null when free; `assets`: what it may refer to under `assets/`. */
-export type ValidationInput = { engine: EngineId; key: string; width: number; height: number; durationSeconds: number | null; assets: MediaAsset[] };
+/**
+ * `durationSeconds`: the length the composition must have (the request's), null when free; `assets`: what it may refer
+ * to under `assets/`.
+ */
+export type ValidationInput = {
+  engine: EngineId;
+  key: string;
+  width: number;
+  height: number;
+  durationSeconds: number | null;
+  assets: MediaAsset[];
+};
 
 /** An asset as a render needs it: its description and where it is stored. */
 export type RenderAsset = MediaAsset & { key: string };
 
 /** `assets`: downloaded into the render's work directory and served to the composition under `assets/`. */
-export type RenderInput = { generationId: string; engine: EngineId; compositionKey: string; width: number; height: number; assets: RenderAsset[] };
+export type RenderInput = {
+  generationId: string;
+  engine: EngineId;
+  compositionKey: string;
+  width: number;
+  height: number;
+  assets: RenderAsset[];
+};
 
 /** How a video renders: in one piece (no chunks) or as these chunks, joined afterwards. */
 export type RenderPlan = { chunks: RenderChunk[] };
@@ -205,7 +226,10 @@ export type WebhookDeliveryInput = {
   engine: EngineId;
   model: string;
   facts: GenerationEventFacts;
-  /** Set when the activity that records the terminal state prepared the event (the completed event): the workflow does not prepare it again. */
+  /**
+   * Set when the activity that records the terminal state prepared the event (the completed event): the workflow does
+   * not prepare it again.
+   */
   prepared?: PreparedDelivery;
   /**
    * `prepared` under its former name, in the input of delivery workflows started before it was
@@ -277,7 +301,10 @@ export interface StoryboardActivities {
 }
 
 /** The activities that call a provider (each its own attempt; their failures are classified). */
-export const PROVIDER_CALLS = ['expandPrompt', 'writeComposition'] as const satisfies readonly (keyof ProviderActivities)[];
+export const PROVIDER_CALLS = [
+  'expandPrompt',
+  'writeComposition',
+] as const satisfies readonly (keyof ProviderActivities)[];
 
 /** Whether a long video renders in chunks, decided on the I/O queue (task queue `video-io`). */
 export interface RenderPlanActivities {

@@ -50,7 +50,10 @@ export function temporalLogger(logger: Logger): TemporalLogger {
     const quiet = CHATTER.some((re) => re.test(message)) || repeated(message, meta);
     // Activity and workflow lines ("Activity failed") carry the workflow id: name the generation too.
     const generationId = generationWorkflowId(meta?.workflowId);
-    sdk[quiet ? 'debug' : LEVELS[level]](generationId ? { generation_id: generationId, ...meta } : (meta ?? {}), message);
+    sdk[quiet ? 'debug' : LEVELS[level]](
+      generationId ? { generation_id: generationId, ...meta } : (meta ?? {}),
+      message,
+    );
   };
   return {
     log,
@@ -70,7 +73,10 @@ export const activityLogContext: ActivityInterceptorsFactory = (ctx) => ({
   inbound: {
     execute: (input, next) => {
       const call = input.args[0] as { generationId?: unknown } | undefined;
-      const generationId = typeof call?.generationId === 'string' ? call.generationId : generationWorkflowId(ctx.info.workflowExecution?.workflowId);
+      const generationId =
+        typeof call?.generationId === 'string'
+          ? call.generationId
+          : generationWorkflowId(ctx.info.workflowExecution?.workflowId);
       return generationId ? withLogContext({ generation_id: generationId }, () => next(input)) : next(input);
     },
   },

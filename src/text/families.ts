@@ -26,14 +26,22 @@ const weight = (bold: boolean) => (bold ? 'Bold' : 'Regular');
 
 /** Scripts whose Noto serif family is not `Noto Serif <Script>`. */
 const SERIF_FAMILY: Partial<Record<Script, string>> = { arabic: 'Noto Naskh Arabic' };
-const CJK_REGIONS = { 'cjk-jp': 'JP', 'cjk-kr': 'KR', 'cjk-sc': 'SC' } as const satisfies Partial<Record<Script, string>>;
+const CJK_REGIONS = { 'cjk-jp': 'JP', 'cjk-kr': 'KR', 'cjk-sc': 'SC' } as const satisfies Partial<
+  Record<Script, string>
+>;
 
 const noto = (family: string, bold: boolean, style: FaceStyle, script: Script): Face => {
   const name = `${family.replace(/ /g, '')}-${weight(bold)}`;
   return { name, family, fullName: `${family} ${weight(bold)}`, bold, style, script, file: `${name}.ttf` };
 };
 
-const cjk = (kind: 'Sans' | 'Serif' | 'Sans Mono', region: string, bold: boolean, style: FaceStyle, script: Script): Face => {
+const cjk = (
+  kind: 'Sans' | 'Serif' | 'Sans Mono',
+  region: string,
+  bold: boolean,
+  style: FaceStyle,
+  script: Script,
+): Face => {
   const family = `Noto ${kind} CJK ${region}`;
   const name = `Noto${kind.replace(' ', '')}CJK${region.toLowerCase()}-${weight(bold)}`;
   // Every CJK face is in the Sans or the Serif collection (the monospaced ones in Sans).
@@ -43,7 +51,15 @@ const cjk = (kind: 'Sans' | 'Serif' | 'Sans Mono', region: string, bold: boolean
 
 const dejaVu = (family: 'DejaVu Sans' | 'DejaVu Sans Mono', bold: boolean, style: FaceStyle): Face => {
   const name = `${family.replace(/ /g, '')}${bold ? '-Bold' : ''}`;
-  return { name, family, fullName: bold ? `${family} Bold` : family, bold, style, script: 'latin', file: `${name}.ttf` };
+  return {
+    name,
+    family,
+    fullName: bold ? `${family} Bold` : family,
+    bold,
+    style,
+    script: 'latin',
+    file: `${name}.ttf`,
+  };
 };
 
 /** The face for text in `script`, in a style and weight: what Lottie text documents name and both engines draw. */
@@ -53,7 +69,13 @@ export function faceFor(script: Script, style: FaceStyle, bold: boolean): Face {
     return cjk(style === 'serif' ? 'Serif' : style === 'mono' ? 'Sans Mono' : 'Sans', region, bold, style, script);
   }
   const own = SCRIPT_NAMES[script as keyof typeof SCRIPT_NAMES];
-  if (own) return noto(style === 'serif' ? (SERIF_FAMILY[script] ?? `Noto Serif ${own}`) : `Noto Sans ${own}`, bold, style === 'mono' ? 'sans' : style, script);
+  if (own)
+    return noto(
+      style === 'serif' ? (SERIF_FAMILY[script] ?? `Noto Serif ${own}`) : `Noto Sans ${own}`,
+      bold,
+      style === 'mono' ? 'sans' : style,
+      script,
+    );
   if (style === 'mono') return dejaVu('DejaVu Sans Mono', bold, 'mono');
   return noto(style === 'serif' ? 'Noto Serif' : 'Noto Sans', bold, style, 'latin');
 }
@@ -71,13 +93,23 @@ export function fallbackFaces(style: FaceStyle, bold: boolean): Face[] {
 }
 
 /** The colour emoji face (bitmaps: drawn as pictures, never as outlines). */
-export const EMOJI_FACE: Face = { name: 'NotoColorEmoji', family: 'Noto Color Emoji', fullName: 'Noto Color Emoji', bold: false, style: 'sans', script: 'latin', file: 'NotoColorEmoji.ttf' };
+export const EMOJI_FACE: Face = {
+  name: 'NotoColorEmoji',
+  family: 'Noto Color Emoji',
+  fullName: 'Noto Color Emoji',
+  bold: false,
+  style: 'sans',
+  script: 'latin',
+  file: 'NotoColorEmoji.ttf',
+};
 
 const SCRIPTS: Script[] = ['latin', 'cjk-jp', 'cjk-kr', 'cjk-sc', ...(Object.keys(SCRIPT_NAMES) as Script[])];
 
 /** Every face any text may name, by name. */
 export const FACES: ReadonlyMap<string, Face> = new Map(
-  SCRIPTS.flatMap((script) => (['sans', 'serif', 'mono'] as const).flatMap((style) => [false, true].map((bold) => faceFor(script, style, bold))))
+  SCRIPTS.flatMap((script) =>
+    (['sans', 'serif', 'mono'] as const).flatMap((style) => [false, true].map((bold) => faceFor(script, style, bold))),
+  )
     .concat([false, true].flatMap((bold) => fallbackFaces('sans', bold)))
     .map((f) => [f.name, f]),
 );
@@ -93,7 +125,8 @@ export function faceForName(name: string, style: string | undefined, script: Scr
   const bold = /bold|black|heavy|semi-?bold|extra-?bold|demi/i.test(words);
   const look: FaceStyle = /mono|code|courier|consol|menlo/i.test(words)
     ? 'mono'
-    : /serif|times|georgia|garamond|playfair|merriweather|lora|baskerville|mincho|song|naskh/i.test(words) && !/sans/i.test(words)
+    : /serif|times|georgia|garamond|playfair|merriweather|lora|baskerville|mincho|song|naskh/i.test(words) &&
+        !/sans/i.test(words)
       ? 'serif'
       : 'sans';
   return faceFor(script, look, bold);
@@ -111,5 +144,7 @@ export function familyStack(style: FaceStyle): string[] {
 /** Regular and bold faces of a family (one face when it has no bold, like the emoji). */
 export function facesOfFamily(family: string): Face[] {
   if (family === EMOJI_FACE.family) return [EMOJI_FACE];
-  return [...FACES.values()].filter((f) => f.family === family && !(f.family.startsWith('Noto Sans Symbols') && f.bold));
+  return [...FACES.values()].filter(
+    (f) => f.family === family && !(f.family.startsWith('Noto Sans Symbols') && f.bold),
+  );
 }

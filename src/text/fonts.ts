@@ -7,7 +7,11 @@ import * as hb from 'harfbuzzjs';
 import type { Face } from './families.js';
 
 /** Where Debian (and most Linux images) keep fonts; FONT_DIRS (colon-separated) adds more. */
-const FONT_DIRS = ['/usr/share/fonts', '/usr/local/share/fonts', ...(process.env.FONT_DIRS?.split(':').filter(Boolean) ?? [])];
+const FONT_DIRS = [
+  '/usr/share/fonts',
+  '/usr/local/share/fonts',
+  ...(process.env.FONT_DIRS?.split(':').filter(Boolean) ?? []),
+];
 
 async function listFontFiles(): Promise<Map<string, string>> {
   const found = new Map<string, string>();
@@ -73,7 +77,14 @@ export function openFace(face: Face): OpenFace | null {
       const font = new hb.Font(hbFace);
       const upem = hbFace.upem;
       const { ascender, descender } = font.hExtents();
-      open = { face, font, upem, ascent: ascender / upem, descent: -descender / upem, has: (cp) => font.nominalGlyph(cp) !== undefined };
+      open = {
+        face,
+        font,
+        upem,
+        ascent: ascender / upem,
+        descent: -descender / upem,
+        has: (cp) => font.nominalGlyph(cp) !== undefined,
+      };
     }
     opened.set(face.name, open);
   }

@@ -6,11 +6,22 @@
 import { CJK, graphemesOf } from './scripts.js';
 
 /** Characters a line must not start with (closing punctuation, small kana). */
-const NO_LINE_START = /^[、。，．・：；？！）」』】〉》〕］｝ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?;:)\]}%’”।॥]/u;
+const NO_LINE_START =
+  /^[、。，．・：；？！）」』】〉》〕］｝ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ,.!?;:)\]}%’”।॥]/u;
 const NO_LINE_END = /[（「『【〈《〔［｛([{‘“]$/u;
 /** Scripts written without spaces between words: a line may break between any two of their words. */
-const NO_SPACES = new RegExp(`${CJK.source.slice(0, -1)}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]`, 'u');
-const LOCALES: [RegExp, string][] = [[/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'], [/\p{Script=Han}/u, 'zh'], [/\p{Script=Thai}/u, 'th'], [/\p{Script=Lao}/u, 'lo'], [/\p{Script=Khmer}/u, 'km'], [/\p{Script=Myanmar}/u, 'my']];
+const NO_SPACES = new RegExp(
+  `${CJK.source.slice(0, -1)}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}]`,
+  'u',
+);
+const LOCALES: [RegExp, string][] = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
+  [/\p{Script=Han}/u, 'zh'],
+  [/\p{Script=Thai}/u, 'th'],
+  [/\p{Script=Lao}/u, 'lo'],
+  [/\p{Script=Khmer}/u, 'km'],
+  [/\p{Script=Myanmar}/u, 'my'],
+];
 const segmenters = new Map<string, Intl.Segmenter>();
 
 /**
@@ -42,7 +53,12 @@ function pieces(text: string): string[] {
  * Greedy line breaking at `maxWidth`; a piece wider than a line is broken between characters (and
  * `info.split` set, so a caller can prefer a smaller size).
  */
-export function wrapText(text: string, maxWidth: number, measure: (s: string) => number, info?: { split: boolean }): string[] {
+export function wrapText(
+  text: string,
+  maxWidth: number,
+  measure: (s: string) => number,
+  info?: { split: boolean },
+): string[] {
   const lines: string[] = [];
   let current = '';
   for (const piece of pieces(text.trim())) {
@@ -71,7 +87,12 @@ export function wrapText(text: string, maxWidth: number, measure: (s: string) =>
 }
 
 /** The same number of lines as greedy breaking gives, at the narrowest width that keeps it: even lines. */
-export function balancedWrap(text: string, maxWidth: number, measure: (s: string) => number, info?: { split: boolean }): string[] {
+export function balancedWrap(
+  text: string,
+  maxWidth: number,
+  measure: (s: string) => number,
+  info?: { split: boolean },
+): string[] {
   const greedy = wrapText(text, maxWidth, measure, info);
   if (greedy.length < 2) return greedy;
   let lo = maxWidth / greedy.length;
@@ -120,7 +141,8 @@ export function fitText(text: string, measureAt: (s: string, size: number) => nu
     const height = size * (o.ascent + o.descent) + (lines.length - 1) * lineHeight;
     const width = Math.max(...lines.map(measure));
     // A word broken across lines only when even the smallest size cannot hold it.
-    const fits = !info.split && width <= o.maxWidth + 0.5 && height <= o.maxHeight && lines.length <= (o.maxLines ?? Infinity);
+    const fits =
+      !info.split && width <= o.maxWidth + 0.5 && height <= o.maxHeight && lines.length <= (o.maxLines ?? Infinity);
     const fitsSoftly = width <= o.maxWidth + 0.5 && height <= o.maxHeight;
     if (fits || (size <= o.minSize && fitsSoftly) || size <= floor) {
       const found = { size, lines, lineHeight: round1(lineHeight), width, height };
@@ -131,7 +153,12 @@ export function fitText(text: string, measureAt: (s: string, size: number) => nu
 }
 
 /** A headline a little smaller (down to 80 %) when that saves a line: "Launch day / for Nova", not three lines. */
-function fewerLines(text: string, measureAt: (s: string, size: number) => number, o: FitOptions, found: FittedText): FittedText {
+function fewerLines(
+  text: string,
+  measureAt: (s: string, size: number) => number,
+  o: FitOptions,
+  found: FittedText,
+): FittedText {
   for (let k = 1; k <= 5; k++) {
     const size = round1(found.size * 0.96 ** k);
     if (size >= found.size) continue; // rounding: tiny sizes
@@ -140,7 +167,13 @@ function fewerLines(text: string, measureAt: (s: string, size: number) => number
     const lines = balancedWrap(text, o.maxWidth, measure, info);
     if (lines.length < found.lines.length && !info.split) {
       const lineHeight = size * o.leading;
-      return { size, lines, lineHeight: round1(lineHeight), width: Math.max(...lines.map(measure)), height: size * (o.ascent + o.descent) + (lines.length - 1) * lineHeight };
+      return {
+        size,
+        lines,
+        lineHeight: round1(lineHeight),
+        width: Math.max(...lines.map(measure)),
+        height: size * (o.ascent + o.descent) + (lines.length - 1) * lineHeight,
+      };
     }
   }
   return found;

@@ -2,18 +2,54 @@
 // the emoji in a text. Pure (no fonts, no WASM): the storyboard planner imports it too.
 
 export type Script =
-  | 'latin' | 'cjk-jp' | 'cjk-kr' | 'cjk-sc' | 'arabic' | 'hebrew' | 'devanagari' | 'thai' | 'bengali' | 'tamil'
-  | 'gujarati' | 'gurmukhi' | 'kannada' | 'malayalam' | 'telugu' | 'georgian' | 'armenian' | 'ethiopic' | 'khmer'
-  | 'lao' | 'sinhala' | 'myanmar';
+  | 'latin'
+  | 'cjk-jp'
+  | 'cjk-kr'
+  | 'cjk-sc'
+  | 'arabic'
+  | 'hebrew'
+  | 'devanagari'
+  | 'thai'
+  | 'bengali'
+  | 'tamil'
+  | 'gujarati'
+  | 'gurmukhi'
+  | 'kannada'
+  | 'malayalam'
+  | 'telugu'
+  | 'georgian'
+  | 'armenian'
+  | 'ethiopic'
+  | 'khmer'
+  | 'lao'
+  | 'sinhala'
+  | 'myanmar';
 
 /** Unicode script name of each script with its own Noto family (`Noto Sans <Name>`). */
 export const SCRIPT_NAMES = {
-  arabic: 'Arabic', hebrew: 'Hebrew', devanagari: 'Devanagari', thai: 'Thai', bengali: 'Bengali', tamil: 'Tamil',
-  gujarati: 'Gujarati', gurmukhi: 'Gurmukhi', kannada: 'Kannada', malayalam: 'Malayalam', telugu: 'Telugu',
-  georgian: 'Georgian', armenian: 'Armenian', ethiopic: 'Ethiopic', khmer: 'Khmer', lao: 'Lao', sinhala: 'Sinhala', myanmar: 'Myanmar',
+  arabic: 'Arabic',
+  hebrew: 'Hebrew',
+  devanagari: 'Devanagari',
+  thai: 'Thai',
+  bengali: 'Bengali',
+  tamil: 'Tamil',
+  gujarati: 'Gujarati',
+  gurmukhi: 'Gurmukhi',
+  kannada: 'Kannada',
+  malayalam: 'Malayalam',
+  telugu: 'Telugu',
+  georgian: 'Georgian',
+  armenian: 'Armenian',
+  ethiopic: 'Ethiopic',
+  khmer: 'Khmer',
+  lao: 'Lao',
+  sinhala: 'Sinhala',
+  myanmar: 'Myanmar',
 } as const satisfies Partial<Record<Script, string>>;
 
-const OWN_SCRIPTS = Object.entries(SCRIPT_NAMES).map(([script, name]) => [script as Script, new RegExp(`\\p{Script=${name}}`, 'u')] as const);
+const OWN_SCRIPTS = Object.entries(SCRIPT_NAMES).map(
+  ([script, name]) => [script as Script, new RegExp(`\\p{Script=${name}}`, 'u')] as const,
+);
 
 /** Chinese, Japanese and Korean letters (`g` flag: to count or replace them all). */
 export const CJK_LETTERS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
@@ -88,7 +124,8 @@ export function graphemesOf(text: string): string[] {
 }
 
 /** Whether a grapheme cluster is one emoji (a pictograph with its modifiers, a flag, a keycap, a ZWJ sequence). */
-export const isEmoji = (cluster: string): boolean => RGI_EMOJI.test(cluster) || RGI_EMOJI.test(cluster.replace(/\uFE0E/g, ''));
+export const isEmoji = (cluster: string): boolean =>
+  RGI_EMOJI.test(cluster) || RGI_EMOJI.test(cluster.replace(/\uFE0E/g, ''));
 
 /** Emoji of a text, in order. */
 export const emojiIn = (text: string): string[] => graphemesOf(text).filter(isEmoji);

@@ -43,7 +43,10 @@ function faceOfCluster(cluster: string, primary: Face, previous: OpenFace | null
   const fallbacks = fallbackFaces(primary.style, primary.bold);
   if (script) {
     // CJK characters in a CJK face's text stay in its regional face (Han in Japanese text is Japanese).
-    const own = script === primary.script || (isCjk(script) && isCjk(primary.script)) ? primary : faceFor(script, primary.style, primary.bold);
+    const own =
+      script === primary.script || (isCjk(script) && isCjk(primary.script))
+        ? primary
+        : faceFor(script, primary.style, primary.bold);
     return firstCovering([own, ...fallbacks], cluster) ?? openFace(primary);
   }
   // Spaces, digits, punctuation, symbols: in the face around them when it has them.
@@ -87,7 +90,10 @@ function shapeUncached(text: string, primary: Face, direction: Direction): Shape
   }
 
   // Visual order of the runs: the order in which the bidi algorithm's reordering reaches each.
-  const order = bidi.getReorderedIndices(text, { levels, paragraphs: [{ start: 0, end: text.length - 1, level: direction === 'rtl' ? 1 : 0 }] });
+  const order = bidi.getReorderedIndices(text, {
+    levels,
+    paragraphs: [{ start: 0, end: text.length - 1, level: direction === 'rtl' ? 1 : 0 }],
+  });
   const runOf = new Int32Array(text.length).fill(-1);
   items.forEach((it, i) => runOf.fill(i, it.start, it.end));
   const visual: Item[] = [];
@@ -124,7 +130,8 @@ function shapeUncached(text: string, primary: Face, direction: Direction): Shape
 }
 
 /** Advance width in em of one line of text. */
-export const lineWidth = (text: string, primary: Face, direction: Direction): number => shapeLine(text, primary, direction).width;
+export const lineWidth = (text: string, primary: Face, direction: Direction): number =>
+  shapeLine(text, primary, direction).width;
 
 /**
  * A glyph's outline as closed cubic Bézier contours in font units (y up): vertices `v`, and the
@@ -174,7 +181,11 @@ export function glyphContours(face: OpenFace, glyph: number): Contour[] {
               [a[2]! + ((a[0]! - a[2]!) * 2) / 3, a[3]! + ((a[1]! - a[3]!) * 2) / 3],
               [a[2]!, a[3]!],
             ]
-          : [[a[0]!, a[1]!], [a[2]!, a[3]!], [a[4]!, a[5]!]];
+          : [
+              [a[0]!, a[1]!],
+              [a[2]!, a[3]!],
+              [a[4]!, a[5]!],
+            ];
       c.o[c.o.length - 1] = [c1[0] - last[0], c1[1] - last[1]];
       c.v.push(end);
       c.i.push([c2[0] - end[0], c2[1] - end[1]]);

@@ -19,7 +19,10 @@ function threads(): Tinypool {
   pool ??= new Tinypool({
     filename: TASKS,
     // From source (tsx, vitest) the threads load TypeScript through tsx; the build runs plain .js.
-    execArgv: TASKS.endsWith('.ts') && !process.execArgv.join(' ').includes('tsx') ? [...process.execArgv, '--import', 'tsx'] : process.execArgv,
+    execArgv:
+      TASKS.endsWith('.ts') && !process.execArgv.join(' ').includes('tsx')
+        ? [...process.execArgv, '--import', 'tsx']
+        : process.execArgv,
     // One warm thread (its engines and tokenizer loaded); a second while both cores have work.
     minThreads: 1,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism())),
@@ -32,12 +35,23 @@ function threads(): Tinypool {
  * The engine's offline composition for `spec`, the tokens it counts as (prompt in, composition out),
  * and the storyboard it draws (JSON, public form; null when the engine plans none).
  */
-export function composeOffThread(engine: string, spec: OfflineCompositionSpec, prompt: string): Promise<{ source: string; usage: TokenUsage; storyboard: string | null }> {
+export function composeOffThread(
+  engine: string,
+  spec: OfflineCompositionSpec,
+  prompt: string,
+): Promise<{ source: string; usage: TokenUsage; storyboard: string | null }> {
   return threads().run({ engine, spec, prompt }, { name: 'composeOffline' });
 }
 
-/** A storyboard (JSON, public form) drawn by the engine, and the tokens it counts as (storyboard in, composition out). */
-export function drawStoryboardOffThread(engine: string, storyboard: string, target: StoryboardTarget, brand: BrandSnapshot | null): Promise<{ source: string; usage: TokenUsage }> {
+/**
+ * A storyboard (JSON, public form) drawn by the engine, and the tokens it counts as (storyboard in, composition out).
+ */
+export function drawStoryboardOffThread(
+  engine: string,
+  storyboard: string,
+  target: StoryboardTarget,
+  brand: BrandSnapshot | null,
+): Promise<{ source: string; usage: TokenUsage }> {
   return threads().run({ engine, storyboard, target, brand }, { name: 'drawStoryboard' });
 }
 

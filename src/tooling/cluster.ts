@@ -42,12 +42,15 @@ process.stderr.write(
   [
     '',
     `  Video generation API   ${topology.apis.map((a) => a.url).join('  and  ')}`,
-    `  Temporal cluster       ${topology.temporal.address}: frontend, history, matching and worker services (logs: ${path.join(dir, 'temporal', 'logs')})`,
+    `  Temporal cluster       ${topology.temporal.address}: frontend, history, ` +
+      `matching and worker services (logs: ${path.join(dir, 'temporal', 'logs')})`,
     `  S3 (gofakes3)          ${topology.s3.endpoint}, bucket videos (in memory: media is lost on stop)`,
-    `  Workers                1 I/O, ${topology.renderWorkers.length} render (RENDER_CONCURRENCY=${PRODUCTION_TOPOLOGY.renderConcurrency} each)`,
+    `  Workers                1 I/O, ${topology.renderWorkers.length} render ` +
+      `(RENDER_CONCURRENCY=${PRODUCTION_TOPOLOGY.renderConcurrency} each)`,
     `  PostgreSQL             ${postgres.description}`,
     '',
-    `  Find generations:  temporal workflow list --address ${topology.temporal.address} --query 'GenerationStatus="completed"'`,
+    `  Find generations:  temporal workflow list --address ${topology.temporal.address} ` +
+      `--query 'GenerationStatus="completed"'`,
     '',
     `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops everything.`,
     '',

@@ -17,7 +17,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureTemporalCli, goTools, NODE_LTS_VERSION, TEMPORAL_SERVER_VERSION, temporalServer, toolsCacheDir } from './install.mjs';
+import {
+  ensureTemporalCli,
+  goTools,
+  NODE_LTS_VERSION,
+  TEMPORAL_SERVER_VERSION,
+  temporalServer,
+  toolsCacheDir,
+} from './install.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RECIPES = path.join(root, 'src/tooling/images');
@@ -31,7 +38,12 @@ const NPM_VERSION = '11.19.0';
  * SeaweedFS as the Go module proxy serves it: no release tags there (they are not semver), only this
  * commit, whose version constant says 4.53.
  */
-const SEAWEEDFS = { version: '4.53', module: 'github.com/seaweedfs/seaweedfs', moduleVersion: 'v0.0.0-20261109003541-7506e5f91cd6', pkg: 'github.com/seaweedfs/seaweedfs/weed' };
+const SEAWEEDFS = {
+  version: '4.53',
+  module: 'github.com/seaweedfs/seaweedfs',
+  moduleVersion: 'v0.0.0-20261109003541-7506e5f91cd6',
+  pkg: 'github.com/seaweedfs/seaweedfs/weed',
+};
 /**
  * How this installer starts `dockerd` where nothing runs one: no default bridge (compose makes its
  * own networks), and no NAT, forwarding or firewall rules, so no container on a network of the
@@ -69,20 +81,37 @@ function composeVersion() {
  * `npm test` (its pretest step, `ensureContainers`) installs and starts everything it can.
  */
 export function containersUnavailable() {
-  if (!which('docker')) return 'no Docker client: `npm test` installs Debian\'s docker.io as root (apt-get install docker.io)';
-  if (!dockerServerVersion()) return 'no Docker engine answers on the docker socket: start `dockerd` (as root, `npm test` does: dockerd ' + DOCKERD_FLAGS.join(' ') + ')';
-  if (!composeVersion()) return `no \`docker compose\` (Compose v2): \`npm test\` builds ${COMPOSE_VERSION} from the Go module proxy when Go is installed`;
+  if (!which('docker'))
+    return "no Docker client: `npm test` installs Debian's docker.io as root (apt-get install docker.io)";
+  if (!dockerServerVersion())
+    return (
+      'no Docker engine answers on the docker socket: start `dockerd` (as root, `npm test` does: dockerd ' +
+      DOCKERD_FLAGS.join(' ') +
+      ')'
+    );
+  if (!composeVersion())
+    return (
+      `no \`docker compose\` (Compose v2): \`npm test\` builds ${COMPOSE_VERSION} from the Go module proxy when ` +
+      `Go is installed`
+    );
   const missing = requiredImages().filter((ref) => !imageLabels(ref));
-  if (missing.length) return `images missing: ${missing.join(', ')} (\`npm test\` pulls them, or builds stand-ins: src/tooling/images/README.md)`;
+  if (missing.length)
+    return (
+      `images missing: ${missing.join(', ')} (\`npm test\` pulls them, or builds stand-ins: ` +
+      `src/tooling/images/README.md)`
+    );
   return null;
 }
 
 function ensureEngine() {
   const isRoot = process.getuid?.() === 0;
   if (!which('dockerd') && !dockerServerVersion()) {
-    if (!isRoot || !which('apt-get')) throw new Error('no Docker engine, and apt-get is not usable here to install docker.io');
+    if (!isRoot || !which('apt-get'))
+      throw new Error('no Docker engine, and apt-get is not usable here to install docker.io');
     run('apt-get', ['update', '-qq'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'docker.io'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'docker.io'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
   if (!dockerServerVersion()) {
     if (!isRoot) throw new Error('the Docker engine is not running, and only root can start dockerd');
@@ -98,13 +127,21 @@ function ensureEngine() {
     }
   }
   if (!composeVersion()) {
-    const bin = goWrapperBuild({ name: 'docker-compose', version: COMPOSE_VERSION, module: 'github.com/docker/compose/v2', moduleVersion: `v${COMPOSE_VERSION}`, pkg: 'github.com/docker/compose/v2/cmd', ldflags: `-X github.com/docker/compose/v2/internal.Version=v${COMPOSE_VERSION}` });
+    const bin = goWrapperBuild({
+      name: 'docker-compose',
+      version: COMPOSE_VERSION,
+      module: 'github.com/docker/compose/v2',
+      moduleVersion: `v${COMPOSE_VERSION}`,
+      pkg: 'github.com/docker/compose/v2/cmd',
+      ldflags: `-X github.com/docker/compose/v2/internal.Version=v${COMPOSE_VERSION}`,
+    });
     // Where every Docker client looks for CLI plugins.
     const plugins = isRoot ? '/usr/local/lib/docker/cli-plugins' : path.join(os.homedir(), '.docker', 'cli-plugins');
     fs.mkdirSync(plugins, { recursive: true });
     fs.copyFileSync(bin, path.join(plugins, 'docker-compose'));
     fs.chmodSync(path.join(plugins, 'docker-compose'), 0o755);
-    if (!composeVersion()) throw new Error(`docker compose ${COMPOSE_VERSION} was installed into ${plugins} but does not answer`);
+    if (!composeVersion())
+      throw new Error(`docker compose ${COMPOSE_VERSION} was installed into ${plugins} but does not answer`);
   }
 }
 
@@ -185,7 +222,10 @@ const STAND_INS = {
       fs.copyFileSync(await ensureTemporalCli(), path.join(ctx, 'temporal'));
       const source = goModuleDir('go.temporal.io/server', `v${TEMPORAL_SERVER_VERSION}`);
       fs.copyFileSync(path.join(source, 'docker', 'config_template.yaml'), path.join(ctx, 'config_template.yaml'));
-      fs.copyFileSync(path.join(source, 'config', 'dynamicconfig', 'docker.yaml'), path.join(ctx, 'dynamicconfig.yaml'));
+      fs.copyFileSync(
+        path.join(source, 'config', 'dynamicconfig', 'docker.yaml'),
+        path.join(ctx, 'dynamicconfig.yaml'),
+      );
     },
   },
   'temporalio/admin-tools': {
@@ -195,17 +235,32 @@ const STAND_INS = {
     async stage(ctx) {
       fs.copyFileSync(temporalBinaries().bin.sql, path.join(ctx, 'temporal-sql-tool'));
       fs.copyFileSync(await ensureTemporalCli(), path.join(ctx, 'temporal'));
-      fs.cpSync(path.join(goModuleDir('go.temporal.io/server', `v${TEMPORAL_SERVER_VERSION}`), 'schema'), path.join(ctx, 'schema'), { recursive: true });
+      fs.cpSync(
+        path.join(goModuleDir('go.temporal.io/server', `v${TEMPORAL_SERVER_VERSION}`), 'schema'),
+        path.join(ctx, 'schema'),
+        { recursive: true },
+      );
     },
   },
   'temporalio/ui': {
     accepts: (tag) => tag === TEMPORAL_UI_VERSION,
     recipe: ['temporal-ui.Dockerfile'],
     stage(ctx) {
-      const ui = goTools({ name: 'temporal-ui', version: TEMPORAL_UI_VERSION, packages: ['github.com/temporalio/ui-server/v2/cmd/server'] });
+      const ui = goTools({
+        name: 'temporal-ui',
+        version: TEMPORAL_UI_VERSION,
+        packages: ['github.com/temporalio/ui-server/v2/cmd/server'],
+      });
       if (ui.reason) throw new Error(ui.reason);
       fs.copyFileSync(ui.bin.server, path.join(ctx, 'ui-server'));
-      fs.copyFileSync(path.join(goModuleDir('github.com/temporalio/ui-server/v2', `v${TEMPORAL_UI_VERSION}`), 'config', 'docker.yaml'), path.join(ctx, 'docker.yaml'));
+      fs.copyFileSync(
+        path.join(
+          goModuleDir('github.com/temporalio/ui-server/v2', `v${TEMPORAL_UI_VERSION}`),
+          'config',
+          'docker.yaml',
+        ),
+        path.join(ctx, 'docker.yaml'),
+      );
     },
   },
   'chrislusf/seaweedfs': {
@@ -224,7 +279,12 @@ const STAND_INS = {
  */
 function machineCertificates() {
   const dir = '/usr/local/share/ca-certificates';
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.crt')).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.crt'))
+        .sort()
+    : [];
   return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8').trim() + '\n').join('');
 }
 
@@ -259,7 +319,10 @@ function npmPack(spec, dir) {
 
 /** Changes when the recipe or what it is built from changes: a stand-in carrying another is rebuilt. */
 function recipeHash(standIn, tag) {
-  const hash = crypto.createHash('sha256').update(tag).update(JSON.stringify(standIn.buildArgs ?? {}));
+  const hash = crypto
+    .createHash('sha256')
+    .update(tag)
+    .update(JSON.stringify(standIn.buildArgs ?? {}));
   for (const file of standIn.recipe) hash.update(fs.readFileSync(path.join(RECIPES, file)));
   hash.update(standIn.inputs?.() ?? '');
   return hash.digest('hex').slice(0, 16);
@@ -270,21 +333,45 @@ function ensureDebianBase() {
   const ref = 'debian:bookworm-slim';
   if (imageLabels(ref) || output('docker', ['pull', ref], { timeout: 300_000 }) !== null) return;
   if (!which('debootstrap')) {
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'debootstrap'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'debootstrap'], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'debootstrap-'));
   try {
-    run('debootstrap', ['--variant=minbase', 'bookworm', dir, 'http://deb.debian.org/debian'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    run('debootstrap', ['--variant=minbase', 'bookworm', dir, 'http://deb.debian.org/debian'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     // The upstream image's sources (with updates and security), no package lists or caches.
     fs.rmSync(path.join(dir, 'etc/apt/sources.list'), { force: true });
-    fs.writeFileSync(path.join(dir, 'etc/apt/sources.list.d/debian.sources'), [
-      'Types: deb', 'URIs: http://deb.debian.org/debian', 'Suites: bookworm bookworm-updates', 'Components: main', 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg', '',
-      'Types: deb', 'URIs: http://deb.debian.org/debian-security', 'Suites: bookworm-security', 'Components: main', 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg', '',
-    ].join('\n'));
+    fs.writeFileSync(
+      path.join(dir, 'etc/apt/sources.list.d/debian.sources'),
+      [
+        'Types: deb',
+        'URIs: http://deb.debian.org/debian',
+        'Suites: bookworm bookworm-updates',
+        'Components: main',
+        'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg',
+        '',
+        'Types: deb',
+        'URIs: http://deb.debian.org/debian-security',
+        'Suites: bookworm-security',
+        'Components: main',
+        'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg',
+        '',
+      ].join('\n'),
+    );
     for (const sub of ['var/lib/apt/lists', 'var/cache/apt/archives']) {
-      for (const entry of fs.readdirSync(path.join(dir, sub))) if (entry !== 'partial' && entry !== 'lock') fs.rmSync(path.join(dir, sub, entry), { recursive: true, force: true });
+      for (const entry of fs.readdirSync(path.join(dir, sub)))
+        if (entry !== 'partial' && entry !== 'lock')
+          fs.rmSync(path.join(dir, sub, entry), { recursive: true, force: true });
     }
-    run('sh', ['-c', `tar -C "$0" -c . | docker import --change 'CMD ["bash"]' --change 'LABEL ${STAND_IN_LABEL}=debootstrap' - ${ref}`, dir]);
+    run('sh', [
+      '-c',
+      `tar -C "$0" -c . | docker import --change 'CMD ["bash"]' ` +
+        `--change 'LABEL ${STAND_IN_LABEL}=debootstrap' - ${ref}`,
+      dir,
+    ]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -298,7 +385,10 @@ async function ensureImage(ref) {
   // The upstream image (pulled) or a stand-in of the current recipe.
   if (labels && (!labels[STAND_IN_LABEL] || labels[STAND_IN_LABEL] === wanted)) return 'present';
   if (!labels && output('docker', ['pull', ref], { timeout: 600_000 }) !== null) return 'pulled';
-  if (!wanted) throw new Error(`${ref} cannot be pulled here, and no stand-in recipe (src/tooling/images) makes ${repository} at tag ${tag}`);
+  if (!wanted)
+    throw new Error(
+      `${ref} cannot be pulled here, and no stand-in recipe (src/tooling/images) makes ${repository} at tag ${tag}`,
+    );
   ensureDebianBase();
   const ctx = fs.mkdtempSync(path.join(os.tmpdir(), `stand-in-${repository.replace('/', '-')}-`));
   try {
@@ -306,7 +396,19 @@ async function ensureImage(ref) {
     await standIn.stage(ctx);
     const args = Object.entries(standIn.buildArgs ?? {}).flatMap(([k, v]) => ['--build-arg', `${k}=${v}`]);
     // Host networking for the build: its apt-get reaches Debian's mirror as this machine does.
-    run('docker', ['build', '--network', 'host', '--label', `${STAND_IN_LABEL}=${wanted}`, ...args, '-f', path.join(ctx, standIn.recipe[0]), '-t', ref, ctx]);
+    run('docker', [
+      'build',
+      '--network',
+      'host',
+      '--label',
+      `${STAND_IN_LABEL}=${wanted}`,
+      ...args,
+      '-f',
+      path.join(ctx, standIn.recipe[0]),
+      '-t',
+      ref,
+      ctx,
+    ]);
   } finally {
     fs.rmSync(ctx, { recursive: true, force: true });
   }

@@ -80,7 +80,8 @@ function ensureDebianPackages() {
   if (process.env.npm_lifecycle_event === 'pretest') {
     if (!which('tesseract')) missing.push('tesseract-ocr');
     // Titles in every script the engines draw: Latin, CJK, Devanagari, Bengali, Thai, Hebrew, Arabic, Cyrillic.
-    for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara', 'rus']) if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
+    for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara', 'rus'])
+      if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
   }
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
@@ -98,7 +99,9 @@ function ensureRenderUser() {
   const user = process.env.RENDER_USER || 'video-render';
   if (process.getuid?.() !== 0 || spawnSync('id', ['-u', user]).status === 0) return;
   if (!which('useradd')) {
-    say(`WARNING: cannot create the render user "${user}" (no useradd); renders will not start as root until it exists.`);
+    say(
+      `WARNING: cannot create the render user "${user}" (no useradd); renders will not start as root until it exists.`,
+    );
     return;
   }
   run('useradd', ['--system', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', user]);
@@ -159,8 +162,10 @@ export async function ensureTemporalCli() {
     }
   }
   if (!fs.existsSync(bin) || !cliWorks(bin)) {
-    throw new Error(`Could not install the Temporal CLI ${TEMPORAL_CLI_VERSION}:\n  ${errors.join('\n  ')}\n` +
-      'Install it yourself and set TEMPORAL_CLI_PATH.');
+    throw new Error(
+      `Could not install the Temporal CLI ${TEMPORAL_CLI_VERSION}:\n  ${errors.join('\n  ')}\n` +
+        'Install it yourself and set TEMPORAL_CLI_PATH.',
+    );
   }
   return bin;
 }
@@ -177,11 +182,20 @@ export function ensureNodeLts() {
   const major = NODE_LTS_VERSION.split('.')[0];
   if (process.versions.node.split('.')[0] === major) return process.execPath;
   // As root, outside /root: renders run it as the unprivileged render user, who cannot enter /root.
-  const dir = process.getuid?.() === 0 ? `/usr/local/lib/video-api/node-${NODE_LTS_VERSION}` : path.join(toolsCacheDir(), `node-${NODE_LTS_VERSION}`);
+  const dir =
+    process.getuid?.() === 0
+      ? `/usr/local/lib/video-api/node-${NODE_LTS_VERSION}`
+      : path.join(toolsCacheDir(), `node-${NODE_LTS_VERSION}`);
   const bin = path.join(dir, 'package', 'bin', 'node');
   if (fs.existsSync(bin)) return bin;
   fs.mkdirSync(dir, { recursive: true });
-  run('npm', ['pack', `node-${process.platform}-${process.arch}@${NODE_LTS_VERSION}`, '--pack-destination', dir, '--silent']);
+  run('npm', [
+    'pack',
+    `node-${process.platform}-${process.arch}@${NODE_LTS_VERSION}`,
+    '--pack-destination',
+    dir,
+    '--silent',
+  ]);
   const tgz = fs.readdirSync(dir).find((f) => f.endsWith('.tgz'));
   run('tar', ['-xzf', path.join(dir, tgz), '-C', dir, 'package/bin/node', 'package/LICENSE']);
   fs.rmSync(path.join(dir, tgz));
@@ -199,23 +213,43 @@ export function goTools({ name, version, packages, build = true }) {
   const dir = path.join(toolsCacheDir(), `${name}-${version}`);
   const bins = Object.fromEntries(packages.map((pkg) => [path.basename(pkg), path.join(dir, path.basename(pkg))]));
   if (Object.values(bins).every((bin) => fs.existsSync(bin))) return { bin: bins };
-  if (!build) return { reason: `${name} ${version} is not built in ${dir}${which('go') ? ' (npm test builds it)' : ', and Go is not installed to build it'}` };
+  if (!build)
+    return {
+      reason: `${name} ${version} is not built in ${dir}${
+        which('go') ? ' (npm test builds it)' : ', and Go is not installed to build it'
+      }`,
+    };
   if (!which('go')) return { reason: `Go is not installed, so ${name} cannot be built` };
   fs.mkdirSync(dir, { recursive: true });
   try {
-    run('go', ['install', ...packages.map((pkg) => `${pkg}@v${version}`)], { env: { ...process.env, GOBIN: dir, CGO_ENABLED: '0' } });
+    run('go', ['install', ...packages.map((pkg) => `${pkg}@v${version}`)], {
+      env: { ...process.env, GOBIN: dir, CGO_ENABLED: '0' },
+    });
   } catch (err) {
     return { reason: `go install ${name} failed: ${err.message}` };
   }
-  return Object.values(bins).every((bin) => fs.existsSync(bin)) ? { bin: bins } : { reason: `go install ${name} left no binary in ${dir}` };
+  return Object.values(bins).every((bin) => fs.existsSync(bin))
+    ? { bin: bins }
+    : { reason: `go install ${name} left no binary in ${dir}` };
 }
 
 /** The Temporal server and its SQL schema tool (`npm run cluster`, the cluster tests): `bin.server`, `bin.sql`. */
 export const temporalServer = (opts = {}) =>
-  goTools({ name: 'temporal-server', version: TEMPORAL_SERVER_VERSION, packages: ['go.temporal.io/server/cmd/server', 'go.temporal.io/server/cmd/tools/sql'], ...opts });
+  goTools({
+    name: 'temporal-server',
+    version: TEMPORAL_SERVER_VERSION,
+    packages: ['go.temporal.io/server/cmd/server', 'go.temporal.io/server/cmd/tools/sql'],
+    ...opts,
+  });
 
 /** An S3-compatible server for the S3 storage tests and `npm run cluster`: `bin.gofakes3`. */
-export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFAKES3_VERSION, packages: ['github.com/johannesboyne/gofakes3/cmd/gofakes3'], ...opts });
+export const gofakes3 = (opts = {}) =>
+  goTools({
+    name: 'gofakes3',
+    version: GOFAKES3_VERSION,
+    packages: ['github.com/johannesboyne/gofakes3/cmd/gofakes3'],
+    ...opts,
+  });
 
 /**
  * For `npm test` only: the container engine, Compose and the images the container test runs
@@ -223,7 +257,9 @@ export const gofakes3 = (opts = {}) => goTools({ name: 'gofakes3', version: GOFA
  * had, the test says why.
  */
 function ensureContainerTest() {
-  const r = spawnSync(process.execPath, [path.join(root, 'src/tooling/containers.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(process.execPath, [path.join(root, 'src/tooling/containers.mjs')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (r.status !== 0) say('WARNING: the container test (test/deploy/compose.test.ts) cannot run here; it will say why');
 }
 

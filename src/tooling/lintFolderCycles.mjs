@@ -36,18 +36,31 @@ function roomCycles(root, graph) {
   }
   // Tarjan's strongly connected components, over rooms.
   let index = 0;
-  const idx = new Map(), low = new Map(), stack = [], onStack = new Set(), cycleOf = new Map();
+  const idx = new Map(),
+    low = new Map(),
+    stack = [],
+    onStack = new Set(),
+    cycleOf = new Map();
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of edges.get(v) ?? []) {
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const component = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
       component.sort();
       if (component.length > 1) for (const room of component) cycleOf.set(room, component);
     }
@@ -60,11 +73,14 @@ function roomCycles(root, graph) {
 export const folderCycles = {
   meta: {
     type: 'problem',
-    docs: { description: 'Disallow import cycles among the project\'s top-level folders (rooms), except the listed ones' },
+    docs: {
+      description: "Disallow import cycles among the project's top-level folders (rooms), except the listed ones",
+    },
     messages: {
       cycle:
-        'Folder cycle {{cycle}}: {{from}} imports {{to}}, which leads back to {{from}}. Move what both need down a floor, ' +
-        'or list the cycle with its reason in the exceptions of project/folder-cycles (eslint.config.js).',
+        'Folder cycle {{cycle}}: {{from}} imports {{to}}, which leads back to {{from}}. ' +
+        'Move what both need down a floor, or list the cycle with its reason in the exceptions of ' +
+        'project/folder-cycles (eslint.config.js).',
     },
     schema: [
       {
@@ -74,7 +90,10 @@ export const folderCycles = {
             type: 'array',
             items: {
               type: 'object',
-              properties: { rooms: { type: 'array', items: { type: 'string' }, minItems: 2 }, reason: { type: 'string', minLength: 1 } },
+              properties: {
+                rooms: { type: 'array', items: { type: 'string' }, minItems: 2 },
+                reason: { type: 'string', minLength: 1 },
+              },
               required: ['rooms', 'reason'],
               additionalProperties: false,
             },

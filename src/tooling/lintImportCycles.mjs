@@ -42,22 +42,38 @@ export function importGraph(root) {
   const edges = new Map();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
-    edges.set(file, importedFiles.map((i) => ({ to: resolveIn(files, file, i.fileName), spec: i.fileName })).filter((e) => e.to));
+    edges.set(
+      file,
+      importedFiles.map((i) => ({ to: resolveIn(files, file, i.fileName), spec: i.fileName })).filter((e) => e.to),
+    );
   }
   // Tarjan's strongly connected components.
   let index = 0;
-  const idx = new Map(), low = new Map(), stack = [], onStack = new Set(), componentOf = new Map();
+  const idx = new Map(),
+    low = new Map(),
+    stack = [],
+    onStack = new Set(),
+    componentOf = new Map();
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const { to } of edges.get(v)) {
-      if (!idx.has(to)) { visit(to); low.set(v, Math.min(low.get(v), low.get(to))); }
-      else if (onStack.has(to)) low.set(v, Math.min(low.get(v), idx.get(to)));
+      if (!idx.has(to)) {
+        visit(to);
+        low.set(v, Math.min(low.get(v), low.get(to)));
+      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v), idx.get(to)));
     }
     if (low.get(v) === idx.get(v)) {
       const component = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); component.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
       const cyclic = component.length > 1 || edges.get(v).some((e) => e.to === v);
       for (const m of component) componentOf.set(m, cyclic ? component : null);
     }
@@ -83,7 +99,10 @@ export const importCycles = {
         const { componentOf } = importGraph(root);
         const component = componentOf.get(file);
         if (!component) return;
-        const cycle = component.map((f) => path.relative(root, f)).sort().join(' ↔ ');
+        const cycle = component
+          .map((f) => path.relative(root, f))
+          .sort()
+          .join(' ↔ ');
         const members = new Set(component);
         const files = new Set(componentOf.keys());
         let reported = false;

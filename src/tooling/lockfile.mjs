@@ -10,7 +10,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const lockFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../package-lock.json');
-const OSES = new Set(['android', 'darwin', 'freebsd', 'linux', 'openbsd', 'openharmony', 'sunos', 'win32', 'aix', 'netbsd']);
+const OSES = new Set([
+  'android',
+  'darwin',
+  'freebsd',
+  'linux',
+  'openbsd',
+  'openharmony',
+  'sunos',
+  'win32',
+  'aix',
+  'netbsd',
+]);
 
 /** `@swc/core-linux-arm-gnueabihf` → {os: linux, cpu: arm, libc: glibc}; null when the name states no platform. */
 function platformOf(name) {
@@ -36,10 +47,20 @@ for (const [location, entry] of Object.entries(packages)) {
     if (candidates.some((c) => packages[c])) continue;
     const platform = platformOf(name);
     if (!platform) continue;
-    packages[`node_modules/${name}`] = { version, optional: true, os: [platform.os], cpu: [platform.cpu], ...(platform.libc && { libc: [platform.libc] }) };
+    packages[`node_modules/${name}`] = {
+      version,
+      optional: true,
+      os: [platform.os],
+      cpu: [platform.cpu],
+      ...(platform.libc && { libc: [platform.libc] }),
+    };
     added.push(`${name}@${version}`);
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 fs.writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
-process.stderr.write(`[lockfile] ${added.length ? `added ${added.length}: ${added.join(', ')}` : 'complete: nothing to add'}\n`);
+process.stderr.write(
+  `[lockfile] ${added.length ? `added ${added.length}: ${added.join(', ')}` : 'complete: nothing to add'}\n`,
+);

@@ -9,11 +9,15 @@ export async function freePort(): Promise<number> {
 /** `n` distinct ports, all free a moment ago (held open together, then released). */
 export async function freePorts(n: number): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<net.Server>((resolve, reject) => {
-      const srv = net.createServer();
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => resolve(srv));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const srv = net.createServer();
+          srv.once('error', reject);
+          srv.listen(0, '127.0.0.1', () => resolve(srv));
+        }),
+    ),
   );
   const ports = servers.map((srv) => (srv.address() as net.AddressInfo).port);
   await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));

@@ -12,7 +12,9 @@ export type S3Server = {
 };
 
 export async function startS3Server(bin: string, opts: { port: number; bucket: string }): Promise<S3Server> {
-  const child = spawn(bin, ['-backend', 'memory', '-host', `127.0.0.1:${opts.port}`, '-initialbucket', opts.bucket], { stdio: 'ignore' });
+  const child = spawn(bin, ['-backend', 'memory', '-host', `127.0.0.1:${opts.port}`, '-initialbucket', opts.bucket], {
+    stdio: 'ignore',
+  });
   const deadline = Date.now() + 10_000;
   while (!(await isOpen(opts.port))) {
     if (child.exitCode !== null || Date.now() > deadline) {

@@ -69,7 +69,8 @@ const lines = [
   '    npm run admin -- create-org --name "My org" --credits 1000',
   '    npm run admin -- create-key --org <org id from above> --name dev',
   '',
-  `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. A process that crashes is restarted; Ctrl-C stops everything.`,
+  `  Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. A process that crashes is restarted; ` +
+    `Ctrl-C stops everything.`,
   '',
 ];
 process.stderr.write(lines.join('\n') + '\n');

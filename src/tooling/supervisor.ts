@@ -16,7 +16,12 @@ import { startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
 import { logger } from '../logger.js';
-import { isReadyMessage, processStatesMessage, type ProcessState, type ProcessStates } from '../supervision/protocol.js';
+import {
+  isReadyMessage,
+  processStatesMessage,
+  type ProcessState,
+  type ProcessStates,
+} from '../supervision/protocol.js';
 import { stopChild } from './temporalDevServer.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -80,12 +85,16 @@ export const describeExit = ({ code, signal }: Exit) => (signal ? `signal ${sign
 
 /** The exit of a child process, whether or not it has already happened. */
 export function exitOf(child: ChildProcess): Promise<Exit> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
 /** A supervisor; `stopped` runs once everything has stopped (`supervise` exits the process there). */
-export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped: (code: number) => void = () => {}): Supervisor {
+export function createSupervisor(
+  policy: RestartPolicy = RESTART_POLICY,
+  stopped: (code: number) => void = () => {},
+): Supervisor {
   const services = new Map<string, Supervised>();
   const stoppers: Array<() => Promise<void>> = [];
   const waiters = new Set<() => void>();
@@ -117,14 +126,17 @@ export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped
     s.lines.splice(0, s.lines.length - LAST_LINES);
   };
   const lastLines = (s: Supervised) =>
-    [...s.lines, s.partial].filter((l) => l.trim()).slice(-LAST_LINES).map((line) => {
-      // JSON log lines nest as objects, so they read as the process wrote them.
-      try {
-        return line.startsWith('{') ? (JSON.parse(line) as unknown) : line;
-      } catch {
-        return line;
-      }
-    });
+    [...s.lines, s.partial]
+      .filter((l) => l.trim())
+      .slice(-LAST_LINES)
+      .map((line) => {
+        // JSON log lines nest as objects, so they read as the process wrote them.
+        try {
+          return line.startsWith('{') ? (JSON.parse(line) as unknown) : line;
+        } catch {
+          return line;
+        }
+      });
 
   /** Records a crash; the delay before the next start, or null when this crash ends everything. */
   const crashed = (s: Supervised, lastExit: string, fields: Record<string, unknown>): number | null => {
@@ -134,8 +146,15 @@ export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped
     const name = s.service.name;
     if (s.crashes.length >= policy.crashes) {
       logger.fatal(
-        { process: name, ...fields, crashes: s.crashes.length, window_s: policy.windowMs / 1000, last_log_lines: lastLines(s) },
-        `${name} crashed ${s.crashes.length} times within ${policy.windowMs / 1000} s (last: ${lastExit}); stopping everything.` +
+        {
+          process: name,
+          ...fields,
+          crashes: s.crashes.length,
+          window_s: policy.windowMs / 1000,
+          last_log_lines: lastLines(s),
+        },
+        `${name} crashed ${s.crashes.length} times within ${policy.windowMs / 1000} s (last: ${lastExit}); ` +
+          `stopping everything.` +
           (s.service.hint ? ` ${s.service.hint}.` : '') +
           ' Its last log lines are in last_log_lines',
       );
@@ -143,7 +162,11 @@ export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped
       return null;
     }
     const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (s.crashes.length - 1));
-    logger.error({ process: name, ...fields, restart_in_s: delay / 1000 }, `${name} ${lastExit.startsWith('failed') ? lastExit : `exited unexpectedly (${lastExit})`}; restarting in ${delay / 1000} s`);
+    logger.error(
+      { process: name, ...fields, restart_in_s: delay / 1000 },
+      `${name} ${lastExit.startsWith('failed') ? lastExit : `exited unexpectedly (${lastExit})`}; ` +
+        `restarting in ${delay / 1000} s`,
+    );
     s.state = { ...s.state, restarts: s.state.restarts + 1 };
     setState(s, 'restarting', null);
     return delay;
@@ -177,7 +200,15 @@ export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped
       if (stopping) return; // stopAll stops it
       setState(s, 'up', running.pid ?? null);
       if (downSince !== null) {
-        logger.warn({ process: s.service.name, pid: running.pid, restarts: s.state.restarts, down_s: (Date.now() - downSince) / 1000 }, `${s.service.name} restarted`);
+        logger.warn(
+          {
+            process: s.service.name,
+            pid: running.pid,
+            restarts: s.state.restarts,
+            down_s: (Date.now() - downSince) / 1000,
+          },
+          `${s.service.name} restarted`,
+        );
       }
       if (!everUp) {
         everUp = true;
@@ -198,7 +229,8 @@ export function createSupervisor(policy: RestartPolicy = RESTART_POLICY, stopped
       for (const wake of waiters) wake();
       for (const s of services.values()) s.wake?.();
       logger.info('stopping everything');
-      for (const stop of [...stoppers].reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'stop failed'));
+      for (const stop of [...stoppers].reverse())
+        await stop().catch((err: unknown) => logger.error({ err }, 'stop failed'));
       logger.info({ exit_code: code }, 'everything stopped');
       stopped(code);
       return code;
@@ -304,7 +336,12 @@ export async function ensurePostgres(config: Config, supervisor: Supervisor) {
       name: 'postgres',
       hint: 'Set DATABASE_URL to use another server, or DATA_DIR to a directory the postgres user can reach',
       async start(output) {
-        const embedded = await startEmbeddedPostgres({ dir, port: config.embeddedPgPort, persistent: true, onLog: output });
+        const embedded = await startEmbeddedPostgres({
+          dir,
+          port: config.embeddedPgPort,
+          persistent: true,
+          onLog: output,
+        });
         return { pid: embedded.process.pid, exited: exitOf(embedded.process), stop: () => embedded.stop() };
       },
     });

@@ -1,8 +1,8 @@
 // A production-like Temporal cluster on one machine: the Temporal server binary with PostgreSQL
 // persistence and visibility (schemas applied with the server's own SQL tool), its four services
 // (frontend, history, matching, worker) as separate processes, the service's dynamic config
-// (src/temporal/dynamicConfig.ts) plus what `dynamicConfig` adds, and the namespace and search attributes registered with the CLI as
-// an operator would. Used by `npm run cluster` (src/tooling/cluster.ts), the cluster test suite and the
+// (src/temporal/dynamicConfig.ts) plus what `dynamicConfig` adds, and the namespace and search attributes registered
+// with the CLI as an operator would. Used by `npm run cluster` (src/tooling/cluster.ts), the cluster test suite and the
 // cluster benches.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +19,10 @@ const run = promisify(execFile);
 export const CLUSTER_SERVICES = ['frontend', 'history', 'matching', 'worker'] as const;
 export type ClusterService = (typeof CLUSTER_SERVICES)[number];
 /** The server's embedded PostgreSQL schemas, for the database and its `_visibility` companion. */
-export const TEMPORAL_SCHEMAS = { default: 'postgresql/v12/temporal', visibility: 'postgresql/v12/visibility' } as const;
+export const TEMPORAL_SCHEMAS = {
+  default: 'postgresql/v12/temporal',
+  visibility: 'postgresql/v12/visibility',
+} as const;
 export const NUM_HISTORY_SHARDS = 4;
 
 export type ClusterOptions = {
@@ -64,10 +67,25 @@ export async function startTemporalCluster(opts: ClusterOptions): Promise<Tempor
 
   const children = new Map<ClusterService, ChildProcess>();
   const startService = (service: ClusterService) => {
-    const child = spawn(opts.serverPath, ['--root', opts.dir, '--config', path.relative(opts.dir, configDir), '--env', service, '--allow-no-auth', 'start', '--service', service], {
-      stdio: ['ignore', 'ignore', 'ignore'],
-      detached: opts.ownProcessGroup ?? false,
-    });
+    const child = spawn(
+      opts.serverPath,
+      [
+        '--root',
+        opts.dir,
+        '--config',
+        path.relative(opts.dir, configDir),
+        '--env',
+        service,
+        '--allow-no-auth',
+        'start',
+        '--service',
+        service,
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'ignore'],
+        detached: opts.ownProcessGroup ?? false,
+      },
+    );
     children.set(service, child);
   };
 
@@ -79,7 +97,9 @@ export async function startTemporalCluster(opts: ClusterOptions): Promise<Tempor
     async restart(service) {
       const child = children.get(service)!;
       child.kill('SIGKILL');
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      await new Promise((r) =>
+        child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r),
+      );
       startService(service);
     },
     async stop() {
@@ -132,11 +152,24 @@ async function applySchemas(opts: ClusterOptions, url: URL) {
     [opts.database, TEMPORAL_SCHEMAS.default],
     [`${opts.database}_visibility`, TEMPORAL_SCHEMAS.visibility],
   ] as const) {
-    const connection = ['--plugin', 'postgres12', '--ep', url.hostname, '--port', url.port || '5432', '--user', decodeURIComponent(url.username) || 'postgres', '--db', database];
+    const connection = [
+      '--plugin',
+      'postgres12',
+      '--ep',
+      url.hostname,
+      '--port',
+      url.port || '5432',
+      '--user',
+      decodeURIComponent(url.username) || 'postgres',
+      '--db',
+      database,
+    ];
     if (url.password) connection.push('--password', decodeURIComponent(url.password));
     const client = new pg.Client({ connectionString: withDatabase(url, database) });
     await client.connect();
-    const { rowCount } = await client.query("SELECT 1 FROM information_schema.tables WHERE table_name = 'schema_version'").finally(() => client.end());
+    const { rowCount } = await client
+      .query("SELECT 1 FROM information_schema.tables WHERE table_name = 'schema_version'")
+      .finally(() => client.end());
     if (!rowCount) await run(opts.sqlToolPath, [...connection, 'setup-schema', '-v', '0.0']);
     await run(opts.sqlToolPath, [...connection, 'update-schema', '--schema-name', schema]);
   }
@@ -179,11 +212,15 @@ function writeConfig(opts: ClusterOptions, url: URL): { configDir: string; histo
       maxConnLifetime: '1h',
     },
   });
-  const rpc = (grpcPort: number, extra: object = {}) => ({ rpc: { grpcPort, membershipPort: takeMembership(), bindOnLocalHost: true, ...extra } });
+  const rpc = (grpcPort: number, extra: object = {}) => ({
+    rpc: { grpcPort, membershipPort: takeMembership(), bindOnLocalHost: true, ...extra },
+  });
   const dynamicConfigFile = path.join(configDir, 'dynamic.yaml');
   const dynamic = {
     ...serviceDynamicConfig(),
-    ...Object.fromEntries(Object.entries(opts.dynamicConfig ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [{ value }]])),
+    ...Object.fromEntries(
+      Object.entries(opts.dynamicConfig ?? {}).map(([key, value]) => [key, Array.isArray(value) ? value : [{ value }]]),
+    ),
   };
   fs.writeFileSync(dynamicConfigFile, JSON.stringify(dynamic, null, 2));
   const base = {
@@ -205,7 +242,14 @@ function writeConfig(opts: ClusterOptions, url: URL): { configDir: string; histo
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: `127.0.0.1:${opts.frontendPort}` } },
+      clusterInformation: {
+        active: {
+          enabled: true,
+          initialFailoverVersion: 1,
+          rpcName: 'frontend',
+          rpcAddress: `127.0.0.1:${opts.frontendPort}`,
+        },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: dynamicConfigFile, pollInterval: '10s' },
@@ -215,7 +259,9 @@ function writeConfig(opts: ClusterOptions, url: URL): { configDir: string; histo
   for (const service of CLUSTER_SERVICES) {
     const own = {
       log: { stdout: false, level: 'warn', outputFile: path.join(opts.dir, 'logs', `${service}.log`) },
-      global: { metrics: { prometheus: { framework: 'tally', timerType: 'histogram', listenAddress: `127.0.0.1:${take()}` } } },
+      global: {
+        metrics: { prometheus: { framework: 'tally', timerType: 'histogram', listenAddress: `127.0.0.1:${take()}` } },
+      },
     };
     fs.writeFileSync(path.join(configDir, `${service}.yaml`), JSON.stringify(own, null, 2));
   }
@@ -244,13 +290,25 @@ const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', TEXT: 'Text', INT
  * skipped when already done), then wait until the namespace answers on the frontend.
  */
 async function registerNamespace(opts: ClusterOptions, address: string) {
-  const cli = (...args: string[]) => run(opts.cliPath, [...args, '--address', address], { env: { ...process.env, TEMPORAL_CLI_SHOW_STACKS: '' } });
-  const existing = await cli('operator', 'namespace', 'describe', '--namespace', opts.namespace).then(() => true, () => false);
+  const cli = (...args: string[]) =>
+    run(opts.cliPath, [...args, '--address', address], { env: { ...process.env, TEMPORAL_CLI_SHOW_STACKS: '' } });
+  const existing = await cli('operator', 'namespace', 'describe', '--namespace', opts.namespace).then(
+    () => true,
+    () => false,
+  );
   if (!existing) await cli('operator', 'namespace', 'create', '--namespace', opts.namespace, '--retention', '72h');
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const { stdout } = await cli('operator', 'search-attribute', 'list', '--namespace', opts.namespace, '--output', 'json');
+      const { stdout } = await cli(
+        'operator',
+        'search-attribute',
+        'list',
+        '--namespace',
+        opts.namespace,
+        '--output',
+        'json',
+      );
       const missing = Object.values(SEARCH_ATTRIBUTES).filter((a) => !stdout.includes(`"${a.name}"`));
       if (missing.length === 0) return;
       const args = missing.flatMap((a) => ['--name', a.name, '--type', CLI_TYPE[a.type]!]);
@@ -276,11 +334,13 @@ export async function dropClusterDatabases(postgresUrl: string, database: string
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   try {
-    for (const name of [database, `${database}_visibility`]) await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    for (const name of [database, `${database}_visibility`])
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
   } finally {
     await admin.end();
   }
 }
 
 /** The maintenance database of `databaseUrl`'s server: where a cluster's databases are created and dropped. */
-export const postgresServerUrl = (databaseUrl: string) => Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString();
+export const postgresServerUrl = (databaseUrl: string) =>
+  Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString();

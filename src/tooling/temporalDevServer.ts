@@ -34,7 +34,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   else args.push('--ui-port', String(opts.uiPort));
   if (opts.dbFile) args.push('--db-filename', opts.dbFile);
   if (opts.namespace && opts.namespace !== 'default') args.push('--namespace', opts.namespace);
-  for (const key of Object.values(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${key.name}=${CLI_TYPE[key.type]}`);
+  for (const key of Object.values(SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${key.name}=${CLI_TYPE[key.type]}`);
   // One partition per task queue instead of four: a single-node server gains nothing from them, and a
   // task left in a partition no poller is on waits (render workers poll only while a render slot is
   // free). bench/load, 100 generations: 1.21–1.25 → 1.36–1.37 generations/s (200: no change).
@@ -43,7 +44,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   }
   args.push(...devServerDynamicConfigArgs());
 
-  const child = spawn(opts.cliPath, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: opts.ownProcessGroup ?? false });
+  const child = spawn(opts.cliPath, args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: opts.ownProcessGroup ?? false,
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d).slice(-4000);
@@ -52,7 +56,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const address = `127.0.0.1:${opts.port}`;
   const stop = () => stopChild(child);
   try {
-    await waitForFrontend(address, () => (child.exitCode === null ? null : `temporal dev server exited (${child.exitCode})`)).catch((err: Error) => {
+    await waitForFrontend(address, () =>
+      child.exitCode === null ? null : `temporal dev server exited (${child.exitCode})`,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}: ${stderr}`);
     });
   } catch (err) {
@@ -66,7 +72,11 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
  * Until the Temporal frontend at `address` answers; `failure()` names a reason to stop waiting (a
  * process of the server exited), else null.
  */
-export async function waitForFrontend(address: string, failure: () => string | null, timeoutMs = 60_000): Promise<void> {
+export async function waitForFrontend(
+  address: string,
+  failure: () => string | null,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const failed = failure();
@@ -80,7 +90,8 @@ export async function waitForFrontend(address: string, failure: () => string | n
         await conn.close();
       }
     } catch {
-      if (Date.now() > deadline) throw new Error(`temporal frontend at ${address} not ready after ${timeoutMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(`temporal frontend at ${address} not ready after ${timeoutMs / 1000} s`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

@@ -77,22 +77,31 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
   const started: Array<{ stop(): Promise<void> }> = [];
   try {
     const [ports, membershipPorts, [s3Port]] = await Promise.all([freePorts(8), freeLowPorts(4), freePorts(1)]);
-    const temporal = opts.temporalServer === 'dev'
-      ? devServerAsCluster(await startDevServer({ cliPath: await ensureTemporalCli(), port: opts.frontendPort, uiPort: null, namespace: opts.namespace }), opts.namespace)
-      : await startTemporalCluster({
-      serverPath: server.bin.server,
-      sqlToolPath: server.bin.sql,
-      cliPath: await ensureTemporalCli(),
-      postgresUrl: serverUrl,
-      database: opts.temporalDatabase,
-      dir: path.join(opts.dir, 'temporal'),
-      frontendPort: opts.frontendPort,
-      ports,
-      membershipPorts,
-      namespace: opts.namespace,
-      dynamicConfig: opts.dynamicConfig,
-      ownProcessGroup: opts.ownProcessGroup,
-    });
+    const temporal =
+      opts.temporalServer === 'dev'
+        ? devServerAsCluster(
+            await startDevServer({
+              cliPath: await ensureTemporalCli(),
+              port: opts.frontendPort,
+              uiPort: null,
+              namespace: opts.namespace,
+            }),
+            opts.namespace,
+          )
+        : await startTemporalCluster({
+            serverPath: server.bin.server,
+            sqlToolPath: server.bin.sql,
+            cliPath: await ensureTemporalCli(),
+            postgresUrl: serverUrl,
+            database: opts.temporalDatabase,
+            dir: path.join(opts.dir, 'temporal'),
+            frontendPort: opts.frontendPort,
+            ports,
+            membershipPorts,
+            namespace: opts.namespace,
+            dynamicConfig: opts.dynamicConfig,
+            ownProcessGroup: opts.ownProcessGroup,
+          });
     started.push(temporal);
     const s3 = await startS3Server(s3Tool.bin.gofakes3, { port: s3Port!, bucket: 'videos' });
     started.push(s3);
@@ -106,14 +115,23 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
       DATA_DIR: opts.dir,
       WORKER_METRICS_PORT: '0',
     };
-    const service = (name: string, entry: string, own: NodeJS.ProcessEnv, url?: string) => nodeService(name, entry, { ...env, ...own }, opts, url);
+    const service = (name: string, entry: string, own: NodeJS.ProcessEnv, url?: string) =>
+      nodeService(name, entry, { ...env, ...own }, opts, url);
     const ioWorker = service('worker-io', 'src/app/worker.ts', { WORKER_QUEUES: 'io' });
     const renderWorkers = Array.from({ length: opts.renderWorkers }, (_, i) =>
-      service(`worker-render-${i + 1}`, 'src/app/worker.ts', { WORKER_QUEUES: 'render', RENDER_CONCURRENCY: String(PRODUCTION_TOPOLOGY.renderConcurrency) }),
+      service(`worker-render-${i + 1}`, 'src/app/worker.ts', {
+        WORKER_QUEUES: 'render',
+        RENDER_CONCURRENCY: String(PRODUCTION_TOPOLOGY.renderConcurrency),
+      }),
     );
     const apis = opts.apiPorts.map((port, i) => {
       const url = `http://127.0.0.1:${port}`;
-      return service(`api-${i + 1}`, 'src/app/api.ts', { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url }, url);
+      return service(
+        `api-${i + 1}`,
+        'src/app/api.ts',
+        { PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url },
+        url,
+      );
     });
     const processes = [ioWorker, ...renderWorkers, ...apis];
     for (const p of processes) p.start();
@@ -148,7 +166,13 @@ async function stopInReverse(started: Array<{ stop(): Promise<void> }>) {
   for (const part of [...started].reverse()) await part.stop().catch(() => {});
 }
 
-function nodeService(name: string, entry: string, env: NodeJS.ProcessEnv, opts: TopologyOptions, url?: string): ServiceProcess {
+function nodeService(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  opts: TopologyOptions,
+  url?: string,
+): ServiceProcess {
   let child: ChildProcess | undefined;
   let expected = false;
   const graceMs = (Number(env.SHUTDOWN_GRACE_SECONDS ?? 30) + 5) * 1000;
@@ -168,7 +192,12 @@ function nodeService(name: string, entry: string, env: NodeJS.ProcessEnv, opts: 
         const fd = fs.openSync(path.join(logs, `${name}.log`), 'a');
         stdio = ['ignore', fd, fd];
       }
-      const current = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { ...env, SERVICE_NAME: `video-${name}` }, stdio, detached: opts.ownProcessGroup ?? false });
+      const current = spawn(process.execPath, ['--import', 'tsx', entry], {
+        cwd: root,
+        env: { ...env, SERVICE_NAME: `video-${name}` },
+        stdio,
+        detached: opts.ownProcessGroup ?? false,
+      });
       if (typeof stdio[1] === 'number') fs.closeSync(stdio[1]);
       current.on('exit', (code, signal) => {
         if (!expected && current === child) opts.onUnexpectedExit?.(name, code, signal);

@@ -3,4 +3,12 @@
 export { extractPoster, frameSsim, imageToPng } from './frames.js';
 export { joinChunkFiles } from './join.js';
 export { probeMediaVideo, probeVideo, type ProbedVideo, type VideoFacts } from './probe.js';
-export { ffprobeFor, runVideoTool, spawnFfmpeg, VideoToolError, type RunOptions, type VideoTool, type VideoToolProcess } from './tools.js';
+export {
+  ffprobeFor,
+  runVideoTool,
+  spawnFfmpeg,
+  VideoToolError,
+  type RunOptions,
+  type VideoTool,
+  type VideoToolProcess,
+} from './tools.js';

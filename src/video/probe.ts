@@ -34,11 +34,30 @@ type FfprobeStream = {
 
 type FfprobeOutput = { streams?: FfprobeStream[]; format?: { duration?: string } };
 
-const ENTRIES = 'stream=codec_name,width,height,r_frame_rate,avg_frame_rate,nb_frames,nb_read_packets,duration:format=duration';
+const ENTRIES =
+  'stream=codec_name,width,height,r_frame_rate,avg_frame_rate,nb_frames,nb_read_packets,duration:format=duration';
 
-/** ffprobe's answer about the first video stream of `filePath`. `countPackets` reads the whole file for an exact frame count. */
-async function ffprobe(ffmpegPath: string, filePath: string, opts: { countPackets?: boolean; timeoutMs?: number }): Promise<FfprobeOutput> {
-  const args = ['-v', 'error', '-select_streams', 'v:0', '-show_entries', ENTRIES, ...(opts.countPackets ? ['-count_packets'] : []), '-of', 'json', filePath];
+/**
+ * ffprobe's answer about the first video stream of `filePath`. `countPackets` reads the whole file for an exact frame
+ * count.
+ */
+async function ffprobe(
+  ffmpegPath: string,
+  filePath: string,
+  opts: { countPackets?: boolean; timeoutMs?: number },
+): Promise<FfprobeOutput> {
+  const args = [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    ENTRIES,
+    ...(opts.countPackets ? ['-count_packets'] : []),
+    '-of',
+    'json',
+    filePath,
+  ];
   return JSON.parse(await runVideoTool(ffmpegPath, 'ffprobe', args, { timeoutMs: opts.timeoutMs })) as FfprobeOutput;
 }
 
@@ -47,8 +66,15 @@ const parseRate = (rate = '0/1') => {
   return d ? n! / d : Number(n) || 0;
 };
 
-/** Probes a rendered video; throws when it has no video stream. `countPackets` reads the whole file for an exact frame count. */
-export async function probeVideo(ffmpegPath: string, filePath: string, { countPackets = false } = {}): Promise<ProbedVideo> {
+/**
+ * Probes a rendered video; throws when it has no video stream. `countPackets` reads the whole file for an exact frame
+ * count.
+ */
+export async function probeVideo(
+  ffmpegPath: string,
+  filePath: string,
+  { countPackets = false } = {},
+): Promise<ProbedVideo> {
   const info = await ffprobe(ffmpegPath, filePath, { countPackets });
   const stream = info.streams?.[0];
   if (!stream) throw new Error(`${filePath} has no video stream`);

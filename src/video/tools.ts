@@ -22,7 +22,10 @@ const commandOf = (ffmpegPath: string, tool: VideoTool) => (tool === 'ffmpeg' ? 
 export class VideoToolError extends Error {
   constructor(
     readonly tool: VideoTool,
-    /** Why it stopped: it could not start, ran out of time, wrote more than the caller reads, exited with an error code, or was killed. */
+    /**
+     * Why it stopped: it could not start, ran out of time, wrote more than the caller reads, exited with an error code,
+     * or was killed.
+     */
     readonly reason: 'not_started' | 'timed_out' | 'output_too_large' | 'exited' | 'killed',
     /** The end of what it wrote to stderr, trimmed ('' when nothing). */
     readonly stderr: string,
@@ -39,29 +42,55 @@ export type RunOptions = { timeoutMs?: number; signal?: AbortSignal; maxBuffer?:
 function runFailure(tool: VideoTool, err: ExecFileException, output: string, opts: RunOptions): Error {
   if (err.name === 'AbortError' || opts.signal?.aborted) return err;
   const stderr = output.trim().slice(-STDERR_TAIL_CHARS);
-  if (err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new VideoToolError(tool, 'output_too_large', stderr, 'wrote more output than is read');
-  if (typeof err.code === 'string') return new VideoToolError(tool, 'not_started', '', `could not start: ${err.message}`);
-  if (err.killed && opts.timeoutMs) return new VideoToolError(tool, 'timed_out', stderr, `timed out after ${opts.timeoutMs} ms`);
+  if (err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+    return new VideoToolError(tool, 'output_too_large', stderr, 'wrote more output than is read');
+  if (typeof err.code === 'string')
+    return new VideoToolError(tool, 'not_started', '', `could not start: ${err.message}`);
+  if (err.killed && opts.timeoutMs)
+    return new VideoToolError(tool, 'timed_out', stderr, `timed out after ${opts.timeoutMs} ms`);
   if (err.signal) return new VideoToolError(tool, 'killed', stderr, `killed by ${err.signal}`);
   return new VideoToolError(tool, 'exited', stderr, `exited with code ${err.code}`);
 }
 
 /** Runs ffmpeg or ffprobe to its end; what it wrote to stdout, as text. */
-export function runVideoTool(ffmpegPath: string, tool: VideoTool, args: readonly string[], opts?: RunOptions): Promise<string>;
+export function runVideoTool(
+  ffmpegPath: string,
+  tool: VideoTool,
+  args: readonly string[],
+  opts?: RunOptions,
+): Promise<string>;
 /** Runs ffmpeg or ffprobe to its end; what it wrote to stdout, as bytes. */
-export function runVideoTool(ffmpegPath: string, tool: VideoTool, args: readonly string[], opts: RunOptions & { binary: true }): Promise<Buffer>;
-export function runVideoTool(ffmpegPath: string, tool: VideoTool, args: readonly string[], opts: RunOptions & { binary?: boolean } = {}): Promise<string | Buffer> {
+export function runVideoTool(
+  ffmpegPath: string,
+  tool: VideoTool,
+  args: readonly string[],
+  opts: RunOptions & { binary: true },
+): Promise<Buffer>;
+export function runVideoTool(
+  ffmpegPath: string,
+  tool: VideoTool,
+  args: readonly string[],
+  opts: RunOptions & { binary?: boolean } = {},
+): Promise<string | Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
       commandOf(ffmpegPath, tool),
       args,
-      { encoding: opts.binary ? 'buffer' : 'utf8', timeout: opts.timeoutMs ?? 0, signal: opts.signal, maxBuffer: opts.maxBuffer ?? 1 << 20 },
+      {
+        encoding: opts.binary ? 'buffer' : 'utf8',
+        timeout: opts.timeoutMs ?? 0,
+        signal: opts.signal,
+        maxBuffer: opts.maxBuffer ?? 1 << 20,
+      },
       (err, stdout, stderr) => (err ? reject(runFailure(tool, err, String(stderr), opts)) : resolve(stdout)),
     );
   });
 }
 
-/** A running ffmpeg fed through stdin (the engines' encoders); `exited` settles when it ends, rejecting with a VideoToolError. */
+/**
+ * A running ffmpeg fed through stdin (the engines' encoders); `exited` settles when it ends, rejecting with a
+ * VideoToolError.
+ */
 export type VideoToolProcess = { child: ChildProcessByStdio<Writable, null, Readable>; exited: Promise<void> };
 
 /** Starts ffmpeg reading stdin, its stdout ignored. */
@@ -70,7 +99,9 @@ export function spawnFfmpeg(ffmpegPath: string, args: readonly string[]): VideoT
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_TAIL_CHARS)));
   const exited = new Promise<void>((resolve, reject) => {
-    child.on('error', (err) => reject(new VideoToolError('ffmpeg', 'not_started', '', `could not start: ${err.message}`)));
+    child.on('error', (err) =>
+      reject(new VideoToolError('ffmpeg', 'not_started', '', `could not start: ${err.message}`)),
+    );
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
       else if (signal) reject(new VideoToolError('ffmpeg', 'killed', stderr.trim(), `killed by ${signal}`));

@@ -7,12 +7,25 @@ import fs from 'node:fs';
 import tls from 'node:tls';
 import type { Config } from '../config.js';
 import type { Db } from '../db/pool.js';
-import { activeSigningSecrets, getWebhookEvent, getWebhookSettings, insertWebhookEvent, listWebhookAttempts, recordWebhookAttempt, type WebhookAttemptRow } from '../db/webhooks.js';
+import {
+  activeSigningSecrets,
+  getWebhookEvent,
+  getWebhookSettings,
+  insertWebhookEvent,
+  listWebhookAttempts,
+  recordWebhookAttempt,
+  type WebhookAttemptRow,
+} from '../db/webhooks.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { WebhookEventStatus, WebhookEventType } from '../shared.js';
 import type { Storage } from '../storage/index.js';
-import type { PreparedDelivery, WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryPlan } from '../temporal/contract.js';
+import type {
+  PreparedDelivery,
+  WebhookAttemptResult,
+  WebhookDeliveryInput,
+  WebhookDeliveryPlan,
+} from '../temporal/contract.js';
 import { ATTEMPT_FAILURES, isAttemptFailure } from './attemptFailures.js';
 import { buildWebhookEvent } from './events.js';
 import { statusAfterAttempt } from './retryPolicy.js';
@@ -23,9 +36,15 @@ import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../outbo
 export type WebhookDelivery = {
   /** Whether the organization wants events of this type (checked once before optional, frequent events). */
   isEnabled(organizationId: string, type: WebhookEventType): Promise<boolean>;
-  /** Records the event with its body, once (a repeat finds it recorded); null when the organization does not want this type. */
+  /**
+   * Records the event with its body, once (a repeat finds it recorded); null when the organization does not want this
+   * type.
+   */
   prepare(input: WebhookDeliveryInput): Promise<WebhookDeliveryPlan | null>;
-  /** One signed POST; every outcome is a result to record. Null when the event is gone (its generation or organization was deleted). */
+  /**
+   * One signed POST; every outcome is a result to record. Null when the event is gone (its generation or organization
+   * was deleted).
+   */
   attempt(eventId: string, attempt: number): Promise<WebhookAttemptResult | null>;
   /** Records one attempt and the event's status after it. */
   record(result: WebhookAttemptResult, status: WebhookEventStatus): Promise<void>;
@@ -40,7 +59,10 @@ export type WebhookDelivery = {
 export type DeliveryDeps = { config: Config; db: Db; storage: Storage; logger: Logger };
 
 /** `resolve` is injectable so tests control DNS; the worker uses the system resolver. */
-export function createWebhookDelivery({ config, db, storage, logger }: DeliveryDeps, resolve: HostResolver = systemResolver): WebhookDelivery {
+export function createWebhookDelivery(
+  { config, db, storage, logger }: DeliveryDeps,
+  resolve: HostResolver = systemResolver,
+): WebhookDelivery {
   const { unsafeAllowLoopback, unsafeCaFile } = config.outbound;
   if (unsafeAllowLoopback || unsafeCaFile) {
     logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE webhook settings are on: for local testing only');
@@ -60,7 +82,10 @@ export function createWebhookDelivery({ config, db, storage, logger }: DeliveryD
     async prepare(input) {
       if (!(await delivery.isEnabled(input.organizationId, input.facts.type))) return null;
       if (!(await getWebhookEvent(db, input.eventId))) {
-        const outputUrl = input.facts.status === 'completed' && input.facts.videoKey ? (await storage.url(input.facts.videoKey)).url : null;
+        const outputUrl =
+          input.facts.status === 'completed' && input.facts.videoKey
+            ? (await storage.url(input.facts.videoKey)).url
+            : null;
         const createdAt = new Date();
         const event = buildWebhookEvent(input, createdAt.getTime(), outputUrl);
         await insertWebhookEvent(db, {
@@ -113,7 +138,8 @@ export function createWebhookDelivery({ config, db, storage, logger }: DeliveryD
       const attempts = plan.retryScheduleMs.length;
       const earlier = retried ? (await listWebhookAttempts(db, input.eventId)).find((a) => a.attempt === 1) : undefined;
       const result = earlier ? resultOfRow(earlier) : await delivery.attempt(input.eventId, 1).catch(() => null);
-      // Not attempted (the event went with its generation, or could not be read): the delivery workflow's attempt says why.
+      // Not attempted (the event went with its generation, or could not be read): the delivery workflow's attempt says
+      // why.
       if (!result) return { plan };
       const status = statusAfterAttempt(result, 1, attempts);
       if (!earlier) await delivery.record(result, status);
@@ -129,14 +155,20 @@ export function createWebhookDelivery({ config, db, storage, logger }: DeliveryD
   async function memberSafeError({ error, eventId, attempt }: WebhookAttemptResult): Promise<string | null> {
     if (error === null || isAttemptFailure(error)) return error;
     const event = await getWebhookEvent(db, eventId);
-    logger.warn({ event_id: eventId, generation_id: event?.generation_id, attempt, cause: error }, 'webhook attempt failed');
+    logger.warn(
+      { event_id: eventId, generation_id: event?.generation_id, attempt, cause: error },
+      'webhook attempt failed',
+    );
     return ATTEMPT_FAILURES.unreachable;
   }
 
   return delivery;
 }
 
-/** Attempt 1 as recorded by an earlier run of the same activity (its Retry-After is not kept: attempt 2 follows the schedule alone). */
+/**
+ * Attempt 1 as recorded by an earlier run of the same activity (its Retry-After is not kept: attempt 2 follows the
+ * schedule alone).
+ */
 function resultOfRow(row: WebhookAttemptRow): WebhookAttemptResult {
   return {
     eventId: row.event_id,

@@ -3,7 +3,8 @@
 import { WEBHOOK_EVENT_TYPES, type GenerationProgress, type WebhookEventType } from '../shared.js';
 import type { GenerationEventFacts, WebhookDeliveryInput } from '../temporal/contract.js';
 
-export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
+export const isWebhookEventType = (t: string): t is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
 
 /** `data.object` (interface 6.3). engine/model/provider only on queued and started events. */
 export type GenerationEventObject = {
@@ -34,7 +35,10 @@ export function buildWebhookEvent(
   outputUrl: string | null,
 ): WebhookEvent {
   const { facts } = input;
-  const known = facts.type === 'video.generation.completed' ? {} : { engine: input.engine, model: input.model, provider: facts.provider };
+  const known =
+    facts.type === 'video.generation.completed'
+      ? {}
+      : { engine: input.engine, model: input.model, provider: facts.provider };
   const object: GenerationEventObject = {
     id: input.generationId,
     object: 'video.generation',
@@ -44,5 +48,11 @@ export function buildWebhookEvent(
     error_message: facts.status === 'failed' ? (facts.errorMessage ?? 'Generation failed') : null,
     ...(facts.progress ? { progress: facts.progress } : {}),
   };
-  return { id: input.eventId, object: 'event', created: Math.floor(createdAtMs / 1000), type: facts.type, data: { object } };
+  return {
+    id: input.eventId,
+    object: 'event',
+    created: Math.floor(createdAtMs / 1000),
+    type: facts.type,
+    data: { object },
+  };
 }

@@ -7,7 +7,13 @@ import type { WebhookSendOutcome } from '../temporal/contract.js';
 import https from 'node:https';
 import { ATTEMPT_FAILURES, type AttemptFailure } from './attemptFailures.js';
 import { parseRetryAfter } from './retryPolicy.js';
-import { NonPublicUrlError, pinnedConnection, vetPublicHttpsUrl, type PublicTarget, type UrlPolicy } from '../outbound/urlPolicy.js';
+import {
+  NonPublicUrlError,
+  pinnedConnection,
+  vetPublicHttpsUrl,
+  type PublicTarget,
+  type UrlPolicy,
+} from '../outbound/urlPolicy.js';
 
 /** A receiver must answer within this time (interface 6.6.1). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -53,19 +59,34 @@ export async function sendWebhook(
     };
   } catch (err) {
     if (signal.aborted) return failed(ATTEMPT_FAILURES.timeout, `no response within ${timeoutMs / 1000} s`);
-    if (err instanceof NonPublicUrlError) return failed(err.unresolved ? ATTEMPT_FAILURES.unresolved : ATTEMPT_FAILURES.notPublic, `rejected before connecting: ${err.message}`);
+    if (err instanceof NonPublicUrlError)
+      return failed(
+        err.unresolved ? ATTEMPT_FAILURES.unresolved : ATTEMPT_FAILURES.notPublic,
+        `rejected before connecting: ${err.message}`,
+      );
     const { code, message } = err as NodeJS.ErrnoException;
     const cause = [code, message || String(err)].filter(Boolean).join(': ');
-    return failed(TLS_FAILURE.test(`${code ?? ''} ${message ?? ''}`) ? ATTEMPT_FAILURES.tls : ATTEMPT_FAILURES.unreachable, cause);
+    return failed(
+      TLS_FAILURE.test(`${code ?? ''} ${message ?? ''}`) ? ATTEMPT_FAILURES.tls : ATTEMPT_FAILURES.unreachable,
+      cause,
+    );
   }
 }
 
-/** Node's TLS failures: certificate checks (`CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`, `ERR_TLS_CERT_ALTNAME_INVALID`…) and handshakes (`ERR_SSL_…`, `EPROTO`). */
+/**
+ * Node's TLS failures: certificate checks (`CERT_HAS_EXPIRED`, `DEPTH_ZERO_SELF_SIGNED_CERT`,
+ * `ERR_TLS_CERT_ALTNAME_INVALID`…) and handshakes (`ERR_SSL_…`, `EPROTO`).
+ */
 const TLS_FAILURE = /CERT|SSL|TLS|EPROTO|UNABLE_TO_(?:VERIFY|GET)/;
 
 type RawResponse = { statusCode: number; retryAfter: string | undefined; body: string };
 
-function post(target: PublicTarget, request: { body: string; headers: Record<string, string> }, ca: string[] | undefined, signal: AbortSignal) {
+function post(
+  target: PublicTarget,
+  request: { body: string; headers: Record<string, string> },
+  ca: string[] | undefined,
+  signal: AbortSignal,
+) {
   return new Promise<RawResponse>((resolve, reject) => {
     const req = https.request(
       {

@@ -7,12 +7,16 @@ export const WEBHOOK_HEADERS = {
   signature: 'service-webhook-signature',
 } as const;
 
-
 /**
  * The three delivery headers of one attempt. Every active secret signs (the new one and, during a
  * rotation's grace period, the previous one), so receivers holding either secret verify.
  */
-export function signatureHeaders(secrets: readonly string[], msgId: string, sentAt: Date, body: string): Record<string, string> {
+export function signatureHeaders(
+  secrets: readonly string[],
+  msgId: string,
+  sentAt: Date,
+  body: string,
+): Record<string, string> {
   if (secrets.length === 0) throw new Error('no signing secret');
   return {
     [WEBHOOK_HEADERS.id]: msgId,

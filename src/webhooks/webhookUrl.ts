@@ -2,7 +2,14 @@
 // as invalid input naming the field (`invalid_webhook_url`) at request time and before each attempt.
 import type { Config } from '../config.js';
 import { invalidInput } from '../errors.js';
-import { NonPublicUrlError, urlPolicyFromConfig, vetPublicHttpsUrl, type HostResolver, type PublicTarget, type UrlPolicy } from '../outbound/urlPolicy.js';
+import {
+  NonPublicUrlError,
+  urlPolicyFromConfig,
+  vetPublicHttpsUrl,
+  type HostResolver,
+  type PublicTarget,
+  type UrlPolicy,
+} from '../outbound/urlPolicy.js';
 
 export type WebhookTarget = PublicTarget;
 
@@ -10,7 +17,11 @@ const webhookRejected = (reason: string) =>
   invalidInput(`webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url', 'invalid_webhook_url');
 
 /** Request time: throws a DomainError (invalid input, `invalid_webhook_url`) saying why. */
-export async function assertPublicWebhookUrl(url: string, config: Pick<Config, 'outbound'>, resolve?: HostResolver): Promise<WebhookTarget> {
+export async function assertPublicWebhookUrl(
+  url: string,
+  config: Pick<Config, 'outbound'>,
+  resolve?: HostResolver,
+): Promise<WebhookTarget> {
   return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve));
 }
 

@@ -24,7 +24,12 @@ describe('authentication', () => {
   ];
   for (const [name, headers] of cases) {
     it(`401 with the JSON error shape: ${name}`, async () => {
-      for (const [method, path] of [['GET', PATH], ['DELETE', PATH], ['POST', '/v1/responses'], ['GET', '/v1/usage']] as const) {
+      for (const [method, path] of [
+        ['GET', PATH],
+        ['DELETE', PATH],
+        ['POST', '/v1/responses'],
+        ['GET', '/v1/usage'],
+      ] as const) {
         const res = await api(stack.url, path, { method, headers, json: method === 'POST' ? {} : undefined });
         expect(res.status, `${method} ${path}`).toBe(401);
         expect(res.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });

@@ -49,7 +49,9 @@ describe('GET /v1/engines', () => {
 
   it('is public and has a multiplier above 1 somewhere, so the rule is really exercised', async () => {
     const res = await api(stack.url, '/v1/engines');
-    const multipliers = res.body.engines.flatMap((e: any) => e.supported_models.map((m: any) => m.pricing.premium_multiplier));
+    const multipliers = res.body.engines.flatMap((e: any) =>
+      e.supported_models.map((m: any) => m.pricing.premium_multiplier),
+    );
     expect(multipliers.some((m: number) => m !== 1)).toBe(true);
   });
 });

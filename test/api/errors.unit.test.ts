@@ -9,7 +9,9 @@ const withCode = (message: string, code: string) => Object.assign(new Error(mess
 
 describe('toApiError', () => {
   it('maps every domain kind to its status, keeping code, message and param', () => {
-    expect(toApiError(invalidInput('bad width', 'width')).body()).toEqual({ error: { code: 'invalid_request', message: 'bad width', param: 'width' } });
+    expect(toApiError(invalidInput('bad width', 'width')).body()).toEqual({
+      error: { code: 'invalid_request', message: 'bad width', param: 'width' },
+    });
     expect(toApiError(invalidInput('bad width', 'width')).status).toBe(400);
     expect(toApiError(unauthenticated('no key')).status).toBe(401);
     expect(toApiError(new DomainError('payment_required', 'insufficient_credits', 'broke')).status).toBe(402);
@@ -20,9 +22,19 @@ describe('toApiError', () => {
   });
 
   it('passes an ApiError through with its extra body and headers', () => {
-    const err = new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'slow down', undefined, { data: { retry_after: 3 } }, { 'Retry-After': '3' });
+    const err = new ApiError(
+      429,
+      'RATE_LIMIT_EXCEEDED',
+      'slow down',
+      undefined,
+      { data: { retry_after: 3 } },
+      { 'Retry-After': '3' },
+    );
     expect(toApiError(err)).toBe(err);
-    expect(err.body()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' }, data: { retry_after: 3 } });
+    expect(err.body()).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow down' },
+      data: { retry_after: 3 },
+    });
   });
 
   it.each([
@@ -31,12 +43,18 @@ describe('toApiError', () => {
     ['dropped connection', new Error('Connection terminated unexpectedly')],
     ['dead pooled client', new Error('Client has encountered a connection error and is not queryable')],
     ['pool checkout timeout', new Error('timeout exceeded when trying to connect')],
-    ['wrapped cause', new Error('Connection attempt failed', { cause: withCode('connect EHOSTUNREACH', 'EHOSTUNREACH') })],
+    [
+      'wrapped cause',
+      new Error('Connection attempt failed', { cause: withCode('connect EHOSTUNREACH', 'EHOSTUNREACH') }),
+    ],
     ['server shutting down', withCode('terminating connection due to administrator command', '57P01')],
     ['server crashed', withCode('terminating connection because of crash of another server process', '57P02')],
     ['connection exception class', withCode('connection failure', '08006')],
     ['too many connections', withCode('sorry, too many clients already', '53300')],
-    ['Temporal unreachable', new Error('Failed to query workflow', { cause: new Error('14 UNAVAILABLE: No connection established') })],
+    [
+      'Temporal unreachable',
+      new Error('Failed to query workflow', { cause: new Error('14 UNAVAILABLE: No connection established') }),
+    ],
   ])('a backing service that is down (%s) is a 503', (_name, err) => {
     const apiError = toApiError(err);
     expect(apiError.status).toBe(503);
@@ -47,7 +65,9 @@ describe('toApiError', () => {
     const bad = Object.assign(new Error('Unexpected token U in "{"a": UNAVAILABLE}"'), { status: 400 });
     expect(toApiError(bad).status).toBe(400);
     expect(toApiError(bad).code).toBe('invalid_request');
-    expect(toApiError(Object.assign(new Error('request entity too large'), { status: 413 })).code).toBe('request_too_large');
+    expect(toApiError(Object.assign(new Error('request entity too large'), { status: 413 })).code).toBe(
+      'request_too_large',
+    );
   });
 
   it('hides anything else behind a generic 500', () => {

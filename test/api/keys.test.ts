@@ -8,7 +8,9 @@ const run = promisify(execFile);
 
 async function admin(...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], { env: testEnv() });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
+      env: testEnv(),
+    });
     return { code: 0, json: JSON.parse(stdout) };
   } catch (err: any) {
     return { code: err.code as number, json: JSON.parse(err.stderr) };
@@ -32,7 +34,12 @@ describe('admin CLI and key lifecycle', () => {
     expect(created.code).toBe(0);
     const key: string = created.json.key;
     expect(key).toMatch(/^vg_[0-9a-f]{64}$/); // fixed prefix + 32 random bytes in hex
-    expect(created.json).toMatchObject({ name: 'ci', organization_id: org.json.id, active: true, prefix: key.slice(0, 11) });
+    expect(created.json).toMatchObject({
+      name: 'ci',
+      organization_id: org.json.id,
+      active: true,
+      prefix: key.slice(0, 11),
+    });
 
     // The full key is shown once: listings carry only its prefix.
     const listed = await admin('list-keys', '--org', org.json.id);
@@ -67,7 +74,9 @@ describe('admin CLI and key lifecycle', () => {
     expect(org.json.credit_balance_cents).toBe(0);
     const topped = await admin('add-credits', '--org', org.json.id, '--cents', '1234');
     expect(topped.json.credit_balance_cents).toBe(1234);
-    const { rows } = await stack.db.query('SELECT kind, amount_micros FROM credit_ledger WHERE organization_id = $1', [org.json.id]);
+    const { rows } = await stack.db.query('SELECT kind, amount_micros FROM credit_ledger WHERE organization_id = $1', [
+      org.json.id,
+    ]);
     expect(rows).toEqual([{ kind: 'top_up', amount_micros: 1234 * 10_000 }]);
   });
 

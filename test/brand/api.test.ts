@@ -47,7 +47,12 @@ describe('GET and PUT /v1/brand', () => {
   });
 
   it('stores a kit with a logo, serves it back signed, and keeps the logo when a PUT leaves it out', async () => {
-    const res = await put({ colors: { background: '#0B1F3A', text: '#ffffff', accent: '#ff7a1a' }, font: 'serif', logo: dataUrl(png), logo_on_closing: true });
+    const res = await put({
+      colors: { background: '#0B1F3A', text: '#ffffff', accent: '#ff7a1a' },
+      font: 'serif',
+      logo: dataUrl(png),
+      logo_on_closing: true,
+    });
     expect(res.status).toBe(200);
     const kit = brandKit.parse(res.body);
     expect(kit.colors).toEqual({ background: '#0b1f3a', text: '#ffffff', accent: '#ff7a1a' }); // lower-cased
@@ -89,7 +94,14 @@ describe('GET and PUT /v1/brand', () => {
     expectError(await put({ logo_on_closing: 'yes' }), 400, 'invalid_request', 'logo_on_closing');
     expectError(await put({ slogan: 'x' }), 400, 'invalid_request', 'slogan');
     expectError(await put({ logo: 'https://example.com/logo.png' }), 400, 'invalid_request', 'logo');
-    expectError(await put({ logo: `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}` }), 400, 'invalid_request', 'logo');
+    expectError(
+      await put({
+        logo: `data:image/png;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64')}`,
+      }),
+      400,
+      'invalid_request',
+      'logo',
+    );
     expectError(await put({ logo: dataUrl(png.subarray(0, 20)) }), 400, 'invalid_request', 'logo');
     const big = await put({ logo: dataUrl(Buffer.concat([png, Buffer.alloc(520 * 1024)])) });
     expectError(big, 400, 'invalid_request', 'logo');
@@ -106,11 +118,20 @@ describe('the brand field of a create', () => {
   const create = (path: string, brand: unknown) => {
     const prompt = 'Launch day. Visit nimbus.app';
     const body = path === '/v1/responses' ? { input: prompt } : { messages: [{ role: 'user', content: prompt }] };
-    return api(stack.url, path, { method: 'POST', key, json: { model: 'gpt-4o-mini', engine: 'lottie', width: 160, height: 90, ...body, brand } });
+    return api(stack.url, path, {
+      method: 'POST',
+      key,
+      json: { model: 'gpt-4o-mini', engine: 'lottie', width: 160, height: 90, ...body, brand },
+    });
   };
   it('answers 400 naming the field of a bad override, on both shapes', async () => {
     for (const path of ['/v1/responses', '/v1/chat/completions']) {
-      expectError(await create(path, { colors: { background: 'red' } }), 400, 'invalid_request', 'brand.colors.background');
+      expectError(
+        await create(path, { colors: { background: 'red' } }),
+        400,
+        'invalid_request',
+        'brand.colors.background',
+      );
       expectError(await create(path, { font: 'gothic' }), 400, 'invalid_request', 'brand.font');
       expectError(await create(path, { logo: 'data:' }), 400, 'invalid_request', 'brand.logo');
       expectError(await create(path, 'no'), 400, 'invalid_request', 'brand');

@@ -19,14 +19,26 @@ describe('the brand a generation applies', () => {
     expect(brandSnapshot(kit, undefined)).toEqual({
       colors: kit.colors,
       font: 'serif',
-      logo: { name: 'brand-logo.png', kind: 'image', mediaType: 'image/png', bytes: 1200, width: 160, height: 80, durationSeconds: null },
+      logo: {
+        name: 'brand-logo.png',
+        kind: 'image',
+        mediaType: 'image/png',
+        bytes: 1200,
+        width: 160,
+        height: 80,
+        durationSeconds: null,
+      },
       logo_on_closing: true,
     });
     expect(brandSnapshot(kit, true)).toEqual(brandSnapshot(kit, undefined));
   });
 
   it('takes the request’s overrides field by field; null gives a field back to the composer', () => {
-    const over = brandSnapshot(kit, { colors: { background: '#000000', accent: null }, font: null, logo_on_closing: false })!;
+    const over = brandSnapshot(kit, {
+      colors: { background: '#000000', accent: null },
+      font: null,
+      logo_on_closing: false,
+    })!;
     expect(over.colors).toEqual({ background: '#000000', text: '#ffffff', accent: null });
     expect(over.font).toBeNull();
     expect(over.logo_on_closing).toBe(false);
@@ -37,8 +49,17 @@ describe('the brand a generation applies', () => {
     expect(brandSnapshot(kit, false)).toBeNull();
     expect(brandSnapshot(null, undefined)).toBeUndefined();
     expect(brandSnapshot(null, {})).toBeUndefined();
-    expect(brandSnapshot({ ...kit, colors: { background: null, text: null, accent: null }, font: null, logo: null }, undefined)).toBeUndefined();
-    expect(brandSnapshot(null, { font: 'mono' })).toMatchObject({ font: 'mono', logo: null, colors: { background: null } });
+    expect(
+      brandSnapshot(
+        { ...kit, colors: { background: null, text: null, accent: null }, font: null, logo: null },
+        undefined,
+      ),
+    ).toBeUndefined();
+    expect(brandSnapshot(null, { font: 'mono' })).toMatchObject({
+      font: 'mono',
+      logo: null,
+      colors: { background: null },
+    });
   });
 
   it('reports the text/background contrast when both are set', () => {
@@ -51,7 +72,10 @@ describe('the brand a generation applies', () => {
 describe('a look in the brand', () => {
   const dark = lookFor('A calm video about sleep', 0); // the preset 'midnight': dark, sans
   it('takes the background, its theme, the exact text and accent and the type style', () => {
-    const look = brandLook(dark, { colors: { background: '#f2c230', text: '#1a1a1a', accent: '#1f4fd8' }, font: 'serif' });
+    const look = brandLook(dark, {
+      colors: { background: '#f2c230', text: '#1a1a1a', accent: '#1f4fd8' },
+      font: 'serif',
+    });
     expect(look.theme).toBe('light');
     expect(look.font).toBe('serif');
     expect(look.palette).toMatchObject({ background: '#f2c230', text: '#1a1a1a', accent: '#1f4fd8' });
@@ -64,6 +88,9 @@ describe('a look in the brand', () => {
     expect(contrastRatio(look.palette.accent, '#ffffff')).toBeGreaterThanOrEqual(3);
   });
   it('changes nothing but the accent when only the accent is set', () => {
-    expect(brandLook(dark, { colors: { background: null, text: null, accent: '#ff0000' }, font: null })).toEqual({ ...dark, palette: { ...dark.palette, accent: '#ff0000' } });
+    expect(brandLook(dark, { colors: { background: null, text: null, accent: '#ff0000' }, font: null })).toEqual({
+      ...dark,
+      palette: { ...dark.palette, accent: '#ff0000' },
+    });
   });
 });

@@ -21,11 +21,17 @@ export async function withVideo<T>(url: string, use: (file: string) => Promise<T
 
 /** One frame at `seconds` as RGB bytes. */
 export async function frameRgb(file: string, seconds: number): Promise<Buffer> {
-  const { stdout } = await run('ffmpeg', ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], { encoding: 'buffer', maxBuffer: 1 << 25 });
+  const { stdout } = await run(
+    'ffmpeg',
+    ['-v', 'error', '-ss', String(seconds), '-i', file, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 1 << 25 },
+  );
   return stdout as unknown as Buffer;
 }
 
-/** The colour most pixels have (channels in steps of 8, so encoding noise falls together), as [r, g, b] and its share. */
+/**
+ * The colour most pixels have (channels in steps of 8, so encoding noise falls together), as [r, g, b] and its share.
+ */
 export function dominantColour(rgb: Buffer): { colour: [number, number, number]; share: number } {
   const counts = new Map<number, number>();
   for (let i = 0; i + 2 < rgb.length; i += 3) {
@@ -33,7 +39,10 @@ export function dominantColour(rgb: Buffer): { colour: [number, number, number];
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const [k, n] = [...counts].reduce((a, b) => (b[1] > a[1] ? b : a));
-  return { colour: [((k >> 10) << 3) + 4, (((k >> 5) & 31) << 3) + 4, ((k & 31) << 3) + 4], share: n / (rgb.length / 3) };
+  return {
+    colour: [((k >> 10) << 3) + 4, (((k >> 5) & 31) << 3) + 4, ((k & 31) << 3) + 4],
+    share: n / (rgb.length / 3),
+  };
 }
 
 /** Largest channel difference between a colour and `#rrggbb`. */
@@ -44,5 +53,16 @@ export function distance(colour: [number, number, number], hex: string): number 
 /** A contact sheet: `count` frames spread over the video, tiled in one row, written as PNG to `out`. */
 export async function contactSheet(file: string, out: string, durationSeconds: number, count = 6): Promise<void> {
   const fps = count / durationSeconds;
-  await run('ffmpeg', ['-v', 'error', '-y', '-i', file, '-vf', `fps=${fps},tile=${count}x1:padding=4:color=white`, '-frames:v', '1', out]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    `fps=${fps},tile=${count}x1:padding=4:color=white`,
+    '-frames:v',
+    '1',
+    out,
+  ]);
 }

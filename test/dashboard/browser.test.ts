@@ -10,7 +10,13 @@ import { getWebhookSettings } from '../../src/db/webhooks.js';
 import type { WebhookEvent } from '../../src/webhooks/events.js';
 import { launchTestBrowser } from '../support/browser.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
-import { makeSelfSignedCert, startReceiver, verifyDelivery, type Receiver, type TlsFiles } from '../webhooks/support/receiver.js';
+import {
+  makeSelfSignedCert,
+  startReceiver,
+  verifyDelivery,
+  type Receiver,
+  type TlsFiles,
+} from '../webhooks/support/receiver.js';
 import { createTestMember } from './support.js';
 
 const SCREENSHOTS = path.resolve('test-results/dashboard');
@@ -27,7 +33,11 @@ beforeAll(async () => {
   cert = makeSelfSignedCert();
   receiver = await startReceiver(cert);
   [stack, browser] = await Promise.all([
-    startStack({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: cert.certFile, TEMPORAL_UI_URL: TEMPORAL_UI }),
+    startStack({
+      OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+      OUTBOUND_UNSAFE_CA_FILE: cert.certFile,
+      TEMPORAL_UI_URL: TEMPORAL_UI,
+    }),
     launchTestBrowser(),
   ]);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -87,7 +97,14 @@ it('a member manages keys and webhooks, and watches a generation, in the browser
   const created = await api(stack.url, '/v1/responses', {
     method: 'POST',
     key,
-    json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'A small bouncing ball', width: 160, height: 284, webhook_url: receiver.url('/dashboard-e2e') },
+    json: {
+      model: 'gpt-4o-mini',
+      engine: 'lottie',
+      input: 'A small bouncing ball',
+      width: 160,
+      height: 284,
+      webhook_url: receiver.url('/dashboard-e2e'),
+    },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const generationId: string = created.body.id;
@@ -121,11 +138,14 @@ it('a member manages keys and webhooks, and watches a generation, in the browser
 
   // The generation's page: Temporal UI link for operators, and the video plays.
   await recent.locator('a.prompt').click();
-  expect(await page.getAttribute('#temporal-link', 'href')).toBe(`${TEMPORAL_UI}/namespaces/${stack.namespace}/workflows/${generationId}`);
+  expect(await page.getAttribute('#temporal-link', 'href')).toBe(
+    `${TEMPORAL_UI}/namespaces/${stack.namespace}/workflows/${generationId}`,
+  );
   const played = await page.locator('#generation-video').evaluate(async (video: any) => {
     await video.play();
     const deadline = Date.now() + 10_000;
-    while ((video.readyState < 2 || video.currentTime === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((video.readyState < 2 || video.currentTime === 0) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     video.pause();
     return { readyState: video.readyState, currentTime: video.currentTime, error: video.error?.message ?? null };
   });
@@ -154,102 +174,129 @@ it('a member manages keys and webhooks, and watches a generation, in the browser
   expect(new URL(page.url()).pathname).toBe('/dashboard/login');
 }, 170_000);
 
-it('a generation in flight shows its stage and a rising progress bar live, then the player with a poster; the list shows its prompt and thumbnail', async () => {
-  const { org, key } = await createOrgWithKey(stack.db, 5_000);
-  const member = await createTestMember(stack.db, org.id);
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const tab = await context.newPage();
-  const shoot = (name: string) => tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  try {
-    await tab.goto(`${stack.url}/dashboard/login`);
-    await tab.fill('#email', member.email);
-    await tab.fill('#password', member.password);
-    await tab.click('button[type=submit]');
-    expect(new URL(tab.url()).pathname).toBe('/dashboard/usage');
+it(
+  'a generation in flight shows its stage and a rising progress bar live, then the player with a poster; ' +
+    'the list shows its prompt and thumbnail',
+  async () => {
+    const { org, key } = await createOrgWithKey(stack.db, 5_000);
+    const member = await createTestMember(stack.db, org.id);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const tab = await context.newPage();
+    const shoot = (name: string) => tab.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    try {
+      await tab.goto(`${stack.url}/dashboard/login`);
+      await tab.fill('#email', member.email);
+      await tab.fill('#password', member.password);
+      await tab.click('button[type=submit]');
+      expect(new URL(tab.url()).pathname).toBe('/dashboard/usage');
 
-    // A HyperFrames render of a few seconds: long enough to show progress.
-    const created = await api(stack.url, '/v1/responses', {
-      method: 'POST',
-      key,
-      json: { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A rocket launch countdown\nthe crowd cheers at liftoff', width: 270, height: 480, duration_seconds: 4 },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const id: string = created.body.id;
-    await tab.goto(`${stack.url}/dashboard/generations/${id}`);
-    expect(await tab.locator('#generation-live').count()).toBe(1);
-    expect(await tab.locator('#generation-video').count()).toBe(0);
-    expect(await tab.textContent('#generation-prompt')).toBe('A rocket launch countdown');
+      // A HyperFrames render of a few seconds: long enough to show progress.
+      const created = await api(stack.url, '/v1/responses', {
+        method: 'POST',
+        key,
+        json: {
+          model: 'gpt-4o-mini',
+          engine: 'hyperframes',
+          input: 'A rocket launch countdown\nthe crowd cheers at liftoff',
+          width: 270,
+          height: 480,
+          duration_seconds: 4,
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id: string = created.body.id;
+      await tab.goto(`${stack.url}/dashboard/generations/${id}`);
+      expect(await tab.locator('#generation-live').count()).toBe(1);
+      expect(await tab.locator('#generation-video').count()).toBe(0);
+      expect(await tab.textContent('#generation-prompt')).toBe('A rocket launch countdown');
 
-    // In the page: record every value of the bar and every stage shown, until the page is left (it must not be).
-    await tab.evaluate(() => {
-      const w = globalThis as any;
-      w.seen = { values: [] as Array<number | null>, stages: [] as string[] };
-      const record = () => {
-        const bar = w.document.getElementById('generation-progress');
-        const stage = w.document.getElementById('generation-stage');
-        if (!bar || !stage) return;
-        const value = bar.position < 0 ? null : bar.value; // position -1: indeterminate
-        if (w.seen.values.at(-1) !== value) w.seen.values.push(value);
-        if (w.seen.stages.at(-1) !== stage.textContent) w.seen.stages.push(stage.textContent);
-      };
-      record();
-      w.setInterval(record, 20);
-    });
-    await tab.waitForFunction(
-      () => {
-        const values = ((globalThis as any).seen.values as Array<number | null>).filter((v) => v !== null) as number[];
-        return values.some((v, i) => i > 0 && v > values[i - 1]!);
-      },
-      undefined,
-      { polling: 50, timeout: 120_000 },
-    );
-    await tab.waitForFunction(() => /^Rendering frame/.test((globalThis as any).document.getElementById('generation-stage')?.textContent ?? ''), undefined, {
-      polling: 50,
-      timeout: 120_000,
-    });
-    await shoot('08-generation-in-flight');
+      // In the page: record every value of the bar and every stage shown, until the page is left (it must not be).
+      await tab.evaluate(() => {
+        const w = globalThis as any;
+        w.seen = { values: [] as Array<number | null>, stages: [] as string[] };
+        const record = () => {
+          const bar = w.document.getElementById('generation-progress');
+          const stage = w.document.getElementById('generation-stage');
+          if (!bar || !stage) return;
+          const value = bar.position < 0 ? null : bar.value; // position -1: indeterminate
+          if (w.seen.values.at(-1) !== value) w.seen.values.push(value);
+          if (w.seen.stages.at(-1) !== stage.textContent) w.seen.stages.push(stage.textContent);
+        };
+        record();
+        w.setInterval(record, 20);
+      });
+      await tab.waitForFunction(
+        () => {
+          const values = ((globalThis as any).seen.values as Array<number | null>).filter(
+            (v) => v !== null,
+          ) as number[];
+          return values.some((v, i) => i > 0 && v > values[i - 1]!);
+        },
+        undefined,
+        { polling: 50, timeout: 120_000 },
+      );
+      await tab.waitForFunction(
+        () =>
+          /^Rendering frame/.test((globalThis as any).document.getElementById('generation-stage')?.textContent ?? ''),
+        undefined,
+        {
+          polling: 50,
+          timeout: 120_000,
+        },
+      );
+      await shoot('08-generation-in-flight');
 
-    // The end: the player with its poster replaces the progress, on the same page (no navigation).
-    await tab.waitForSelector('#generation-video[poster]', { timeout: 120_000 });
-    const seen = await tab.evaluate(() => (globalThis as any).seen as { values: Array<number | null>; stages: string[] });
-    expect(seen.stages.some((s) => /^Rendering frame \d+ of 120(, (about \d+ s left|almost done))?$/.test(s)), seen.stages.join(' | ')).toBe(true);
-    const values = seen.values.filter((v): v is number => v !== null);
-    expect(values.every((v, i) => i === 0 || v >= values[i - 1]!), values.join(' ')).toBe(true);
-    expect(await tab.locator('#generation-live').count()).toBe(0);
-    expect(await tab.textContent('#generation-status')).toBe('completed');
-    const poster = (await tab.getAttribute('#generation-video', 'poster'))!;
-    const image = await tab.evaluate(async (src) => {
-      const img = new (globalThis as any).Image();
-      img.src = src;
-      await img.decode();
-      return { width: img.naturalWidth, height: img.naturalHeight };
-    }, poster);
-    expect(image).toEqual({ width: 270, height: 480 });
-    const posterRes = await fetch(poster);
-    expect(posterRes.headers.get('content-type')).toBe('image/jpeg');
-    const meta = await tab.locator('#generation-video').evaluate(async (video: any) => {
-      const deadline = Date.now() + 10_000;
-      while (video.readyState < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      return { readyState: video.readyState, duration: video.duration, error: video.error?.message ?? null };
-    });
-    expect(meta.error).toBeNull();
-    expect(meta.duration).toBeCloseTo(4, 0);
-    // The details were refreshed in place too.
-    await expect.poll(() => tab.textContent('#generation-details')).toMatch(/Finished\d{4}-\d\d-\d\d/);
-    expect(await tab.evaluate(() => (globalThis as any).seen !== undefined)).toBe(true); // still the same document
-    await shoot('09-generation-done');
+      // The end: the player with its poster replaces the progress, on the same page (no navigation).
+      await tab.waitForSelector('#generation-video[poster]', { timeout: 120_000 });
+      const seen = await tab.evaluate(
+        () => (globalThis as any).seen as { values: Array<number | null>; stages: string[] },
+      );
+      expect(
+        seen.stages.some((s) => /^Rendering frame \d+ of 120(, (about \d+ s left|almost done))?$/.test(s)),
+        seen.stages.join(' | '),
+      ).toBe(true);
+      const values = seen.values.filter((v): v is number => v !== null);
+      expect(
+        values.every((v, i) => i === 0 || v >= values[i - 1]!),
+        values.join(' '),
+      ).toBe(true);
+      expect(await tab.locator('#generation-live').count()).toBe(0);
+      expect(await tab.textContent('#generation-status')).toBe('completed');
+      const poster = (await tab.getAttribute('#generation-video', 'poster'))!;
+      const image = await tab.evaluate(async (src) => {
+        const img = new (globalThis as any).Image();
+        img.src = src;
+        await img.decode();
+        return { width: img.naturalWidth, height: img.naturalHeight };
+      }, poster);
+      expect(image).toEqual({ width: 270, height: 480 });
+      const posterRes = await fetch(poster);
+      expect(posterRes.headers.get('content-type')).toBe('image/jpeg');
+      const meta = await tab.locator('#generation-video').evaluate(async (video: any) => {
+        const deadline = Date.now() + 10_000;
+        while (video.readyState < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        return { readyState: video.readyState, duration: video.duration, error: video.error?.message ?? null };
+      });
+      expect(meta.error).toBeNull();
+      expect(meta.duration).toBeCloseTo(4, 0);
+      // The details were refreshed in place too.
+      await expect.poll(() => tab.textContent('#generation-details')).toMatch(/Finished\d{4}-\d\d-\d\d/);
+      expect(await tab.evaluate(() => (globalThis as any).seen !== undefined)).toBe(true); // still the same document
+      await shoot('09-generation-done');
 
-    // The list: the prompt's first line and the poster as a lazy thumbnail in the video's proportions.
-    await tab.click('nav >> text=Usage');
-    const row = tab.locator(`#recent tr[data-generation-id="${id}"]`);
-    expect(await row.locator('a.prompt').textContent()).toBe('A rocket launch countdown');
-    const thumb = row.locator('img');
-    expect(await thumb.getAttribute('loading')).toBe('lazy');
-    expect([await thumb.getAttribute('width'), await thumb.getAttribute('height')]).toEqual(['54', '96']);
-    await thumb.scrollIntoViewIfNeeded();
-    await expect.poll(() => thumb.evaluate((img: any) => (img.complete ? img.naturalWidth : 0))).toBe(270);
-    await shoot('10-usage-thumbnails');
-  } finally {
-    await context.close();
-  }
-}, 170_000);
+      // The list: the prompt's first line and the poster as a lazy thumbnail in the video's proportions.
+      await tab.click('nav >> text=Usage');
+      const row = tab.locator(`#recent tr[data-generation-id="${id}"]`);
+      expect(await row.locator('a.prompt').textContent()).toBe('A rocket launch countdown');
+      const thumb = row.locator('img');
+      expect(await thumb.getAttribute('loading')).toBe('lazy');
+      expect([await thumb.getAttribute('width'), await thumb.getAttribute('height')]).toEqual(['54', '96']);
+      await thumb.scrollIntoViewIfNeeded();
+      await expect.poll(() => thumb.evaluate((img: any) => (img.complete ? img.naturalWidth : 0))).toBe(270);
+      await shoot('10-usage-thumbnails');
+    } finally {
+      await context.close();
+    }
+  },
+  170_000,
+);

@@ -21,14 +21,24 @@ describe('progressLabel', () => {
     expect(progressLabel('queued', progress({}))).toBe('Queued');
     expect(progressLabel('queued', null)).toBe('Queued');
     expect(progressLabel('in_progress', null)).toBe('In progress');
-    expect(progressLabel('in_progress', progress({ stage: 'composing', provider: 'openai', repair_round: 0 }))).toBe('Composing with openai');
-    expect(progressLabel('in_progress', progress({ stage: 'composing', provider: 'openai', repair_round: 2 }))).toBe('Composing with openai (repair round 2)');
-    expect(progressLabel('in_progress', progress({ stage: 'rendering', frames_rendered: 120, frames_total: 300, eta_seconds: 12.4 }))).toBe(
-      'Rendering frame 120 of 300, about 12 s left',
+    expect(progressLabel('in_progress', progress({ stage: 'composing', provider: 'openai', repair_round: 0 }))).toBe(
+      'Composing with openai',
     );
-    expect(progressLabel('in_progress', progress({ stage: 'rendering', frames_rendered: 10, frames_total: 9000, eta_seconds: 185 }))).toBe(
-      'Rendering frame 10 of 9000, about 3 min left',
+    expect(progressLabel('in_progress', progress({ stage: 'composing', provider: 'openai', repair_round: 2 }))).toBe(
+      'Composing with openai (repair round 2)',
     );
+    expect(
+      progressLabel(
+        'in_progress',
+        progress({ stage: 'rendering', frames_rendered: 120, frames_total: 300, eta_seconds: 12.4 }),
+      ),
+    ).toBe('Rendering frame 120 of 300, about 12 s left');
+    expect(
+      progressLabel(
+        'in_progress',
+        progress({ stage: 'rendering', frames_rendered: 10, frames_total: 9000, eta_seconds: 185 }),
+      ),
+    ).toBe('Rendering frame 10 of 9000, about 3 min left');
     expect(progressLabel('in_progress', progress({ stage: 'rendering' }))).toBe('Rendering');
     expect(progressLabel('in_progress', progress({ stage: 'encoding' }))).toBe('Encoding');
     expect(progressLabel('in_progress', progress({ stage: 'storing' }))).toBe('Storing');
@@ -42,7 +52,8 @@ describe('progressLabel', () => {
 });
 
 describe('promptFirstLine', () => {
-  const request = (...texts: string[]) => generationRequest('lottie', 'gpt-4o-mini', { content: texts.map((text) => ({ type: 'text' as const, text })) });
+  const request = (...texts: string[]) =>
+    generationRequest('lottie', 'gpt-4o-mini', { content: texts.map((text) => ({ type: 'text' as const, text })) });
 
   it('takes the first non-blank line, whitespace collapsed', () => {
     expect(promptFirstLine(request('\n\n  A rocket   launch \nsecond line'))).toBe('A rocket launch');
@@ -50,7 +61,8 @@ describe('promptFirstLine', () => {
   });
 
   it('cuts long lines at a word boundary with an ellipsis, never inside a code point', () => {
-    const long = 'An extremely long opening line that keeps going well past any sensible width for a table cell in the list';
+    const long =
+      'An extremely long opening line that keeps going well past any sensible width for a table cell in the list';
     const cut = promptFirstLine(request(long));
     expect(cut.endsWith('…')).toBe(true);
     expect([...cut].length).toBeLessThanOrEqual(80);

@@ -22,13 +22,18 @@ let b: Org;
 async function setUpOrg() {
   const { org, key, keyId } = await createOrgWithKey(app.db);
   const member = await createTestMember(app.db, org.id);
-  const generationId = await addGeneration(app.db, Catalog.load(), { orgId: org.id, keyId }, {
-    engine: 'lottie',
-    model: 'gpt-4o-mini',
-    status: 'completed',
-    usage: { input_tokens: 100, output_tokens: 50 },
-    createdAt: new Date(),
-  });
+  const generationId = await addGeneration(
+    app.db,
+    Catalog.load(),
+    { orgId: org.id, keyId },
+    {
+      engine: 'lottie',
+      model: 'gpt-4o-mini',
+      status: 'completed',
+      usage: { input_tokens: 100, output_tokens: 50 },
+      createdAt: new Date(),
+    },
+  );
   return { org, key, keyId, member, generationId, secret: (await getWebhookSettings(app.db, org.id))!.signing_secret };
 }
 
@@ -78,30 +83,41 @@ describe('sessions', () => {
     expect(usage.body).toContain(a.member.email);
   });
 
-  it('session cookie flags: HttpOnly, SameSite=Strict, Path=/dashboard; Secure over HTTPS or when configured', async () => {
-    const cookieOf = (page: { setCookies: string[] }) => page.setCookies.find((c) => c.startsWith('dashboard_session='))!;
-    const plain = cookieOf((await signedIn(a)).lastPage!);
-    expect(plain).toMatch(/^dashboard_session=[\w-]{43}; /);
-    expect(plain).toContain('; Path=/dashboard;');
-    expect(plain).toContain('; HttpOnly');
-    expect(plain).toContain('; SameSite=Strict');
-    expect(plain).not.toContain('Secure');
+  it(
+    'session cookie flags: HttpOnly, SameSite=Strict, Path=/dashboard; ' + 'Secure over HTTPS or when configured',
+    async () => {
+      const cookieOf = (page: { setCookies: string[] }) =>
+        page.setCookies.find((c) => c.startsWith('dashboard_session='))!;
+      const plain = cookieOf((await signedIn(a)).lastPage!);
+      expect(plain).toMatch(/^dashboard_session=[\w-]{43}; /);
+      expect(plain).toContain('; Path=/dashboard;');
+      expect(plain).toContain('; HttpOnly');
+      expect(plain).toContain('; SameSite=Strict');
+      expect(plain).not.toContain('Secure');
 
-    // Behind a TLS-terminating proxy (X-Forwarded-Proto: https), `auto` sets Secure.
-    const viaProxy = new DashboardClient(app.url);
-    await viaProxy.get('/dashboard/login', { 'x-forwarded-proto': 'https' });
-    expect(viaProxy.lastPage!.setCookies[0]).toMatch(/^dashboard_login_csrf=.*; Path=\/dashboard\/login; .*HttpOnly; SameSite=Strict; Secure$/);
-    const res = await viaProxy.request('POST', '/dashboard/login', { _csrf: csrfOf(viaProxy.lastPage!.body)!, email: a.member.email, password: a.member.password }, { 'x-forwarded-proto': 'https' });
-    expect(cookieOf(res)).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+      // Behind a TLS-terminating proxy (X-Forwarded-Proto: https), `auto` sets Secure.
+      const viaProxy = new DashboardClient(app.url);
+      await viaProxy.get('/dashboard/login', { 'x-forwarded-proto': 'https' });
+      expect(viaProxy.lastPage!.setCookies[0]).toMatch(
+        /^dashboard_login_csrf=.*; Path=\/dashboard\/login; .*HttpOnly; SameSite=Strict; Secure$/,
+      );
+      const res = await viaProxy.request(
+        'POST',
+        '/dashboard/login',
+        { _csrf: csrfOf(viaProxy.lastPage!.body)!, email: a.member.email, password: a.member.password },
+        { 'x-forwarded-proto': 'https' },
+      );
+      expect(cookieOf(res)).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
 
-    const forced = await startApi({ DASHBOARD_COOKIE_SECURE: 'true' });
-    try {
-      const client = new DashboardClient(forced.url);
-      expect(cookieOf(await client.signIn(a.member.email, a.member.password))).toContain('; Secure');
-    } finally {
-      await forced.close();
-    }
-  });
+      const forced = await startApi({ DASHBOARD_COOKIE_SECURE: 'true' });
+      try {
+        const client = new DashboardClient(forced.url);
+        expect(cookieOf(await client.signIn(a.member.email, a.member.password))).toContain('; Secure');
+      } finally {
+        await forced.close();
+      }
+    },
+  );
 
   it('sign-out deletes the session server-side: the old cookie opens nothing', async () => {
     const client = await signedIn(a);
@@ -132,7 +148,8 @@ describe('sessions', () => {
     expect(rows[0].expires_at.getTime() - Date.now()).toBeGreaterThan(119 * 60_000);
     expect(rows[0].expires_at.getTime() - Date.now()).toBeLessThanOrEqual(120 * 60_000);
     await app.db.query(
-      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second' WHERE token_hash = sha256(convert_to($1, 'UTF8'))`,
+      `UPDATE dashboard_sessions SET expires_at = now() - interval '1 second'
+       WHERE token_hash = sha256(convert_to($1, 'UTF8'))`,
       [client.cookies.get('dashboard_session')],
     );
     expect((await client.get('/dashboard/keys')).status).toBe(303);
@@ -226,37 +243,52 @@ describe('organizations are isolated', () => {
     expect(usage.body).not.toContain(b.generationId);
   });
 
-  it("a generation's live events: the organization's own only (404 otherwise, before any event), 401 when signed out", async () => {
-    const events = (id: string) => `/dashboard/generations/${id}/events`;
-    const signedOut = await new DashboardClient(app.url).get(events(a.generationId));
-    expect(signedOut.status).toBe(401);
-    expect(signedOut.headers.get('content-type')).toContain('text/html');
+  it(
+    "a generation's live events: the organization's own only (404 otherwise, before any event), " +
+      '401 when signed out',
+    async () => {
+      const events = (id: string) => `/dashboard/generations/${id}/events`;
+      const signedOut = await new DashboardClient(app.url).get(events(a.generationId));
+      expect(signedOut.status).toBe(401);
+      expect(signedOut.headers.get('content-type')).toContain('text/html');
 
-    const client = await signedIn(a);
-    for (const id of [b.generationId, 'gen_000000000000000000000000', 'x'.repeat(100)]) {
-      const res = await client.get(events(id));
-      expect(res.status, id).toBe(404);
-      expect(res.headers.get('content-type'), id).toContain('text/html');
-    }
-    // The org's own, already completed: one last event with the video (this fixture has no poster), then the end.
-    const own = await client.get(events(a.generationId));
-    expect(own.status).toBe(200);
-    expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(own.headers.get('cache-control')).toBe('no-store, no-transform');
-    expect(own.headers.get('content-security-policy')).toContain("connect-src 'self'");
-    const sent = own.body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
-    expect(sent).toEqual([
-      { status: 'completed', progress: null, label: 'Done', percent: 100, done: true, video_url: expect.stringContaining(`/media/${videoKey(a.generationId)}?`), poster_url: null },
-    ]);
+      const client = await signedIn(a);
+      for (const id of [b.generationId, 'gen_000000000000000000000000', 'x'.repeat(100)]) {
+        const res = await client.get(events(id));
+        expect(res.status, id).toBe(404);
+        expect(res.headers.get('content-type'), id).toContain('text/html');
+      }
+      // The org's own, already completed: one last event with the video (this fixture has no poster), then the end.
+      const own = await client.get(events(a.generationId));
+      expect(own.status).toBe(200);
+      expect(own.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(own.headers.get('cache-control')).toBe('no-store, no-transform');
+      expect(own.headers.get('content-security-policy')).toContain("connect-src 'self'");
+      const sent = own.body
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)));
+      expect(sent).toEqual([
+        {
+          status: 'completed',
+          progress: null,
+          label: 'Done',
+          percent: 100,
+          done: true,
+          video_url: expect.stringContaining(`/media/${videoKey(a.generationId)}?`),
+          poster_url: null,
+        },
+      ]);
 
-    // Without a poster (generations from before posters), the list shows the prompt and a link to the player.
-    const usage = (await client.get('/dashboard/usage')).body;
-    const from = usage.indexOf(`<tr data-generation-id="${a.generationId}">`);
-    const row = usage.slice(from, usage.indexOf('</tr>', from));
-    expect(row).toContain(`<a class="thumb-none" href="/dashboard/generations/${a.generationId}"`);
-    expect(row).not.toMatch(/<img|<video/);
-    expect(row).toContain('>usage fixture</a>');
-  });
+      // Without a poster (generations from before posters), the list shows the prompt and a link to the player.
+      const usage = (await client.get('/dashboard/usage')).body;
+      const from = usage.indexOf(`<tr data-generation-id="${a.generationId}">`);
+      const row = usage.slice(from, usage.indexOf('</tr>', from));
+      expect(row).toContain(`<a class="thumb-none" href="/dashboard/generations/${a.generationId}"`);
+      expect(row).not.toMatch(/<img|<video/);
+      expect(row).toContain('>usage fixture</a>');
+    },
+  );
 });
 
 describe('sign-in rate limit', () => {
@@ -266,7 +298,8 @@ describe('sign-in rate limit', () => {
     // An attacker guessing from one address, and from many.
     const attacker = new DashboardClient(app.url);
     for (let i = 0; i < 12; i++) await recordLoginFailure(app.db, member.email, attacker.ip, LOGIN_LIMIT.windowSeconds);
-    for (let i = 0; i < 12; i++) expect((await new DashboardClient(app.url).signIn(member.email, `spray ${i}`)).status).toBe(401);
+    for (let i = 0; i < 12; i++)
+      expect((await new DashboardClient(app.url).signIn(member.email, `spray ${i}`)).status).toBe(401);
     expect((await attacker.signIn(member.email, member.password)).status).toBe(429); // throttled: not even checked
     // The member, at their own address, signs in at once.
     const own = await new DashboardClient(app.url).signIn(member.email, member.password);
@@ -274,53 +307,68 @@ describe('sign-in rate limit', () => {
     expect(own.setCookies.some((c) => c.startsWith('dashboard_session='))).toBe(true);
   });
 
-  it(`per email and address: ${LOGIN_LIMIT.freeFailures} free failures, then delays that double after each failure`, async () => {
-    const { org } = await createOrgWithKey(app.db);
-    const member = await createTestMember(app.db, org.id);
-    const client = new DashboardClient(app.url);
-    let lastFailureSent = 0;
-    for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++) {
-      lastFailureSent = Date.now();
-      expect((await client.signIn(member.email, `wrong ${i}`)).status).toBe(401);
-    }
-    // Time is moved, not waited for: the pair's failures are dated forward by a margin before each
-    // throttled attempt (so a slow machine cannot let a 1 s delay pass before the attempt arrives),
-    // then back past the delay.
-    const MARGIN_S = 30;
-    const shift = (seconds: number) =>
-      app.db.query(`UPDATE login_failures SET failed_at = failed_at + make_interval(secs => $3) WHERE email = $1 AND ip = $2`, [member.email, client.ip, seconds]);
-    for (let failures = LOGIN_LIMIT.freeFailures; failures < LOGIN_LIMIT.freeFailures + 4; failures++) {
-      await shift(MARGIN_S);
-      const throttled = await client.signIn(member.email, member.password);
-      const sinceLastFailure = Math.ceil((Date.now() - lastFailureSent) / 1000);
-      expect(throttled.status).toBe(429);
-      expect(throttled.body).toContain('Too many failed sign-ins');
-      // The wait runs from the pair's previous failure: its delay (plus the margin), less the time since.
-      const wait = Number(throttled.headers.get('retry-after'));
-      expect(wait).toBeLessThanOrEqual(pairDelaySeconds(failures) + MARGIN_S);
-      expect(wait).toBeGreaterThanOrEqual(pairDelaySeconds(failures) + MARGIN_S - sinceLastFailure);
-      await shift(-(pairDelaySeconds(failures) + MARGIN_S));
-      lastFailureSent = Date.now();
-      expect((await client.signIn(member.email, `wrong again ${failures}`)).status).toBe(401);
-    }
-    expect(pairDelaySeconds(LOGIN_LIMIT.freeFailures + 3)).toBe(8);
-    expect(pairDelaySeconds(1000)).toBe(LOGIN_LIMIT.maxDelaySeconds);
-    // Once the delay has passed, the right password works and forgives the pair's failures.
-    await shift(-LOGIN_LIMIT.maxDelaySeconds);
-    expect((await client.signIn(member.email, member.password)).status).toBe(303);
-    expect((await app.db.query('SELECT 1 FROM login_failures WHERE email = $1 AND ip = $2', [member.email, client.ip])).rowCount).toBe(0);
-  });
+  it(
+    `per email and address: ${LOGIN_LIMIT.freeFailures} free failures, ` + 'then delays that double after each failure',
+    async () => {
+      const { org } = await createOrgWithKey(app.db);
+      const member = await createTestMember(app.db, org.id);
+      const client = new DashboardClient(app.url);
+      let lastFailureSent = 0;
+      for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++) {
+        lastFailureSent = Date.now();
+        expect((await client.signIn(member.email, `wrong ${i}`)).status).toBe(401);
+      }
+      // Time is moved, not waited for: the pair's failures are dated forward by a margin before each
+      // throttled attempt (so a slow machine cannot let a 1 s delay pass before the attempt arrives),
+      // then back past the delay.
+      const MARGIN_S = 30;
+      const shift = (seconds: number) =>
+        app.db.query(
+          `UPDATE login_failures SET failed_at = failed_at + make_interval(secs => $3) WHERE email = $1 AND ip = $2`,
+          [member.email, client.ip, seconds],
+        );
+      for (let failures = LOGIN_LIMIT.freeFailures; failures < LOGIN_LIMIT.freeFailures + 4; failures++) {
+        await shift(MARGIN_S);
+        const throttled = await client.signIn(member.email, member.password);
+        const sinceLastFailure = Math.ceil((Date.now() - lastFailureSent) / 1000);
+        expect(throttled.status).toBe(429);
+        expect(throttled.body).toContain('Too many failed sign-ins');
+        // The wait runs from the pair's previous failure: its delay (plus the margin), less the time since.
+        const wait = Number(throttled.headers.get('retry-after'));
+        expect(wait).toBeLessThanOrEqual(pairDelaySeconds(failures) + MARGIN_S);
+        expect(wait).toBeGreaterThanOrEqual(pairDelaySeconds(failures) + MARGIN_S - sinceLastFailure);
+        await shift(-(pairDelaySeconds(failures) + MARGIN_S));
+        lastFailureSent = Date.now();
+        expect((await client.signIn(member.email, `wrong again ${failures}`)).status).toBe(401);
+      }
+      expect(pairDelaySeconds(LOGIN_LIMIT.freeFailures + 3)).toBe(8);
+      expect(pairDelaySeconds(1000)).toBe(LOGIN_LIMIT.maxDelaySeconds);
+      // Once the delay has passed, the right password works and forgives the pair's failures.
+      await shift(-LOGIN_LIMIT.maxDelaySeconds);
+      expect((await client.signIn(member.email, member.password)).status).toBe(303);
+      expect(
+        (await app.db.query('SELECT 1 FROM login_failures WHERE email = $1 AND ip = $2', [member.email, client.ip]))
+          .rowCount,
+      ).toBe(0);
+    },
+  );
 
   it('a burst of parallel guesses from one address gets no more than the free failures checked', async () => {
     const { org } = await createOrgWithKey(app.db);
     const member = await createTestMember(app.db, org.id);
     const ip = new DashboardClient(app.url).ip;
-    const clients = await Promise.all(Array.from({ length: 12 }, async () => {
-      const c = new DashboardClient(app.url, ip);
-      await c.get('/dashboard/login');
-      return c;
-    }));
-    const statuses = await Promise.all(clients.map((c, i) => c.post('/dashboard/login', { email: member.email, password: `guess ${i}` }).then((r) => r.status)));
+    const clients = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const c = new DashboardClient(app.url, ip);
+        await c.get('/dashboard/login');
+        return c;
+      }),
+    );
+    const statuses = await Promise.all(
+      clients.map((c, i) =>
+        c.post('/dashboard/login', { email: member.email, password: `guess ${i}` }).then((r) => r.status),
+      ),
+    );
     const checked = statuses.filter((s) => s === 401).length;
     expect(checked).toBeLessThanOrEqual(LOGIN_LIMIT.freeFailures);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
@@ -328,7 +376,8 @@ describe('sign-in rate limit', () => {
 
   it(`locks an IP after ${LOGIN_LIMIT.perIp} failures, whatever the email`, async () => {
     const client = new DashboardClient(app.url);
-    for (let i = 0; i < LOGIN_LIMIT.perIp - 1; i++) await recordLoginFailure(app.db, `guess${i}@example.test`, client.ip, LOGIN_LIMIT.windowSeconds);
+    for (let i = 0; i < LOGIN_LIMIT.perIp - 1; i++)
+      await recordLoginFailure(app.db, `guess${i}@example.test`, client.ip, LOGIN_LIMIT.windowSeconds);
     expect((await client.signIn('one-more@example.test', 'guess')).status).toBe(401);
     const locked = await client.signIn(a.member.email, a.member.password);
     expect(locked.status).toBe(429);
@@ -343,7 +392,14 @@ describe('sign-in rate limit', () => {
 describe('pages', () => {
   it('security headers, no inline script or style, no caching', async () => {
     const client = await signedIn(a);
-    for (const path of ['/dashboard/login', '/dashboard/usage', '/dashboard/keys', '/dashboard/webhooks', `/dashboard/generations/${a.generationId}`, '/dashboard/nope']) {
+    for (const path of [
+      '/dashboard/login',
+      '/dashboard/usage',
+      '/dashboard/keys',
+      '/dashboard/webhooks',
+      `/dashboard/generations/${a.generationId}`,
+      '/dashboard/nope',
+    ]) {
       const page = path === '/dashboard/login' ? await new DashboardClient(app.url).get(path) : await client.get(path);
       expect(page.status, path).toBe(path === '/dashboard/nope' ? 404 : 200);
       const csp = page.headers.get('content-security-policy')!;
@@ -359,7 +415,9 @@ describe('pages', () => {
       expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
       expect(page.body).not.toMatch(/\sstyle=|\son[a-z]+=/i);
     }
-    const css = await client.get(/href="(\/dashboard\/assets\/dashboard\.css\?v=\w+)"/.exec(client.lastPage!.body)![1]!);
+    const css = await client.get(
+      /href="(\/dashboard\/assets\/dashboard\.css\?v=\w+)"/.exec(client.lastPage!.body)![1]!,
+    );
     expect(css.status).toBe(200);
     expect(css.headers.get('content-type')).toContain('text/css');
     expect(css.headers.get('cache-control')).toContain('immutable');
@@ -417,10 +475,14 @@ describe('admin CLI', () => {
     const { org } = await createOrgWithKey(app.db);
     const email = `first-${org.id}@example.test`;
     const password = 'a long enough password';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', 'create-member', '--org', org.id, '--email', email, '--password-stdin'], {
-      env: testEnv(),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/admin/cli.ts', 'create-member', '--org', org.id, '--email', email, '--password-stdin'],
+      {
+        env: testEnv(),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     child.stdin.end(`${password}\n`);
     let out = '';
     let err = '';

@@ -12,7 +12,10 @@ export async function createTestMember(db: Db, organizationId: string) {
   return { ...member, email, password };
 }
 
-/** A documentation-range address per call (X-Forwarded-For: the app trusts its proxy), so tests do not share the per-IP sign-in limit. */
+/**
+ * A documentation-range address per call (X-Forwarded-For: the app trusts its proxy), so tests do not share the per-IP
+ * sign-in limit.
+ */
 let ipCounter = 0;
 export const uniqueIp = () => `198.51.100.${(++ipCounter % 250) + 1}`;
 
@@ -29,8 +32,17 @@ export class DashboardClient {
     readonly ip = uniqueIp(),
   ) {}
 
-  async request(method: 'GET' | 'POST', path: string, fields?: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Page> {
-    const body = fields ? new URLSearchParams(Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]))) : undefined;
+  async request(
+    method: 'GET' | 'POST',
+    path: string,
+    fields?: Record<string, string | string[]>,
+    headers: Record<string, string> = {},
+  ): Promise<Page> {
+    const body = fields
+      ? new URLSearchParams(
+          Object.entries(fields).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x])),
+        )
+      : undefined;
     const res = await fetch(this.base + path, {
       method,
       redirect: 'manual',
@@ -49,7 +61,13 @@ export class DashboardClient {
       if (/max-age=0/i.test(c)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    const page = { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location'), setCookies };
+    const page = {
+      status: res.status,
+      headers: res.headers,
+      body: await res.text(),
+      location: res.headers.get('location'),
+      setCookies,
+    };
     this.lastPage = page;
     return page;
   }

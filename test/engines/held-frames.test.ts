@@ -23,24 +23,61 @@ describe('held frames', () => {
   const still = (k: unknown) => ({ a: 0, k });
   const ease = { i: { x: 0.4, y: 1 }, o: { x: 0.6, y: 0 } };
   const lottie = JSON.stringify({
-    v: '5.7.4', fr: 30, ip: 0, op: 60, w, h, nm: 'hold', assets: [],
-    layers: [{
-      ty: 4, ind: 1, nm: 'box', ip: 0, op: 60, st: 0,
-      ks: {
-        o: still(100), r: still(0), a: still([0, 0, 0]), s: still([100, 100, 100]),
-        p: { a: 1, k: [{ t: 0, s: [20, 60, 0], ...ease }, { t: 10, s: [80, 140, 0], ...ease }, { t: 50, s: [80, 140, 0], ...ease }, { t: 59, s: [140, 220, 0] }] },
+    v: '5.7.4',
+    fr: 30,
+    ip: 0,
+    op: 60,
+    w,
+    h,
+    nm: 'hold',
+    assets: [],
+    layers: [
+      {
+        ty: 4,
+        ind: 1,
+        nm: 'box',
+        ip: 0,
+        op: 60,
+        st: 0,
+        ks: {
+          o: still(100),
+          r: still(0),
+          a: still([0, 0, 0]),
+          s: still([100, 100, 100]),
+          p: {
+            a: 1,
+            k: [
+              { t: 0, s: [20, 60, 0], ...ease },
+              { t: 10, s: [80, 140, 0], ...ease },
+              { t: 50, s: [80, 140, 0], ...ease },
+              { t: 59, s: [140, 220, 0] },
+            ],
+          },
+        },
+        shapes: [
+          {
+            ty: 'gr',
+            it: [
+              { ty: 'rc', d: 1, s: still([48, 48]), p: still([0, 0]), r: still(6) },
+              // Translucent: blended over the background.
+              { ty: 'fl', c: still([0.9, 0.2, 0.3, 1]), o: still(70), r: 1 },
+              { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
+            ],
+          },
+        ],
       },
-      shapes: [{ ty: 'gr', it: [
-        { ty: 'rc', d: 1, s: still([48, 48]), p: still([0, 0]), r: still(6) },
-        { ty: 'fl', c: still([0.9, 0.2, 0.3, 1]), o: still(70), r: 1 }, // translucent: blended over the background
-        { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
-      ] }],
-    }],
+    ],
   });
 
   it('Lottie: held frames are not drawn again, and the video is the one drawing every frame makes', async () => {
     const render = (name: string, env: Record<string, string>, chunk?: RenderChunk) =>
-      getEngine('lottie').render(lottie, { tools: renderTools(loadConfig({ ...process.env, ...env })), width: w, height: h, outputPath: path.join(sandbox.out, `${name}.mp4`), chunk });
+      getEngine('lottie').render(lottie, {
+        tools: renderTools(loadConfig({ ...process.env, ...env })),
+        width: w,
+        height: h,
+        outputPath: path.join(sandbox.out, `${name}.mp4`),
+        chunk,
+      });
     const skipping = await render('lottie-skip', {});
     const drawing = await render('lottie-draw', { LOTTIE_SKIP_HELD_FRAMES: 'off' });
 
@@ -54,8 +91,12 @@ describe('held frames', () => {
     expect(score.mean).toBeGreaterThanOrEqual(0.999);
     expect(score.worst).toBeGreaterThanOrEqual(0.995);
     // It does move, then hold.
-    expect(meanDifference(await decodeFrame(skipping.path, 0), await decodeFrame(skipping.path, 30))).toBeGreaterThan(1);
-    expect(meanDifference(await decodeFrame(skipping.path, 20), await decodeFrame(skipping.path, 45))).toBeLessThan(0.5);
+    expect(meanDifference(await decodeFrame(skipping.path, 0), await decodeFrame(skipping.path, 30))).toBeGreaterThan(
+      1,
+    );
+    expect(meanDifference(await decodeFrame(skipping.path, 20), await decodeFrame(skipping.path, 45))).toBeLessThan(
+      0.5,
+    );
 
     // A chunk inside the hold starts with a drawn frame, then repeats it: its frames are the whole render's.
     const chunk: RenderChunk = { index: 1, count: 3, start: 20, end: 40, size: 20, total: 60 };
@@ -72,7 +113,8 @@ describe('held frames', () => {
 <script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>
 <style>* { margin: 0 } html, body { width: 180px; height: 320px; overflow: hidden; background: #123 }
 #box { position: absolute; left: 20px; top: 40px; width: 60px; height: 60px; background: #fc0 }
-#tick { position: absolute; left: 0; top: 0; width: 2px; height: 2px; background: #fff; opacity: 0.01 }</style></head><body>
+#tick { position: absolute; left: 0; top: 0; width: 2px; height: 2px; background: #fff; \
+opacity: 0.01 }</style></head><body>
 <div id="root" data-composition-id="hold" data-start="0" data-duration="3" data-width="180" data-height="320">
 <div id="box"></div>${damageEveryFrame ? '<div id="tick"></div>' : ''}</div>
 <script>
@@ -87,20 +129,34 @@ describe('held frames', () => {
   // Chrome reports damage for every BeginFrame that asks for a screenshot, as the producer's do, so
   // its no-damage reuse does not fire today (README "Held frames"): the count the render reports is
   // the producer's own, at most the held frames, and the video is the same either way.
-  it('HyperFrames: the render reports the frames Chrome had no damage for, and the video is the one capturing every frame makes', async () => {
-    const render = (name: string, source: string) => getEngine('hyperframes').render(source, { tools, width: 180, height: 320, fps: 30, outputPath: path.join(sandbox.out, `${name}.mp4`) });
-    const skipping = await render('hf-hold', html(false));
-    const capturing = await render('hf-damage', html(true));
+  it(
+    'HyperFrames: the render reports the frames Chrome had no damage for, and the video is the one capturing ' +
+      'every frame makes',
+    async () => {
+      const render = (name: string, source: string) =>
+        getEngine('hyperframes').render(source, {
+          tools,
+          width: 180,
+          height: 320,
+          fps: 30,
+          outputPath: path.join(sandbox.out, `${name}.mp4`),
+        });
+      const skipping = await render('hf-hold', html(false));
+      const capturing = await render('hf-damage', html(true));
 
-    expect(skipping.framesSkipped).toBeTypeOf('number'); // the producer's beginFrameReuse count
-    expect(skipping.framesSkipped).toBeLessThanOrEqual(60); // never more than the 2 s rest
-    expect(capturing.framesSkipped).toBe(0);
-    expect([skipping.frames, skipping.durationSeconds]).toEqual([90, 3]);
-    expect([capturing.frames, capturing.durationSeconds]).toEqual([90, 3]);
-    const score = await similarity(skipping.path, capturing.path);
-    expect(score.frames).toBe(90);
-    expect(score.mean).toBeGreaterThanOrEqual(0.995);
-    expect(score.worst).toBeGreaterThanOrEqual(0.99);
-    expect(meanDifference(await decodeFrame(skipping.path, 0), await decodeFrame(skipping.path, 40))).toBeGreaterThan(1);
-  }, 180_000);
+      expect(skipping.framesSkipped).toBeTypeOf('number'); // the producer's beginFrameReuse count
+      expect(skipping.framesSkipped).toBeLessThanOrEqual(60); // never more than the 2 s rest
+      expect(capturing.framesSkipped).toBe(0);
+      expect([skipping.frames, skipping.durationSeconds]).toEqual([90, 3]);
+      expect([capturing.frames, capturing.durationSeconds]).toEqual([90, 3]);
+      const score = await similarity(skipping.path, capturing.path);
+      expect(score.frames).toBe(90);
+      expect(score.mean).toBeGreaterThanOrEqual(0.995);
+      expect(score.worst).toBeGreaterThanOrEqual(0.99);
+      expect(meanDifference(await decodeFrame(skipping.path, 0), await decodeFrame(skipping.path, 40))).toBeGreaterThan(
+        1,
+      );
+    },
+    180_000,
+  );
 });

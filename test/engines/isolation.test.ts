@@ -22,20 +22,32 @@ function longLottie(seconds: number) {
 }
 
 async function expectRenderError(p: Promise<unknown>): Promise<RenderError> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(RenderError);
   return error as RenderError;
 }
 
 describe('render isolation', () => {
   it('kills a hanging composition at the time limit, with Chrome and all', async () => {
-    const html = fixture('gsap-box.html').replace('<script>\n    const tl', '<script>\n    while (true) {}\n    const tl');
+    const html = fixture('gsap-box.html').replace(
+      '<script>\n    const tl',
+      '<script>\n    while (true) {}\n    const tl',
+    );
     expect(html).toContain('while (true)');
     const watch = watchDescendants();
     const started = Date.now();
     // A limit long enough for Chrome to be up even on a loaded machine (the point: it dies with the render).
     const error = await expectRenderError(
-      getEngine('hyperframes').render(html, { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'hang.mp4'), timeoutMs: 12_000 }),
+      getEngine('hyperframes').render(html, {
+        tools,
+        width: 360,
+        height: 640,
+        outputPath: path.join(sandbox.out, 'hang.mp4'),
+        timeoutMs: 12_000,
+      }),
     );
     const elapsed = Date.now() - started;
     watch.stop();
@@ -53,7 +65,8 @@ describe('render isolation', () => {
     const watch = watchDescendants();
     const controller = new AbortController();
     let abortedAt = 0;
-    const render = getEngine('hyperframes').render(html, { tools, 
+    const render = getEngine('hyperframes').render(html, {
+      tools,
       width: 360,
       height: 640,
       outputPath: path.join(sandbox.out, 'abort-hf.mp4'),
@@ -81,7 +94,8 @@ describe('render isolation', () => {
     const watch = watchDescendants();
     const controller = new AbortController();
     let abortedAt = 0;
-    const render = getEngine('lottie').render(longLottie(30), { tools, 
+    const render = getEngine('lottie').render(longLottie(30), {
+      tools,
       width: 1080,
       height: 1920,
       outputPath: path.join(sandbox.out, 'abort-lottie.mp4'),
@@ -105,7 +119,8 @@ describe('render isolation', () => {
   it('fails only the render whose process crashed', async () => {
     const watch = watchDescendants(50);
     let killed = false;
-    const render = getEngine('lottie').render(longLottie(30), { tools, 
+    const render = getEngine('lottie').render(longLottie(30), {
+      tools,
       width: 1080,
       height: 1920,
       outputPath: path.join(sandbox.out, 'crash.mp4'),
@@ -130,16 +145,31 @@ describe('render isolation', () => {
     expect(await waitFor(() => watch.leftovers(spareProcessIds()).length === 0, 1000)).toBe(true);
 
     // The engine still works afterwards.
-    const ok = await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'after.mp4') });
+    const ok = await getEngine('lottie').render(fixture('text-and-box.lottie.json'), {
+      tools,
+      width: 360,
+      height: 640,
+      outputPath: path.join(sandbox.out, 'after.mp4'),
+    });
     expect(ok.frames).toBe(30);
   });
 
   it('kills the render and removes its files when the process that started it dies', async () => {
     const watch = watchDescendants(50);
-    const parent = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/render-forever.ts', import.meta.url)), longLottie(30), path.join(sandbox.out, 'orphan.mp4')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'silent' },
-    });
+    const parent = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./fixtures/render-forever.ts', import.meta.url)),
+        longLottie(30),
+        path.join(sandbox.out, 'orphan.mp4'),
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, LOG_LEVEL: 'silent' },
+      },
+    );
     // Wait until frames flow (the render process and its ffmpeg run), then kill the "worker" outright.
     await new Promise<void>((resolve) => parent.stdout!.once('data', () => resolve()));
     expect(watch.seen()).toContain('ffmpeg');
@@ -147,7 +177,14 @@ describe('render isolation', () => {
     parent.kill('SIGKILL');
     expect(await waitFor(() => watch.leftovers(spareProcessIds()).length === 0, 3000)).toBe(true);
     // The orphan's work directory is gone (this test process's own idle spares keep theirs).
-    const renderDirs = () => sandbox.entries().filter((e) => e.startsWith('video-render-') && !spareWorkDirs().map((d) => path.basename(d)).includes(e));
+    const renderDirs = () =>
+      sandbox.entries().filter(
+        (e) =>
+          e.startsWith('video-render-') &&
+          !spareWorkDirs()
+            .map((d) => path.basename(d))
+            .includes(e),
+      );
     expect(await waitFor(() => renderDirs().length === 0, 3000)).toBe(true);
     watch.stop();
   });
@@ -157,7 +194,13 @@ describe('render isolation', () => {
     controller.abort();
     const started = Date.now();
     const error = await expectRenderError(
-      getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'x.mp4'), signal: controller.signal }),
+      getEngine('lottie').render(fixture('text-and-box.lottie.json'), {
+        tools,
+        width: 360,
+        height: 640,
+        outputPath: path.join(sandbox.out, 'x.mp4'),
+        signal: controller.signal,
+      }),
     );
     expect(error.code).toBe('render_aborted');
     expect(Date.now() - started).toBeLessThan(500);
@@ -168,11 +211,21 @@ describe('render isolation', () => {
 
   it('keeps one warm spare render process per engine, which closeRenderProcesses() ends', async () => {
     const watch = watchDescendants(50);
-    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare.mp4') });
+    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), {
+      tools,
+      width: 360,
+      height: 640,
+      outputPath: path.join(sandbox.out, 'spare.mp4'),
+    });
     expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 3000)).toBe(true);
     const [spare] = spareWorkDirs('lottie');
     // The next render takes the spare instead of starting a process (the spare renders, then exits).
-    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), { tools,  width: 360, height: 640, outputPath: path.join(sandbox.out, 'spare2.mp4') });
+    await getEngine('lottie').render(fixture('text-and-box.lottie.json'), {
+      tools,
+      width: 360,
+      height: 640,
+      outputPath: path.join(sandbox.out, 'spare2.mp4'),
+    });
     expect(spareWorkDirs('lottie')).not.toContain(spare);
     expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 3000)).toBe(true);
     await closeRenderProcesses();

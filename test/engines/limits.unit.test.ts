@@ -59,24 +59,42 @@ describe('resolveCanvas', () => {
   });
 
   it(`rejects sides outside ${MIN_CANVAS_SIDE}..${MAX_CANVAS_SIDE} naming the field`, () => {
-    expect(domainError(() => resolveCanvas({ width: MIN_CANVAS_SIDE - 1 }))).toMatchObject({ kind: 'invalid_input', param: 'width' });
-    expect(domainError(() => resolveCanvas({ height: MAX_CANVAS_SIDE + 1 }))).toMatchObject({ kind: 'invalid_input', param: 'height' });
+    expect(domainError(() => resolveCanvas({ width: MIN_CANVAS_SIDE - 1 }))).toMatchObject({
+      kind: 'invalid_input',
+      param: 'width',
+    });
+    expect(domainError(() => resolveCanvas({ height: MAX_CANVAS_SIDE + 1 }))).toMatchObject({
+      kind: 'invalid_input',
+      param: 'height',
+    });
     expect(resolveCanvas({ width: MIN_CANVAS_SIDE, height: MAX_CANVAS_SIDE })).toEqual({ width: 16, height: 3840 });
   });
 
   it('rejects non-integer sides', () => {
-    expect(domainError(() => resolveCanvas({ width: 1080.5 }))).toMatchObject({ kind: 'invalid_input', param: 'width', code: 'invalid_request' });
+    expect(domainError(() => resolveCanvas({ width: 1080.5 }))).toMatchObject({
+      kind: 'invalid_input',
+      param: 'width',
+      code: 'invalid_request',
+    });
   });
 
   it('rejects a malformed aspect_ratio, naming the field as the request shape spells it', () => {
     for (const bad of ['16x9', '0:1', '16:', '-1:2', 'wide']) {
-      expect(domainError(() => resolveCanvas({ aspect_ratio: bad }))).toMatchObject({ kind: 'invalid_input', param: 'aspect_ratio' });
+      expect(domainError(() => resolveCanvas({ aspect_ratio: bad }))).toMatchObject({
+        kind: 'invalid_input',
+        param: 'aspect_ratio',
+      });
     }
-    expect(domainError(() => resolveCanvas({ aspect_ratio: 'x' }, 'aspectRatio'))).toMatchObject({ param: 'aspectRatio' });
+    expect(domainError(() => resolveCanvas({ aspect_ratio: 'x' }, 'aspectRatio'))).toMatchObject({
+      param: 'aspectRatio',
+    });
   });
 
   it('rejects an aspect_ratio that derives a side outside the limits', () => {
-    expect(domainError(() => resolveCanvas({ width: 3000, aspect_ratio: '1:2' }))).toMatchObject({ kind: 'invalid_input', param: 'aspect_ratio' });
+    expect(domainError(() => resolveCanvas({ width: 3000, aspect_ratio: '1:2' }))).toMatchObject({
+      kind: 'invalid_input',
+      param: 'aspect_ratio',
+    });
     expect(domainError(() => resolveCanvas({ aspect_ratio: '1000:1' }))).toMatchObject({ param: 'aspect_ratio' });
   });
 });

@@ -23,15 +23,20 @@ const sandbox = useRenderSandbox('lottie-scripts', (e) => e.startsWith('video-re
 
 type Canvas = { width: number; height: number };
 // A clean look (no ornament behind the text): OCR reads the glyphs, not the decoration.
-const compose = (prompt: string, canvas: Canvas, instructions: string | null = 'minimal, light', durationSeconds: number | null = 2) =>
-  engine.composeOffline({ prompt, instructions, durationSeconds, assets: [], ...canvas });
+const compose = (
+  prompt: string,
+  canvas: Canvas,
+  instructions: string | null = 'minimal, light',
+  durationSeconds: number | null = 2,
+) => engine.composeOffline({ prompt, instructions, durationSeconds, assets: [], ...canvas });
 
 /** Edit distance between two sequences of characters. */
 function distance(a: string[], b: string[]): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     row = next;
   }
   return row[b.length]!;
@@ -43,7 +48,15 @@ function distance(a: string[], b: string[]): number {
  * order on screen is checked glyph by glyph below.
  */
 export function characterErrorRate(expected: string, read: string): number {
-  const words = (s: string) => [...s.normalize('NFC').replace(/\p{Cf}/gu, '').split(/\s+/).filter(Boolean).sort().join('')];
+  const words = (s: string) => [
+    ...s
+      .normalize('NFC')
+      .replace(/\p{Cf}/gu, '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .sort()
+      .join(''),
+  ];
   const e = words(expected);
   return distance(e, words(read)) / e.length;
 }
@@ -52,7 +65,13 @@ export function characterErrorRate(expected: string, read: string): number {
  * The text block of a frame, read by tesseract: cropped to the boxes of the animation's text
  * documents and scaled so that the type is about 40 px (tesseract's best size), read as one block.
  */
-async function ocrTextBlock(video: string, frame: number, source: string, canvas: Canvas, lang: string): Promise<string> {
+async function ocrTextBlock(
+  video: string,
+  frame: number,
+  source: string,
+  canvas: Canvas,
+  lang: string,
+): Promise<string> {
   const docs = textDocuments(JSON.parse(source) as LottieAnimation) as { s: number; sz: number[]; ps: number[] }[];
   const em = Math.max(...docs.map((d) => d.s));
   const left = Math.max(0, Math.floor(Math.min(...docs.map((d) => d.ps[0]!)) - em * 0.3));
@@ -60,7 +79,8 @@ async function ocrTextBlock(video: string, frame: number, source: string, canvas
   const right = Math.min(canvas.width, Math.ceil(Math.max(...docs.map((d) => d.ps[0]! + d.sz[0]!)) + em * 0.3));
   const bottom = Math.min(canvas.height, Math.ceil(Math.max(...docs.map((d) => d.ps[1]! + d.sz[1]!)) + em * 0.3));
   const png = video.replace(/\.mp4$/, `-${frame}.png`);
-  const filter = `select=eq(n\\,${frame}),crop=${right - left}:${bottom - top}:${left}:${top},scale=iw*${40 / em}:-1,format=gray`;
+  const crop = `crop=${right - left}:${bottom - top}:${left}:${top}`;
+  const filter = `select=eq(n\\,${frame}),${crop},scale=iw*${40 / em}:-1,format=gray`;
   await run('ffmpeg', ['-v', 'error', '-y', '-i', video, '-vf', filter, '-frames:v', '1', png]);
   const { stdout } = await run('tesseract', [png, '-', '-l', `${lang}+eng`, '--psm', '6'], { maxBuffer: 4 << 20 });
   return stdout;
@@ -75,7 +95,10 @@ const TITLES: { lang: string; script: string; title: string }[] = [
 ];
 
 describe('Lottie titles in every script, read back by OCR', () => {
-  for (const canvas of [{ width: 1080, height: 1920 }, { width: 1920, height: 1080 }]) {
+  for (const canvas of [
+    { width: 1080, height: 1920 },
+    { width: 1920, height: 1080 },
+  ]) {
     for (const { lang, script, title } of TITLES) {
       it(`${script} at ${canvas.width}x${canvas.height}: character error rate ≤ 10 %`, async () => {
         const source = compose(title, canvas);
@@ -89,16 +112,22 @@ describe('Lottie titles in every script, read back by OCR', () => {
 });
 
 describe('shaping, glyph by glyph', () => {
-  const glyphOf = (script: Parameters<typeof faceFor>[0], ch: string) => openFace(faceFor(script, 'sans', false))!.font.nominalGlyph(ch.codePointAt(0)!);
+  const glyphOf = (script: Parameters<typeof faceFor>[0], ch: string) =>
+    openFace(faceFor(script, 'sans', false))!.font.nominalGlyph(ch.codePointAt(0)!);
   const glyphs = (text: string, script: Parameters<typeof faceFor>[0], dir: 'ltr' | 'rtl') =>
-    shapeLine(text, faceFor(script, 'sans', false), dir).runs.flatMap((r) => r.glyphs.map((g) => ({ ...g, face: r.face.face.name })));
+    shapeLine(text, faceFor(script, 'sans', false), dir).runs.flatMap((r) =>
+      r.glyphs.map((g) => ({ ...g, face: r.face.face.name })),
+    );
 
-  it('sets Hebrew right to left: the final letter of "שלום" is drawn leftmost, the brand name reads left to right', () => {
-    const drawn = glyphs('שלום Nova', 'hebrew', 'rtl').sort((a, b) => a.x - b.x);
-    // Left to right on screen: "Nova", the space, then ם ו ל ש.
-    expect(drawn.slice(-4).map((g) => g.id)).toEqual(['ם', 'ו', 'ל', 'ש'].map((c) => glyphOf('hebrew', c)));
-    expect(drawn.slice(0, 4).map((g) => g.id)).toEqual(['N', 'o', 'v', 'a'].map((c) => glyphOf('latin', c)));
-  });
+  it(
+    'sets Hebrew right to left: ' + 'the final letter of "שלום" is drawn leftmost, the brand name reads left to right',
+    () => {
+      const drawn = glyphs('שלום Nova', 'hebrew', 'rtl').sort((a, b) => a.x - b.x);
+      // Left to right on screen: "Nova", the space, then ם ו ל ש.
+      expect(drawn.slice(-4).map((g) => g.id)).toEqual(['ם', 'ו', 'ל', 'ש'].map((c) => glyphOf('hebrew', c)));
+      expect(drawn.slice(0, 4).map((g) => g.id)).toEqual(['N', 'o', 'v', 'a'].map((c) => glyphOf('latin', c)));
+    },
+  );
 
   it('joins Arabic letters: no letter of "مرحبا" is drawn in its isolated form but the last', () => {
     const drawn = glyphs('مرحبا', 'arabic', 'rtl');
@@ -115,7 +144,7 @@ describe('shaping, glyph by glyph', () => {
     expect(drawn[0]!.id).not.toBe(glyphOf('devanagari', 'क')); // the i-matra stands first
   });
 
-  it('sets capitals (ca: 1) by the language the document names: Turkish i → İ, else Unicode\'s default', () => {
+  it("sets capitals (ca: 1) by the language the document names: Turkish i → İ, else Unicode's default", () => {
     expect(capitals('istanbul', 'tr')).toBe('İSTANBUL');
     expect(capitals('istanbul', undefined)).toBe('ISTANBUL');
     expect(capitals('istanbul', 'not a tag!')).toBe('ISTANBUL'); // an LLM's stray value changes nothing
@@ -130,7 +159,8 @@ describe('shaping, glyph by glyph', () => {
 describe('the artifact says what it shows', () => {
   const canvas = { width: 360, height: 640 };
   const PROMPTS = [
-    'Meet Orbit, the budgeting app 🚀. Over 12000 teams use it every day. "Best tool we ever bought" said Jane Doe. Download it today at orbit.io',
+    'Meet Orbit, the budgeting app 🚀. Over 12000 teams use it every day. "Best tool we ever bought" said Jane Doe. ' +
+      'Download it today at orbit.io',
     'הכירו את Nova 2025. האפליקציה החדשה שלנו מהירה ופשוטה. הורידו עכשיו',
     'प्रधानमंत्री ने क्षमा माँगी। तीन बातें: धैर्य, साहस और विनम्रता।',
     '東京の新しいカフェへようこそ 🎉。毎日新鮮なコーヒー、手作りケーキ、そして無料Wi-Fi。',
@@ -141,12 +171,23 @@ describe('the artifact says what it shows', () => {
   for (const prompt of PROMPTS) {
     it(`holds every text of the storyboard as written, emoji as named pictures (${prompt.slice(0, 24)}…)`, () => {
       const source = compose(prompt, canvas, null, null);
-      const animation = JSON.parse(source) as { assets: { nm?: string; layers?: { ty: number; nm: string; t?: { d: { k: { s: { t: string } }[] } } }[] }[] };
+      const animation = JSON.parse(source) as {
+        assets: { nm?: string; layers?: { ty: number; nm: string; t?: { d: { k: { s: { t: string } }[] } } }[] }[];
+      };
       // What a tool reads from the artifact: each scene's text layers (every document) and emoji pictures' names.
-      const scenes = animation.assets.filter((a) => a.layers).map((a) => ({
-        text: squash(a.layers!.filter((l) => l.ty === 5).flatMap((l) => l.t!.d.k.map((k) => k.s.t)).join('')),
-        emoji: a.layers!.filter((l) => l.ty === 2 && l.nm.startsWith('emoji ')).map((l) => l.nm.slice('emoji '.length)),
-      }));
+      const scenes = animation.assets
+        .filter((a) => a.layers)
+        .map((a) => ({
+          text: squash(
+            a
+              .layers!.filter((l) => l.ty === 5)
+              .flatMap((l) => l.t!.d.k.map((k) => k.s.t))
+              .join(''),
+          ),
+          emoji: a
+            .layers!.filter((l) => l.ty === 2 && l.nm.startsWith('emoji '))
+            .map((l) => l.nm.slice('emoji '.length)),
+        }));
       const board = planStoryboard({ prompt, instructions: null, durationSeconds: null });
       expect(scenes).toHaveLength(board.scenes.length);
       board.scenes.forEach((scene, i) => {
@@ -180,7 +221,12 @@ describe('colour emoji', () => {
         const min = Math.min(R, G, B);
         if (max - min < 60) continue;
         coloured++;
-        const h = max === R ? ((G - B) / (max - min) + 6) % 6 : max === G ? (B - R) / (max - min) + 2 : (R - G) / (max - min) + 4;
+        const h =
+          max === R
+            ? ((G - B) / (max - min) + 6) % 6
+            : max === G
+              ? (B - R) / (max - min) + 2
+              : (R - G) / (max - min) + 4;
         hues.add(Math.floor(h * 2)); // twelve hue bins
       }
     }
@@ -192,8 +238,18 @@ describe('colour emoji', () => {
   it('draws a ZWJ family, a flag and a skin-tone emoji as one colour picture each (composer)', async () => {
     const canvas = { width: 540, height: 960 };
     const source = compose(`Family trip to Japan ${EMOJI.join(' ')}`, canvas);
-    const animation = JSON.parse(source) as { assets: { id: string; w?: number; h?: number; p?: string; layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[] }[] };
-    const layers = animation.assets.flatMap((a) => a.layers ?? []).filter((l) => l.ty === 2 && l.nm.startsWith('emoji '));
+    const animation = JSON.parse(source) as {
+      assets: {
+        id: string;
+        w?: number;
+        h?: number;
+        p?: string;
+        layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[];
+      }[];
+    };
+    const layers = animation.assets
+      .flatMap((a) => a.layers ?? [])
+      .filter((l) => l.ty === 2 && l.nm.startsWith('emoji '));
     // One picture per emoji: the family is one glyph of the font (not four people), the flag one (not two letters).
     expect(layers.map((l) => l.nm)).toEqual(EMOJI.map((e) => `emoji ${e}`));
     for (const l of layers) {
@@ -219,8 +275,38 @@ describe('colour emoji', () => {
   it('draws emoji inside a text layer in colour, beside the shaped text (an LLM-written animation)', async () => {
     const canvas = { width: 480, height: 270 };
     const doc = { s: 48, f: 'NotoSans-Bold', t: `Hi ${EMOJI.join('')}`, j: 0, tr: 0, lh: 56, ls: 0, fc: [0, 0, 0] };
-    const layer = { ddd: 0, ind: 1, ty: 5, nm: 'greeting', sr: 1, ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [40, 150, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: [100, 100, 100] } }, ao: 0, ip: 0, op: 10, st: 0, bm: 0, t: { d: { k: [{ t: 0, s: doc }] }, p: {}, m: { g: 1, a: { a: 0, k: [0, 0] } }, a: [] } };
-    const animation = { v: '5.7.0', fr: 10, ip: 0, op: 10, w: canvas.width, h: canvas.height, ddd: 0, assets: [], fonts: { list: [{ fName: 'NotoSans-Bold', fFamily: 'Noto Sans', fStyle: 'Bold', ascent: 75 }] }, layers: [layer] };
+    const layer = {
+      ddd: 0,
+      ind: 1,
+      ty: 5,
+      nm: 'greeting',
+      sr: 1,
+      ks: {
+        o: { a: 0, k: 100 },
+        r: { a: 0, k: 0 },
+        p: { a: 0, k: [40, 150, 0] },
+        a: { a: 0, k: [0, 0, 0] },
+        s: { a: 0, k: [100, 100, 100] },
+      },
+      ao: 0,
+      ip: 0,
+      op: 10,
+      st: 0,
+      bm: 0,
+      t: { d: { k: [{ t: 0, s: doc }] }, p: {}, m: { g: 1, a: { a: 0, k: [0, 0] } }, a: [] },
+    };
+    const animation = {
+      v: '5.7.0',
+      fr: 10,
+      ip: 0,
+      op: 10,
+      w: canvas.width,
+      h: canvas.height,
+      ddd: 0,
+      assets: [],
+      fonts: { list: [{ fName: 'NotoSans-Bold', fFamily: 'Noto Sans', fStyle: 'Bold', ascent: 75 }] },
+      layers: [layer],
+    };
     const source = JSON.stringify(animation);
     expect(await engine.validate(source, canvas)).toEqual([]);
     // The render replaces the layer by a precomposition of the outlines and the three pictures.

@@ -6,7 +6,8 @@ import { localCopyFor } from '../../src/engines/hyperframes/vendor.js';
 
 const canvas = { width: 720, height: 1280 };
 const doc = (head: string, rootAttrs: string, body = '') =>
-  `<!doctype html><html><head>${head}</head><body><div id="r" data-composition-id="main" ${rootAttrs}>${body}</div></body></html>`;
+  `<!doctype html><html><head>${head}</head><body><div id="r" ` +
+  `data-composition-id="main" ${rootAttrs}>${body}</div></body></html>`;
 
 describe('local copies of CDN libraries', () => {
   it.each([
@@ -30,7 +31,11 @@ describe('local copies of CDN libraries', () => {
 
 describe('prepareComposition', () => {
   it('points CDN scripts at local copies and lists the files to copy', () => {
-    const html = doc('<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>', 'data-width="720" data-height="1280"', '<script>window.__timelines={};</script>');
+    const html = doc(
+      '<script src="https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js"></script>',
+      'data-width="720" data-height="1280"',
+      '<script>window.__timelines={};</script>',
+    );
     const prepared = prepareComposition(html, canvas);
     expect(prepared.html).toContain('<script src="vendor/gsap.min.js"></script>');
     expect(prepared.html).not.toContain('cdn.jsdelivr.net');
@@ -39,14 +44,19 @@ describe('prepareComposition', () => {
   });
 
   it('forces the canvas size onto the root composition and says so', () => {
-    const prepared = prepareComposition(doc('', 'data-width="1920" data-height="1080"', '<script>window.__timelines={}</script>'), canvas);
+    const prepared = prepareComposition(
+      doc('', 'data-width="1920" data-height="1080"', '<script>window.__timelines={}</script>'),
+      canvas,
+    );
     expect(prepared.html).toContain('data-width="720" data-height="1280"');
     expect(prepared.findings.map((f) => f.code)).toEqual(['canvas_size_overridden']);
   });
 
   it('adds the canvas size when the root declares none', () => {
     const prepared = prepareComposition(doc('', 'data-duration="2"'), canvas);
-    expect(prepared.html).toMatch(/data-composition-id="main" data-duration="2" data-width="720" data-height="1280" data-no-timeline>/);
+    expect(prepared.html).toMatch(
+      /data-composition-id="main" data-duration="2" data-width="720" data-height="1280" data-no-timeline>/,
+    );
   });
 
   it('marks compositions without GSAP timelines data-no-timeline, and needs their duration', () => {
@@ -58,12 +68,19 @@ describe('prepareComposition', () => {
   });
 
   it('leaves GSAP compositions to register their timeline (no data-no-timeline)', () => {
-    const prepared = prepareComposition(doc('', '', '<script>const tl = gsap.timeline({paused:true});</script>'), canvas);
+    const prepared = prepareComposition(
+      doc('', '', '<script>const tl = gsap.timeline({paused:true});</script>'),
+      canvas,
+    );
     expect(prepared.html).not.toContain('data-no-timeline');
   });
 
   it('removes remote stylesheets and warns about remote media', () => {
-    const html = doc('<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"><link rel="preconnect" href="https://fonts.gstatic.com">', 'data-duration="1"', '<img src="https://example.com/a.png">');
+    const html = doc(
+      '<link rel="stylesheet" href="https://fonts.googleapis.com/css2?family=Inter"><link rel="preconnect" href="https://fonts.gstatic.com">',
+      'data-duration="1"',
+      '<img src="https://example.com/a.png">',
+    );
     const prepared = prepareComposition(html, canvas);
     expect(prepared.html).not.toContain('googleapis');
     expect(prepared.html).not.toContain('gstatic');
@@ -80,6 +97,8 @@ describe('prepareComposition', () => {
     const prepared = prepareComposition(html, canvas);
     expect(prepared.html).toContain(`'<div data-composition-id="fake">'`);
     expect(prepared.html).toContain('<div data-composition-id="sub" data-width="10">');
-    expect(prepared.html).toContain('<div data-composition-id="real" data-duration="1" data-width="720" data-height="1280" data-no-timeline>');
+    expect(prepared.html).toContain(
+      '<div data-composition-id="real" data-duration="1" data-width="720" data-height="1280" data-no-timeline>',
+    );
   });
 });

@@ -15,62 +15,115 @@ import { decodeFrame, ocrFrame, tools, useRenderSandbox } from './support.js';
 const engine = getEngine('hyperframes');
 const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
 
-const compose = (prompt: string, width: number, height: number, durationSeconds: number | null = null, assets: MediaAsset[] = []) =>
-  engine.composeOffline({ prompt, instructions: null, durationSeconds, assets, width, height });
+const compose = (
+  prompt: string,
+  width: number,
+  height: number,
+  durationSeconds: number | null = null,
+  assets: MediaAsset[] = [],
+) => engine.composeOffline({ prompt, instructions: null, durationSeconds, assets, width, height });
 
-/** One prompt for every scene kind (a title, then a countdown, statement, counter, progress, bars, quote, list, steps and call to action). */
+/**
+ * One prompt for every scene kind (a title, then a countdown, statement, counter, progress, bars, quote, list, steps
+ * and call to action).
+ */
 const ALL_KINDS =
-  'Nimbus notes. 3, 2, 1 — Nimbus is here! Your notes sync the moment you type them. Over 2 million notes were written last month. ' +
-  '42% of teams use it daily. Notes by quarter: Q1 12, Q2 18, Q3 25 and Q4 31. "It changed how our team thinks" says Maria Lopez. ' +
-  'Nimbus gives you: speed, security, privacy and support. How to start: 1. Install the app. 2. Import your notes. 3. Invite your team. Download free at nimbus.app.';
+  'Nimbus notes. 3, 2, 1 — Nimbus is here! Your notes sync the moment you type them. ' +
+  'Over 2 million notes were written last month. 42% of teams use it daily. ' +
+  'Notes by quarter: Q1 12, Q2 18, Q3 25 and Q4 31. "It changed how our team thinks" says Maria Lopez. ' +
+  'Nimbus gives you: speed, security, privacy and support. ' +
+  'How to start: 1. Install the app. 2. Import your notes. 3. Invite your team. Download free at nimbus.app.';
 const ALL_KINDS_SECONDS = 20;
 
 /** Share of a frame's pixels within a small distance of the colour #rrggbb. */
 function inkShare(rgb: Buffer, hex: string): number {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   let n = 0;
-  for (let i = 0; i < rgb.length; i += 3) if (Math.abs(rgb[i]! - r!) + Math.abs(rgb[i + 1]! - g!) + Math.abs(rgb[i + 2]! - b!) < 60) n++;
+  for (let i = 0; i < rgb.length; i += 3)
+    if (Math.abs(rgb[i]! - r!) + Math.abs(rgb[i + 1]! - g!) + Math.abs(rgb[i + 2]! - b!) < 60) n++;
   return n / (rgb.length / 3);
 }
 
-const rootDuration = (html: string) => Number(/data-composition-id="[^"]*"[^>]*data-duration="([\d.]+)"/.exec(html)?.[1]);
+const rootDuration = (html: string) =>
+  Number(/data-composition-id="[^"]*"[^>]*data-duration="([\d.]+)"/.exec(html)?.[1]);
 
 describe('storyboard composer: one layout per scene kind', () => {
-  it('draws each kind with its own elements: counter targets, progress, bars, list items, quote card, call to action', () => {
-    const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    expect(storyboard.scenes.map((s) => s.kind)).toEqual(['title', 'countdown', 'statement', 'counter', 'progress', 'bars', 'quote', 'list', 'steps', 'cta']);
-    const html = compose(ALL_KINDS, 360, 640, ALL_KINDS_SECONDS);
+  it(
+    'draws each kind with its own elements: counter targets, progress, bars, list items, quote card, ' +
+      'call to action',
+    () => {
+      const storyboard = planStoryboard({
+        prompt: ALL_KINDS,
+        instructions: null,
+        durationSeconds: ALL_KINDS_SECONDS,
+        image: null,
+      });
+      expect(storyboard.scenes.map((s) => s.kind)).toEqual([
+        'title',
+        'countdown',
+        'statement',
+        'counter',
+        'progress',
+        'bars',
+        'quote',
+        'list',
+        'steps',
+        'cta',
+      ]);
+      const html = compose(ALL_KINDS, 360, 640, ALL_KINDS_SECONDS);
 
-    expect(html).toContain('>Nimbus notes</div>'); // title
-    for (const [i, n] of ['3', '2', '1'].entries()) expect(html).toMatch(new RegExp(`id="s1-n${i}"[^>]*>${n}</div>`)); // countdown, a number a beat
-    expect(html).toMatch(/id="s1-pay"[^>]*>Nimbus is here!<\/div>/); // …then its payoff
-    expect(html).toMatch(/<span class="w">sync<\/span>/); // statement, word by word
-    expect(html).toMatch(/data-final="2">2<\/span><span class="unit word"> million<\/span>/); // counter target and unit
-    expect(html).toContain('>Over</div>'); // …its qualifier
-    expect(html).toContain('__counter(tl, "s3-v", 2, {"decimals":0,"group":"","decimal":".","zero":48,"lakh":false},'); // …counting up from 0
-    expect(html).toMatch(/data-final="42">42<\/span><span class="unit">%<\/span>/); // progress number
-    expect(html).toContain('class="fill" id="s4-fill" style="width:42%"'); // …and its bar
-    for (const [label, value] of [['Q1', '12'], ['Q2', '18'], ['Q3', '25'], ['Q4', '31']]) {
-      expect(html).toContain(`>${label}</div>`);
-      expect(html).toContain(`>${value}</div>`);
-    }
-    expect(html.match(/class="bar" id="s5-b\d"/g)).toHaveLength(4); // one bar per figure
-    expect(html).toContain('class="card" id="s6-card"'); // quote card, its mark and attribution
-    expect(html).toContain('<svg viewBox="0 0 100 80"');
-    for (const word of ['It', 'changed', 'how', 'our', 'team', 'thinks']) expect(html).toContain(`<span class="w">${word}</span>`);
-    expect(html).toContain('>— says Maria Lopez</div>');
-    for (const item of ['Speed', 'Security', 'Privacy', 'Support']) expect(html).toContain(`>${item}</div>`); // list items
-    expect(html.match(/class="dot" id="s7-d\d"/g)).toHaveLength(4);
-    for (const [i, step] of ['Install the app', 'Import your notes', 'Invite your team'].entries()) {
-      expect(html).toMatch(new RegExp(`id="s8-n${i}"[^>]*>${i + 1}</div>`)); // steps: the marker as written in its badge
-      expect(html).toMatch(new RegExp(`id="s8-i${i}"[^>]*>${step}</div>`)); // …and the step whole
-    }
-    expect(html).toContain('>Download free</div>'); // call to action, the detail as a button
-    expect(html).toMatch(/<div id="s9-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
-  });
+      expect(html).toContain('>Nimbus notes</div>'); // title
+      // countdown, a number a beat
+      for (const [i, n] of ['3', '2', '1'].entries()) expect(html).toMatch(new RegExp(`id="s1-n${i}"[^>]*>${n}</div>`));
+      expect(html).toMatch(/id="s1-pay"[^>]*>Nimbus is here!<\/div>/); // …then its payoff
+      expect(html).toMatch(/<span class="w">sync<\/span>/); // statement, word by word
+      // counter target and unit
+      expect(html).toMatch(/data-final="2">2<\/span><span class="unit word"> million<\/span>/);
+      expect(html).toContain('>Over</div>'); // …its qualifier
+      // …counting up from 0
+      expect(html).toContain(
+        '__counter(tl, "s3-v", 2, {"decimals":0,"group":"","decimal":".","zero":48,"lakh":false},',
+      );
+      expect(html).toMatch(/data-final="42">42<\/span><span class="unit">%<\/span>/); // progress number
+      expect(html).toContain('class="fill" id="s4-fill" style="width:42%"'); // …and its bar
+      for (const [label, value] of [
+        ['Q1', '12'],
+        ['Q2', '18'],
+        ['Q3', '25'],
+        ['Q4', '31'],
+      ]) {
+        expect(html).toContain(`>${label}</div>`);
+        expect(html).toContain(`>${value}</div>`);
+      }
+      expect(html.match(/class="bar" id="s5-b\d"/g)).toHaveLength(4); // one bar per figure
+      expect(html).toContain('class="card" id="s6-card"'); // quote card, its mark and attribution
+      expect(html).toContain('<svg viewBox="0 0 100 80"');
+      for (const word of ['It', 'changed', 'how', 'our', 'team', 'thinks'])
+        expect(html).toContain(`<span class="w">${word}</span>`);
+      expect(html).toContain('>— says Maria Lopez</div>');
+      // list items
+      for (const item of ['Speed', 'Security', 'Privacy', 'Support']) expect(html).toContain(`>${item}</div>`);
+      expect(html.match(/class="dot" id="s7-d\d"/g)).toHaveLength(4);
+      for (const [i, step] of ['Install the app', 'Import your notes', 'Invite your team'].entries()) {
+        // steps: the marker as written in its badge
+        expect(html).toMatch(new RegExp(`id="s8-n${i}"[^>]*>${i + 1}</div>`));
+        expect(html).toMatch(new RegExp(`id="s8-i${i}"[^>]*>${step}</div>`)); // …and the step whole
+      }
+      expect(html).toContain('>Download free</div>'); // call to action, the detail as a button
+      expect(html).toMatch(/<div id="s9-detail" class="t pill"[^>]*>nimbus\.app<\/div>/);
+    },
+  );
 
   it('shows the first image on the title scene, with a slow zoom and pan', () => {
-    const photo: MediaAsset = { name: 'photo-1.jpg', kind: 'image', mediaType: 'image/jpeg', bytes: 1000, width: 1200, height: 800, durationSeconds: null };
+    const photo: MediaAsset = {
+      name: 'photo-1.jpg',
+      kind: 'image',
+      mediaType: 'image/jpeg',
+      bytes: 1000,
+      width: 1200,
+      height: 800,
+      durationSeconds: null,
+    };
     const html = compose('Summer in Lisbon: trams, tiles and sunsets', 1920, 1080, null, [photo]);
     expect(html).toContain('<img id="s0-img" src="assets/photo-1.jpg" alt="">');
     expect(html).toMatch(/tl\.fromTo\("#s0-img", \{"scale":1\.06[^)]*\{"scale":1\.18/);
@@ -97,50 +150,81 @@ describe('storyboard composer: one layout per scene kind', () => {
   });
 
   it('passes validation at every size, with the requested length declared on the root', async () => {
-    for (const [width, height] of [[1080, 1920], [1920, 1080], [256, 456]] as const) {
+    for (const [width, height] of [
+      [1080, 1920],
+      [1920, 1080],
+      [256, 456],
+    ] as const) {
       const html = compose(ALL_KINDS, width, height, ALL_KINDS_SECONDS);
       expect(rootDuration(html)).toBe(ALL_KINDS_SECONDS);
-      const errors = (await engine.validate(html, { width, height, durationSeconds: ALL_KINDS_SECONDS })).filter((f) => f.severity === 'error');
+      const errors = (await engine.validate(html, { width, height, durationSeconds: ALL_KINDS_SECONDS })).filter(
+        (f) => f.severity === 'error',
+      );
       expect(errors).toEqual([]);
     }
   });
 
-  it('renders every scene kind: the whole length, no blank scene, the title on the first frame', { timeout: 240_000 }, async () => {
-    const html = compose(ALL_KINDS, 270, 480, ALL_KINDS_SECONDS);
-    const outputPath = path.join(sandbox.out, 'kinds.mp4');
-    const fps = 10;
-    await engine.render(html, { tools, width: 270, height: 480, fps, outputPath });
-    const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
-    expect(probed).toMatchObject({ codec: 'h264', width: 270, height: 480, frames: ALL_KINDS_SECONDS * fps });
-    expect(Math.abs(probed.durationSeconds - ALL_KINDS_SECONDS)).toBeLessThanOrEqual(0.1);
-    // Text is drawn in the palette's text colour, which the background never comes near: every scene's
-    // middle frame and the very first frame show some.
-    const storyboard = planStoryboard({ prompt: ALL_KINDS, instructions: null, durationSeconds: ALL_KINDS_SECONDS, image: null });
-    // (Figures — counters, countdown numbers — are drawn in the accent colour.)
-    const { text: ink, accent } = storyboard.look.palette;
-    for (const scene of storyboard.scenes) {
-      const frame = await decodeFrame(outputPath, Math.round((scene.start + scene.duration / 2) * fps));
-      expect(inkShare(frame, ink) + inkShare(frame, accent), scene.kind).toBeGreaterThan(0.002);
-    }
-    expect(inkShare(await decodeFrame(outputPath, 0), ink), 'first frame').toBeGreaterThan(0.002);
-  });
+  it(
+    'renders every scene kind: the whole length, no blank scene, the title on the first frame',
+    { timeout: 240_000 },
+    async () => {
+      const html = compose(ALL_KINDS, 270, 480, ALL_KINDS_SECONDS);
+      const outputPath = path.join(sandbox.out, 'kinds.mp4');
+      const fps = 10;
+      await engine.render(html, { tools, width: 270, height: 480, fps, outputPath });
+      const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
+      expect(probed).toMatchObject({ codec: 'h264', width: 270, height: 480, frames: ALL_KINDS_SECONDS * fps });
+      expect(Math.abs(probed.durationSeconds - ALL_KINDS_SECONDS)).toBeLessThanOrEqual(0.1);
+      // Text is drawn in the palette's text colour, which the background never comes near: every scene's
+      // middle frame and the very first frame show some.
+      const storyboard = planStoryboard({
+        prompt: ALL_KINDS,
+        instructions: null,
+        durationSeconds: ALL_KINDS_SECONDS,
+        image: null,
+      });
+      // (Figures — counters, countdown numbers — are drawn in the accent colour.)
+      const { text: ink, accent } = storyboard.look.palette;
+      for (const scene of storyboard.scenes) {
+        const frame = await decodeFrame(outputPath, Math.round((scene.start + scene.duration / 2) * fps));
+        expect(inkShare(frame, ink) + inkShare(frame, accent), scene.kind).toBeGreaterThan(0.002);
+      }
+      expect(inkShare(await decodeFrame(outputPath, 0), ink), 'first frame').toBeGreaterThan(0.002);
+    },
+  );
 });
 
 describe('storyboard composer: lengths', () => {
-  it('a prompt asking for a "10-second" video lasts 10 s; durationSeconds 7 lasts 7 s', { timeout: 240_000 }, async () => {
-    const cases = [
-      { name: 'ten', html: compose('A 10-second teaser for Lumen, the reading lamp. Warm light for late nights. Order at lumen.shop.', 160, 284), seconds: 10 },
-      { name: 'seven', html: compose('A teaser for Lumen, the reading lamp. Warm light for late nights.', 160, 284, 7), seconds: 7 },
-    ];
-    for (const c of cases) {
-      expect(rootDuration(c.html)).toBe(c.seconds);
-      const outputPath = path.join(sandbox.out, `${c.name}.mp4`);
-      await engine.render(c.html, { tools, width: 160, height: 284, fps: 10, outputPath });
-      const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
-      expect(Math.abs(probed.durationSeconds - c.seconds), c.name).toBeLessThanOrEqual(0.1);
-      expect(probed.frames).toBe(c.seconds * 10);
-    }
-  });
+  it(
+    'a prompt asking for a "10-second" video lasts 10 s; durationSeconds 7 lasts 7 s',
+    { timeout: 240_000 },
+    async () => {
+      const cases = [
+        {
+          name: 'ten',
+          html: compose(
+            'A 10-second teaser for Lumen, the reading lamp. Warm light for late nights. Order at lumen.shop.',
+            160,
+            284,
+          ),
+          seconds: 10,
+        },
+        {
+          name: 'seven',
+          html: compose('A teaser for Lumen, the reading lamp. Warm light for late nights.', 160, 284, 7),
+          seconds: 7,
+        },
+      ];
+      for (const c of cases) {
+        expect(rootDuration(c.html)).toBe(c.seconds);
+        const outputPath = path.join(sandbox.out, `${c.name}.mp4`);
+        await engine.render(c.html, { tools, width: 160, height: 284, fps: 10, outputPath });
+        const probed = await probeVideo('ffmpeg', outputPath, { countPackets: true });
+        expect(Math.abs(probed.durationSeconds - c.seconds), c.name).toBeLessThanOrEqual(0.1);
+        expect(probed.frames).toBe(c.seconds * 10);
+      }
+    },
+  );
 
   it('validation holds a composition to the requested length through the root data-duration', async () => {
     const canvas = { width: 360, height: 640 };
@@ -156,7 +240,10 @@ describe('storyboard composer: lengths', () => {
     expect(wrong[0]!.message).toContain('12 s');
     expect(wrong[0]!.fix_hint).toContain('data-duration="12"');
 
-    const missing = await errors(html.replace(/(data-composition-id="local" data-start="0") data-duration="7"/, '$1'), 7);
+    const missing = await errors(
+      html.replace(/(data-composition-id="local" data-start="0") data-duration="7"/, '$1'),
+      7,
+    );
     expect(missing.map((f) => f.code)).toEqual(['missing_duration']);
     expect(missing[0]!.fix_hint).toContain('data-duration="7"');
   });
@@ -174,7 +261,11 @@ const MEASURE = String.raw`(t) => {
     c.style.visibility = t >= s && t < s + d ? 'visible' : 'hidden';
   }
   window.__timelines.local.seek(t, false);
-  const opacity = (e) => { let o = 1; for (; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+  const opacity = (e) => {
+    let o = 1;
+    for (; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
+    return o;
+  };
   const boxes = new Map();
   const walker = document.createTreeWalker(document.getElementById('stage'), NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -192,27 +283,46 @@ const MEASURE = String.raw`(t) => {
         : { l: r.left, t: r.top, r: r.right, b: r.bottom });
     }
   }
-  return [...boxes].map(([el, b]) => ({ id: el.id, text: el.textContent.trim().slice(0, 40), fontSize: parseFloat(getComputedStyle(el).fontSize), ...b }));
+  return [...boxes].map(([el, b]) => ({
+    id: el.id, text: el.textContent.trim().slice(0, 40), fontSize: parseFloat(getComputedStyle(el).fontSize), ...b,
+  }));
 }`;
 
 type TextBox = { id: string; text: string; fontSize: number; l: number; t: number; r: number; b: number };
 
 const LAYOUT_PROMPTS = {
   long:
-    'The quick brown fox jumps over the lazy dog while the sun sets slowly behind the distant purple mountains and everyone ' +
-    'watches in awe, then the night falls and the stars come out one by one across the sky',
+    'The quick brown fox jumps over the lazy dog while the sun sets slowly behind the distant purple mountains ' +
+    'and everyone watches in awe, then the night falls and the stars come out one by one across the sky',
   japanese: '東京の夜景を紹介する短い動画 🌃✨。ネオンが輝く街。',
   arabic: 'مرحبا بكم في مقهى الياسمين. قهوة طازجة كل يوم.',
-  list: 'Meet Nimbus. Nimbus offers speed, security, privacy and unlimited support for international teams. Join the beta on March 3.',
+  list:
+    'Meet Nimbus. Nimbus offers speed, security, privacy and unlimited support for international teams. ' +
+    'Join the beta on March 3.',
   bars: 'Quarterly report. Revenue by quarter: Q1 12, Q2 18, Q3 25 and Q4 31 this year. Thanks for watching.',
   all: ALL_KINDS,
   photo: 'Summer in Lisbon: trams, tiles and endless sunsets over the Tagus river',
 };
 /** The photo prompt shows an image beside (landscape) or above (portrait) its title. */
 const LAYOUT_ASSETS: Partial<Record<keyof typeof LAYOUT_PROMPTS, MediaAsset[]>> = {
-  photo: [{ name: 'photo.jpg', kind: 'image', mediaType: 'image/jpeg', bytes: 1000, width: 1200, height: 800, durationSeconds: null }],
+  photo: [
+    {
+      name: 'photo.jpg',
+      kind: 'image',
+      mediaType: 'image/jpeg',
+      bytes: 1000,
+      width: 1200,
+      height: 800,
+      durationSeconds: null,
+    },
+  ],
 };
-const LAYOUT_SIZES = [[1080, 1920], [1920, 1080], [720, 720], [256, 456]] as const;
+const LAYOUT_SIZES = [
+  [1080, 1920],
+  [1920, 1080],
+  [720, 720],
+  [256, 456],
+] as const;
 
 describe('storyboard composer: layout at every size', () => {
   let browser: Browser;
@@ -223,60 +333,72 @@ describe('storyboard composer: layout at every size', () => {
     await browser?.close();
   });
 
-  it('keeps every visible text inside the canvas, overlapping no other, in the middle of every scene, and shows the title at t = 0', { timeout: 180_000 }, async () => {
-    const problems: string[] = [];
-    for (const [name, prompt] of Object.entries(LAYOUT_PROMPTS)) {
-      for (const [width, height] of LAYOUT_SIZES) {
-        const where = `${name} ${width}x${height}`;
-        // The document as the producer serves it: prepared, GSAP from the local copy (the photo itself is
-        // not served: its box has a fixed size).
-        const prepared = prepareComposition(compose(prompt, width, height, null, LAYOUT_ASSETS[name as keyof typeof LAYOUT_PROMPTS]), { width, height });
-        const page = await browser.newPage({ viewport: { width, height } });
-        try {
-          await page.route('http://composition.test/**', async (route) => {
-            const file = new URL(route.request().url()).pathname.slice(1);
-            if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
-            const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
-            return vendor ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' }) : route.fulfill({ status: 404 });
-          });
-          await page.goto('http://composition.test/');
-          await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
-          const clips: { start: number; duration: number }[] = await page.evaluate(
-            `[...document.querySelectorAll('#stage > .clip[data-track-index]:not(#bg)')].map((c) => ({ start: Number(c.dataset.start), duration: Number(c.dataset.duration) }))`,
+  it(
+    'keeps every visible text inside the canvas, overlapping no other, in the middle of every scene, ' +
+      'and shows the title at t = 0',
+    { timeout: 180_000 },
+    async () => {
+      const problems: string[] = [];
+      for (const [name, prompt] of Object.entries(LAYOUT_PROMPTS)) {
+        for (const [width, height] of LAYOUT_SIZES) {
+          const where = `${name} ${width}x${height}`;
+          // The document as the producer serves it: prepared, GSAP from the local copy (the photo itself is
+          // not served: its box has a fixed size).
+          const prepared = prepareComposition(
+            compose(prompt, width, height, null, LAYOUT_ASSETS[name as keyof typeof LAYOUT_PROMPTS]),
+            { width, height },
           );
-          expect(clips.length, where).toBeGreaterThan(0);
-          const atStart: TextBox[] = await page.evaluate(`(${MEASURE})(0)`);
-          const title = atStart.find((b) => b.id === 's0-title');
-          if (!title || title.r - title.l < 4) problems.push(`${where}: no title at t = 0`);
-          for (const [i, clip] of clips.entries()) {
-            const t = clip.start + clip.duration / 2;
-            const boxes: TextBox[] = await page.evaluate(`(${MEASURE})(${t})`);
-            if (boxes.length === 0) problems.push(`${where} scene ${i}: no visible text`);
-            for (const b of boxes) {
-              if (b.l < -1 || b.t < -1 || b.r > width + 1 || b.b > height + 1) problems.push(`${where} scene ${i}: "${b.text}" leaves the canvas ${JSON.stringify(b)}`);
-              if (b.fontSize < 8) problems.push(`${where} scene ${i}: "${b.text}" at ${b.fontSize}px`);
-            }
-            for (const [j, a] of boxes.entries()) {
-              for (const c of boxes.slice(j + 1)) {
-                if (Math.min(a.r, c.r) - Math.max(a.l, c.l) > 1 && Math.min(a.b, c.b) - Math.max(a.t, c.t) > 1) {
-                  problems.push(`${where} scene ${i}: "${a.text}" overlaps "${c.text}"`);
+          const page = await browser.newPage({ viewport: { width, height } });
+          try {
+            await page.route('http://composition.test/**', async (route) => {
+              const file = new URL(route.request().url()).pathname.slice(1);
+              if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
+              const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
+              return vendor
+                ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' })
+                : route.fulfill({ status: 404 });
+            });
+            await page.goto('http://composition.test/');
+            await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
+            const clips: { start: number; duration: number }[] = await page.evaluate(
+              `[...document.querySelectorAll('#stage > .clip[data-track-index]:not(#bg)')]` +
+                '.map((c) => ({ start: Number(c.dataset.start), duration: Number(c.dataset.duration) }))',
+            );
+            expect(clips.length, where).toBeGreaterThan(0);
+            const atStart: TextBox[] = await page.evaluate(`(${MEASURE})(0)`);
+            const title = atStart.find((b) => b.id === 's0-title');
+            if (!title || title.r - title.l < 4) problems.push(`${where}: no title at t = 0`);
+            for (const [i, clip] of clips.entries()) {
+              const t = clip.start + clip.duration / 2;
+              const boxes: TextBox[] = await page.evaluate(`(${MEASURE})(${t})`);
+              if (boxes.length === 0) problems.push(`${where} scene ${i}: no visible text`);
+              for (const b of boxes) {
+                if (b.l < -1 || b.t < -1 || b.r > width + 1 || b.b > height + 1)
+                  problems.push(`${where} scene ${i}: "${b.text}" leaves the canvas ${JSON.stringify(b)}`);
+                if (b.fontSize < 8) problems.push(`${where} scene ${i}: "${b.text}" at ${b.fontSize}px`);
+              }
+              for (const [j, a] of boxes.entries()) {
+                for (const c of boxes.slice(j + 1)) {
+                  if (Math.min(a.r, c.r) - Math.max(a.l, c.l) > 1 && Math.min(a.b, c.b) - Math.max(a.t, c.t) > 1) {
+                    problems.push(`${where} scene ${i}: "${a.text}" overlaps "${c.text}"`);
+                  }
                 }
               }
             }
+          } finally {
+            await page.close();
           }
-        } finally {
-          await page.close();
         }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 });
 
 // ---- Legibility: OCR of rendered frames --------------------------------------------------------------
 
-
-const inkOf = (prompt: string) => planStoryboard({ prompt, instructions: null, durationSeconds: 2, image: null }).look.palette.text;
+const inkOf = (prompt: string) =>
+  planStoryboard({ prompt, instructions: null, durationSeconds: 2, image: null }).look.palette.text;
 
 describe('storyboard composer: the title is legible (OCR)', () => {
   const titleCases = [
@@ -288,11 +410,20 @@ describe('storyboard composer: the title is legible (OCR)', () => {
   it('finds the title words in a frame at 1080x1920, 1920x1080 and 720x720', { timeout: 240_000 }, async () => {
     for (const c of titleCases) {
       const outputPath = path.join(sandbox.out, `ocr-${c.width}x${c.height}.mp4`);
-      await engine.render(compose(c.prompt, c.width, c.height, 2), { tools, width: c.width, height: c.height, fps: 5, outputPath });
+      await engine.render(compose(c.prompt, c.width, c.height, 2), {
+        tools,
+        width: c.width,
+        height: c.height,
+        fps: 5,
+        outputPath,
+      });
       const words = c.prompt.toLowerCase().match(/[a-z]+/g)!;
       const read = (await ocrFrame(outputPath, 5, c, inkOf(c.prompt), 'eng')).toLowerCase();
       const found = words.filter((w) => read.includes(w));
-      expect(found.length / words.length, `${c.width}x${c.height} read: ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(0.8);
+      expect(
+        found.length / words.length,
+        `${c.width}x${c.height} read: ${JSON.stringify(read)}`,
+      ).toBeGreaterThanOrEqual(0.8);
     }
   });
 

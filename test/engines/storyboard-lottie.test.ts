@@ -21,8 +21,18 @@ const engine = getEngine('lottie');
 const sandbox = useRenderSandbox('storyboard-lottie', (e) => e.startsWith('video-render-'));
 
 type Canvas = { width: number; height: number };
-const compose = (prompt: string, canvas: Canvas, more: { durationSeconds?: number | null; assets?: MediaAsset[] } = {}) =>
-  engine.composeOffline({ prompt, instructions: null, durationSeconds: more.durationSeconds ?? null, assets: more.assets ?? [], ...canvas });
+const compose = (
+  prompt: string,
+  canvas: Canvas,
+  more: { durationSeconds?: number | null; assets?: MediaAsset[] } = {},
+) =>
+  engine.composeOffline({
+    prompt,
+    instructions: null,
+    durationSeconds: more.durationSeconds ?? null,
+    assets: more.assets ?? [],
+    ...canvas,
+  });
 
 /** Every text the animation shows (all documents of all text layers), one string. */
 function shownText(source: string): string {
@@ -65,21 +75,43 @@ async function ocr(png: string, lang: 'eng' | 'jpn'): Promise<string> {
 
 const PROMPTS = {
   // title, counter, quote, call to action (with an emoji)
-  orbit: 'Meet Orbit, the budgeting app 🚀. Over 12000 teams use it every day. "Best tool we ever bought" said Jane Doe. Download it today at orbit.io',
+  orbit:
+    'Meet Orbit, the budgeting app 🚀. Over 12000 teams use it every day. "Best tool we ever bought" said Jane Doe. ' +
+    'Download it today at orbit.io',
   // title + subtitle, progress, list, call to action
-  nova: 'Launch day for Nova: the fastest note app ever. 42% of users came back last quarter. It is fast, private, and free. Sign up at nova.app',
+  nova:
+    'Launch day for Nova: the fastest note app ever. 42% of users came back last quarter. It is fast, private, ' +
+    'and free. Sign up at nova.app',
   // title, bars, statement
-  report: 'Quarterly report. Signups by quarter: Q1 120, Q2 180, Q3 150, Q4 240. Our team works remotely from five countries.',
+  report:
+    'Quarterly report. Signups by quarter: Q1 120, Q2 180, Q3 150, Q4 240. Our team works remotely from ' +
+    'five countries.',
   // countdown, steps
-  season: '3, 2, 1 — the new season starts! How to join: 1. Download the app. 2. Pick a team. 3. Play your first match.',
+  season:
+    '3, 2, 1 — the new season starts! How to join: 1. Download the app. 2. Pick a team. 3. Play your first match.',
 };
 
 describe('offline Lottie composition: every scene kind', () => {
   const canvas = { width: 360, height: 640 };
 
   it('covers all ten scene kinds with these prompts', () => {
-    const kinds = new Set(Object.values(PROMPTS).flatMap((p) => planStoryboard({ prompt: p, instructions: null, durationSeconds: null }).scenes.map((s) => s.kind)));
-    expect([...kinds].sort()).toEqual(['bars', 'countdown', 'counter', 'cta', 'list', 'progress', 'quote', 'statement', 'steps', 'title']);
+    const kinds = new Set(
+      Object.values(PROMPTS).flatMap((p) =>
+        planStoryboard({ prompt: p, instructions: null, durationSeconds: null }).scenes.map((s) => s.kind),
+      ),
+    );
+    expect([...kinds].sort()).toEqual([
+      'bars',
+      'countdown',
+      'counter',
+      'cta',
+      'list',
+      'progress',
+      'quote',
+      'statement',
+      'steps',
+      'title',
+    ]);
   });
 
   for (const [name, prompt] of Object.entries(PROMPTS)) {
@@ -91,14 +123,17 @@ describe('offline Lottie composition: every scene kind', () => {
       const shown = shownText(source).toLowerCase();
       const board = planStoryboard({ prompt, instructions: null, durationSeconds: null });
       for (const scene of board.scenes) {
-        const expected = scene.kind === 'title' ? [scene.title.replace(/\s*🚀/u, ''), scene.subtitle ?? ''] : sceneTexts(scene);
-        for (const text of expected.filter(Boolean)) expect(shown, `${scene.kind}: ${text}`).toContain(text.toLowerCase());
+        const expected =
+          scene.kind === 'title' ? [scene.title.replace(/\s*🚀/u, ''), scene.subtitle ?? ''] : sceneTexts(scene);
+        for (const text of expected.filter(Boolean))
+          expect(shown, `${scene.kind}: ${text}`).toContain(text.toLowerCase());
         // Each scene is a precomposition with text layers (ty 5) and shapes (ty 4) or images (ty 2).
       }
       // No word is broken across lines: every word on every line (`\r` separates them) is a whole word of the prompt.
       const promptWords = new Set(wordsOf(prompt));
       for (const doc of textDocuments(animation)) {
-        for (const line of String(doc.t).split('\r')) for (const word of wordsOf(line)) expect(promptWords, `"${word}" in the line "${line}"`).toContain(word);
+        for (const line of String(doc.t).split('\r'))
+          for (const word of wordsOf(line)) expect(promptWords, `"${word}" in the line "${line}"`).toContain(word);
       }
       const scenes = parts.assets.filter((a) => a.layers);
       expect(scenes).toHaveLength(board.scenes.length);
@@ -121,23 +156,29 @@ describe('offline Lottie composition: every scene kind', () => {
     for (const p of prompts) expect(compose(p, canvas)).not.toBe(a);
   });
 
-  it('rests while a scene holds its text: the ornament moves only at the opening and at the cuts, so a render skips those frames', async () => {
-    for (const [name, prompt] of Object.entries(PROMPTS)) {
-      const animation = JSON.parse(compose(prompt, canvas)) as LottieAnimation & { markers: { tm: number; dr: number }[] };
-      const holds = frameHolds(animation)!;
-      expect(holds, name).not.toBeNull();
-      // Every scene but the title holds still for a third of a second or more between its entrance
-      // and its exit (the title's image, where it has one, keeps moving).
-      for (const { tm, dr } of animation.markers.slice(1)) {
-        const rest = Array.from({ length: dr }, (_, k) => tm + k).filter((f) => f > tm && holds.same(f - 1, f));
-        expect(rest.length, `${name}: held frames of the scene at ${tm}`).toBeGreaterThanOrEqual(10);
+  it(
+    'rests while a scene holds its text: the ornament moves only at the opening and at the cuts, ' +
+      'so a render skips those frames',
+    async () => {
+      for (const [name, prompt] of Object.entries(PROMPTS)) {
+        const animation = JSON.parse(compose(prompt, canvas)) as LottieAnimation & {
+          markers: { tm: number; dr: number }[];
+        };
+        const holds = frameHolds(animation)!;
+        expect(holds, name).not.toBeNull();
+        // Every scene but the title holds still for a third of a second or more between its entrance
+        // and its exit (the title's image, where it has one, keeps moving).
+        for (const { tm, dr } of animation.markers.slice(1)) {
+          const rest = Array.from({ length: dr }, (_, k) => tm + k).filter((f) => f > tm && holds.same(f - 1, f));
+          expect(rest.length, `${name}: held frames of the scene at ${tm}`).toBeGreaterThanOrEqual(10);
+        }
       }
-    }
-    // The render draws none of them again, and reports so.
-    const source = compose(PROMPTS.report, canvas);
-    const { result } = await render(source, canvas, 'held', 10);
-    expect(result.framesSkipped).toBeGreaterThan(result.frames * 0.2);
-  });
+      // The render draws none of them again, and reports so.
+      const source = compose(PROMPTS.report, canvas);
+      const { result } = await render(source, canvas, 'held', 10);
+      expect(result.framesSkipped).toBeGreaterThan(result.frames * 0.2);
+    },
+  );
 
   it('never starts on an empty frame', async () => {
     for (const [i, prompt] of ['A minimal note about patience', 'Neon night market', PROMPTS.report].entries()) {
@@ -148,14 +189,31 @@ describe('offline Lottie composition: every scene kind', () => {
   });
 
   it('shows the request image on the title with a Ken Burns move, as an assets/ reference', async () => {
-    const photo: MediaAsset = { name: 'photo-1.png', kind: 'image', mediaType: 'image/png', bytes: 1000, width: 640, height: 480, durationSeconds: null };
+    const photo: MediaAsset = {
+      name: 'photo-1.png',
+      kind: 'image',
+      mediaType: 'image/png',
+      bytes: 1000,
+      width: 640,
+      height: 480,
+      durationSeconds: null,
+    };
     const source = compose('Summer collection: light linen for warm days', canvas, { assets: [photo] });
-    const animation = JSON.parse(source) as { assets: { id: string; u?: string; p?: string; e?: number; layers?: { ty: number; refId?: string; ks: { s: { a: number } } }[] }[] };
+    const animation = JSON.parse(source) as {
+      assets: {
+        id: string;
+        u?: string;
+        p?: string;
+        e?: number;
+        layers?: { ty: number; refId?: string; ks: { s: { a: number } } }[];
+      }[];
+    };
     const image = animation.assets.find((a) => a.u === 'assets/');
     expect(image).toMatchObject({ p: 'photo-1.png', e: 0, w: 640, h: 480 });
     const layer = animation.assets.flatMap((a) => a.layers ?? []).find((l) => l.ty === 2 && l.refId === image!.id);
     expect(layer?.ks.s.a).toBe(1); // the scale moves
-    const codes = async (composition: string, assets: MediaAsset[]) => (await engine.validate(composition, { ...canvas, assets })).map((f) => f.code);
+    const codes = async (composition: string, assets: MediaAsset[]) =>
+      (await engine.validate(composition, { ...canvas, assets })).map((f) => f.code);
     expect(await codes(source, [photo])).toEqual([]);
     expect(await codes(source, [])).toContain('unknown_asset');
     // The same image as a remote URL is refused, whatever the request's assets.
@@ -168,8 +226,19 @@ describe('offline Lottie composition: every scene kind', () => {
 
 describe('offline Lottie composition: layout, measured on rendered frames', () => {
   type Keyed = { a: number; k: unknown };
-  type Layer = { ty: number; nm: string; ip: number; op: number; ks: Record<string, Keyed | undefined>; t?: { d: { k: { s: { fc: number[]; t: string }; t: number }[] } } };
-  type Animation = Omit<LottieAnimation, 'assets' | 'layers'> & { assets: { id: string; layers?: Layer[] }[]; layers: Layer[]; markers: { tm: number; dr: number }[] };
+  type Layer = {
+    ty: number;
+    nm: string;
+    ip: number;
+    op: number;
+    ks: Record<string, Keyed | undefined>;
+    t?: { d: { k: { s: { fc: number[]; t: string }; t: number }[] } };
+  };
+  type Animation = Omit<LottieAnimation, 'assets' | 'layers'> & {
+    assets: { id: string; layers?: Layer[] }[];
+    layers: Layer[];
+    markers: { tm: number; dr: number }[];
+  };
 
   /** Settled value of an animated property: its last keyframe (the scenes' own motion is entrances). */
   const settle = (prop: Keyed | undefined): Keyed | undefined => {
@@ -204,7 +273,8 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
       }
     });
     animation.layers = animation.layers.filter((l) => l.ty === 0);
-    for (const layer of animation.layers) layer.ks = { a: layer.ks.a, p: layer.ks.a, s: { a: 0, k: [100, 100, 100] }, o: { a: 0, k: 100 } };
+    for (const layer of animation.layers)
+      layer.ks = { a: layer.ks.a, p: layer.ks.a, s: { a: 0, k: [100, 100, 100] }, o: { a: 0, k: 100 } };
     return { animation, layersByColour };
   }
 
@@ -221,7 +291,11 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
    * keeps its layer's colour, give or take the rounding of un-premultiplying; the faintest are left
    * out). Pixels of no layer's colour are counted: drawn ink that is not one layer's.
    */
-  function inkBoxes(rgba: Uint8Array, canvas: Canvas, colours: Set<string>): { boxes: Map<string, Box>; blended: number } {
+  function inkBoxes(
+    rgba: Uint8Array,
+    canvas: Canvas,
+    colours: Set<string>,
+  ): { boxes: Map<string, Box>; blended: number } {
     const boxes = new Map<string, Box>();
     const palette = [...colours].map((c) => [c, c.split(',').map(Number)] as const);
     let blended = 0;
@@ -229,14 +303,25 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
       for (let x = 0; x < canvas.width; x++) {
         const i = (y * canvas.width + x) * 4;
         if (rgba[i + 3]! < 128) continue;
-        const colour = palette.find(([, c]) => Math.abs(c[0]! - rgba[i]!) <= 12 && Math.abs(c[1]! - rgba[i + 1]!) <= 12 && Math.abs(c[2]! - rgba[i + 2]!) <= 12)?.[0];
+        const colour = palette.find(
+          ([, c]) =>
+            Math.abs(c[0]! - rgba[i]!) <= 12 &&
+            Math.abs(c[1]! - rgba[i + 1]!) <= 12 &&
+            Math.abs(c[2]! - rgba[i + 2]!) <= 12,
+        )?.[0];
         if (!colour) {
           blended++;
           continue;
         }
         const b = boxes.get(colour);
         if (!b) boxes.set(colour, { left: x, top: y, right: x, bottom: y });
-        else Object.assign(b, { left: Math.min(b.left, x), top: Math.min(b.top, y), right: Math.max(b.right, x), bottom: Math.max(b.bottom, y) });
+        else
+          Object.assign(b, {
+            left: Math.min(b.left, x),
+            top: Math.min(b.top, y),
+            right: Math.max(b.right, x),
+            bottom: Math.max(b.bottom, y),
+          });
       }
     }
     return { boxes, blended };
@@ -252,7 +337,8 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
   ];
   const prompts = [
     ...Object.values(PROMPTS),
-    'Internationalization matters: localization, accessibility, documentation, interoperability, and maintainability for everyone',
+    'Internationalization matters: localization, accessibility, documentation, interoperability, ' +
+      'and maintainability for everyone',
     '東京の新しいカフェへようこそ 🎉。毎日新鮮なコーヒー、手作りケーキ、そして無料Wi-Fi。',
     'مرحبا بكم في متجرنا الجديد. منتجات طبيعية وأسعار منخفضة',
   ];
@@ -268,7 +354,9 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
           // a countdown's numbers: one after another), with the layers on screen then.
           const frames = animation.markers.flatMap((marker, index) => {
             const layers = [...layersByColour].filter(([, l]) => l.scene === index + 1);
-            return [...new Set(layers.map(([, l]) => Math.floor((Math.max(0, l.ip) + Math.min(marker.dr, l.op)) / 2)))].map((t) => ({
+            return [
+              ...new Set(layers.map(([, l]) => Math.floor((Math.max(0, l.ip) + Math.min(marker.dr, l.op)) / 2))),
+            ].map((t) => ({
               scene: index + 1,
               frame: marker.tm + t,
               ours: new Set(layers.filter(([, l]) => l.text.trim() && l.ip <= t && t < l.op).map(([c]) => c)),
@@ -276,7 +364,9 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
           });
           for (const { scene, frame, ours } of frames) {
             const { boxes, blended } = inkBoxes(player.render(frame), canvas, new Set(layersByColour.keys()));
-            const where = (colour: string) => `${prompt.slice(0, 30)} / scene ${scene} @${frame} / ${layersByColour.get(colour)!.nm}: "${layersByColour.get(colour)!.text}"`;
+            const where = (colour: string) =>
+              `${prompt.slice(0, 30)} / scene ${scene} @${frame} / ${layersByColour.get(colour)!.nm}: ` +
+              `"${layersByColour.get(colour)!.text}"`;
             for (const colour of ours) {
               const b = boxes.get(colour);
               expect(b, `${where(colour)} is not drawn`).toBeDefined();
@@ -294,7 +384,10 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
                 expect(overlap, `${where(ca)} overlaps ${where(cb)}`).toBe(false);
               }
             }
-            expect(blended, `${prompt.slice(0, 30)} / scene ${scene}: ink of no one text layer (texts drawn over each other)`).toBe(0);
+            expect(
+              blended,
+              `${prompt.slice(0, 30)} / scene ${scene}: ink of no one text layer (texts drawn over each other)`,
+            ).toBe(0);
           }
         } finally {
           player.destroy();
@@ -324,7 +417,8 @@ describe('offline Lottie composition: length', () => {
 
   it('validation refuses an animation off the requested length by more than 0.5 s', async () => {
     const source = compose(PROMPTS.nova, canvas, { durationSeconds: 7 });
-    const codes = async (durationSeconds: number | null) => (await engine.validate(source, { ...canvas, durationSeconds })).map((f) => f.code);
+    const codes = async (durationSeconds: number | null) =>
+      (await engine.validate(source, { ...canvas, durationSeconds })).map((f) => f.code);
     expect(await codes(7)).toEqual([]);
     expect(await codes(7.4)).toEqual([]);
     expect(await codes(null)).toEqual([]);
@@ -336,7 +430,11 @@ describe('offline Lottie composition: length', () => {
 describe('offline Lottie composition: legible text (OCR) at every aspect ratio', () => {
   const words = (s: string): string[] => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
 
-  for (const canvas of [{ width: 1080, height: 1920 }, { width: 1920, height: 1080 }, { width: 720, height: 720 }]) {
+  for (const canvas of [
+    { width: 1080, height: 1920 },
+    { width: 1920, height: 1080 },
+    { width: 720, height: 720 },
+  ]) {
     it(`reads the title back at ${canvas.width}x${canvas.height}`, async () => {
       const title = 'Bright Future Festival opens this weekend';
       const source = compose(title, canvas, { durationSeconds: 2 });
@@ -353,7 +451,13 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
     const title = '東京の新しいカフェへようこそ';
     const source = compose(`${title} 🎉`, canvas, { durationSeconds: 2 });
     const animation = JSON.parse(source) as LottieAnimation;
-    const parts = JSON.parse(source) as { assets: { id: string; p?: string; layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[] }[] };
+    const parts = JSON.parse(source) as {
+      assets: {
+        id: string;
+        p?: string;
+        layers?: { ty: number; nm: string; refId?: string; ks: { p: { k: unknown } } }[];
+      }[];
+    };
     // The render draws the text as outlines of the Japanese CJK face's glyphs (ThorVG reads no CFF collections).
     outlineText(animation);
     expect(JSON.stringify(animation)).toMatch(/"nm":"Noto(Sans|Serif)CJKjp-(Regular|Bold)"/);
@@ -381,7 +485,13 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
       for (let xx = Math.round(x!) - r; xx < Math.round(x!) + r; xx++) {
         const i = (yy * canvas.width + xx) * 3;
         total++;
-        if (Math.abs(frame[i]! - background[0]!) + Math.abs(frame[i + 1]! - background[1]!) + Math.abs(frame[i + 2]! - background[2]!) > 60) differing++;
+        if (
+          Math.abs(frame[i]! - background[0]!) +
+            Math.abs(frame[i + 1]! - background[1]!) +
+            Math.abs(frame[i + 2]! - background[2]!) >
+          60
+        )
+          differing++;
       }
     }
     expect(differing / total).toBeGreaterThan(0.2);

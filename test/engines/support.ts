@@ -19,7 +19,21 @@ export const tools: RenderTools = renderTools(loadConfig());
 export async function decodeFrame(file: string, n: number): Promise<Buffer> {
   const { stdout } = await run(
     'ffmpeg',
-    ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${n})`, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    [
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-vf',
+      `select=eq(n\\,${n})`,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
     { encoding: 'buffer', maxBuffer: 64 << 20 },
   );
   return stdout as unknown as Buffer;
@@ -28,7 +42,8 @@ export async function decodeFrame(file: string, n: number): Promise<Buffer> {
 /** Distinct colours (coarsely quantised) in a frame: 1 means a blank frame. */
 export function colourCount(rgb: Buffer): number {
   const seen = new Set<number>();
-  for (let i = 0; i < rgb.length; i += 3) seen.add(((rgb[i]! >> 4) << 8) | ((rgb[i + 1]! >> 4) << 4) | (rgb[i + 2]! >> 4));
+  for (let i = 0; i < rgb.length; i += 3)
+    seen.add(((rgb[i]! >> 4) << 8) | ((rgb[i + 1]! >> 4) << 4) | (rgb[i + 2]! >> 4));
   return seen.size;
 }
 
@@ -158,7 +173,13 @@ export async function waitFor(predicate: () => boolean, ms: number): Promise<boo
  * Tesseract's reading of one frame, given as black text on white: the pixels near the colour `ink`
  * (the look's text colour, whatever the background, its gradients and ornaments) become ink.
  */
-export async function ocrFrame(video: string, frame: number, size: { width: number; height: number }, ink: string, lang: string): Promise<string> {
+export async function ocrFrame(
+  video: string,
+  frame: number,
+  size: { width: number; height: number },
+  ink: string,
+  lang: string,
+): Promise<string> {
   const rgb = await decodeFrame(video, frame);
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(ink.slice(i, i + 2), 16));
   const gray = Buffer.alloc(size.width * size.height);
@@ -169,6 +190,8 @@ export async function ocrFrame(video: string, frame: number, size: { width: numb
   const pgm = `${video}.${frame}.pgm`;
   fs.writeFileSync(pgm, Buffer.concat([Buffer.from(`P5 ${size.width} ${size.height} 255\n`), gray]));
   // psm 11: sparse text (a title on an otherwise empty canvas defeats the page layout analysis of psm 3).
-  const { stdout } = await promisify(execFile)('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)('tesseract', [pgm, '-', '-l', lang, '--psm', '11'], {
+    maxBuffer: 1 << 20,
+  });
   return stdout;
 }

@@ -9,7 +9,10 @@ let key: string;
 let orgId: string;
 beforeAll(async () => {
   stack = await startStack();
-  ({ key, org: { id: orgId } } = await createOrgWithKey(stack.db, 10_000));
+  ({
+    key,
+    org: { id: orgId },
+  } = await createOrgWithKey(stack.db, 10_000));
 });
 afterAll(() => stack?.close());
 
@@ -74,7 +77,13 @@ describe('cancellation', () => {
     const created = await api(stack.url, '/v1/chat/completions', {
       method: 'POST',
       key,
-      json: { model: 'gpt-4o-mini', engine: 'lottie', messages: [{ role: 'user', content: 'Quick dot' }], width: 160, height: 284 },
+      json: {
+        model: 'gpt-4o-mini',
+        engine: 'lottie',
+        messages: [{ role: 'user', content: 'Quick dot' }],
+        width: 160,
+        height: 284,
+      },
     });
     const done = await waitForTerminal(stack.url, key, created.body.id);
     expect(done.body.status).toBe('completed');

@@ -37,7 +37,13 @@ describe('Responses shape', () => {
     const created = await api(stack.url, '/v1/responses', {
       method: 'POST',
       key,
-      json: { model: 'gpt-4o-mini', input: 'A calm ocean sunrise over a lighthouse', engine: 'lottie', width: 160, height: 284 },
+      json: {
+        model: 'gpt-4o-mini',
+        input: 'A calm ocean sunrise over a lighthouse',
+        engine: 'lottie',
+        width: 160,
+        height: 284,
+      },
     });
     expect(created.status).toBe(200);
     const g = created.body;
@@ -60,7 +66,15 @@ describe('Responses shape', () => {
       // Extension: the storyboard the embedded composer planned, once it has.
       storyboard_url: null,
       // Extension: live progress, null once terminal.
-      progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
+      progress: {
+        stage: 'queued',
+        percent: 0,
+        frames_rendered: null,
+        frames_total: null,
+        eta_seconds: null,
+        provider: null,
+        repair_round: null,
+      },
     });
     expect(Number.isInteger(g.created_at)).toBe(true);
     expect(g.created_at).toBeGreaterThanOrEqual(Math.floor(before));
@@ -93,7 +107,10 @@ describe('Responses shape', () => {
     expect(usage.input_tokens).toBeGreaterThan(0);
     expect(usage.output_tokens).toBeGreaterThan(0);
     expect(usage.total_tokens).toBe(usage.input_tokens + usage.output_tokens);
-    expect(usage.cost_usd).toBeCloseTo(expectedCostUsd('lottie', 'gpt-4o-mini', usage.input_tokens, usage.output_tokens), 9);
+    expect(usage.cost_usd).toBeCloseTo(
+      expectedCostUsd('lottie', 'gpt-4o-mini', usage.input_tokens, usage.output_tokens),
+      9,
+    );
 
     expect(done.artifact_type).toBe('application/json');
     expect(done.artifact_url).toEqual({ url: expect.any(String), expires_at: expect.any(Number) });
@@ -160,7 +177,15 @@ describe('Chat-Completions shape', () => {
       artifact_type: null,
       // Extension: the storyboard the embedded composer planned, once it has.
       storyboard_url: null,
-      progress: { stage: 'queued', percent: 0, frames_rendered: null, frames_total: null, eta_seconds: null, provider: null, repair_round: null },
+      progress: {
+        stage: 'queued',
+        percent: 0,
+        frames_rendered: null,
+        frames_total: null,
+        eta_seconds: null,
+        provider: null,
+        repair_round: null,
+      },
     });
 
     const done = (await waitForTerminal(stack.url, key, g.id, 120_000, '/v1/chat/completions')).body;
@@ -195,20 +220,37 @@ describe('Chat-Completions shape', () => {
 
 describe('length (duration_seconds extension)', () => {
   // Two HyperFrames renders of 7 s and 4 s: the bound is generous for a loaded 2-core machine.
-  it('duration_seconds sets the length; a length stated in the prompt is used without it', { timeout: 240_000 }, async () => {
-    const [asked, stated] = await Promise.all(
-      [
-        { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A calm ocean sunrise. Waves roll in.', duration_seconds: 7, width: 160, height: 284 },
-        { model: 'gpt-4o-mini', engine: 'hyperframes', input: 'A 4-second hello from the lighthouse', width: 160, height: 284 },
-      ].map(async (json) => {
-        const created = await api(stack.url, '/v1/responses', { method: 'POST', key, json });
-        expect(created.status).toBe(200);
-        return (await waitForTerminal(stack.url, key, created.body.id, 180_000)).body;
-      }),
-    );
-    expect(asked.status).toBe('completed');
-    expect((await probeUrl(asked.output_video_url)).duration).toBeCloseTo(7, 1);
-    expect(stated.status).toBe('completed');
-    expect((await probeUrl(stated.output_video_url)).duration).toBeCloseTo(4, 1);
-  });
+  it(
+    'duration_seconds sets the length; a length stated in the prompt is used without it',
+    { timeout: 240_000 },
+    async () => {
+      const [asked, stated] = await Promise.all(
+        [
+          {
+            model: 'gpt-4o-mini',
+            engine: 'hyperframes',
+            input: 'A calm ocean sunrise. Waves roll in.',
+            duration_seconds: 7,
+            width: 160,
+            height: 284,
+          },
+          {
+            model: 'gpt-4o-mini',
+            engine: 'hyperframes',
+            input: 'A 4-second hello from the lighthouse',
+            width: 160,
+            height: 284,
+          },
+        ].map(async (json) => {
+          const created = await api(stack.url, '/v1/responses', { method: 'POST', key, json });
+          expect(created.status).toBe(200);
+          return (await waitForTerminal(stack.url, key, created.body.id, 180_000)).body;
+        }),
+      );
+      expect(asked.status).toBe('completed');
+      expect((await probeUrl(asked.output_video_url)).duration).toBeCloseTo(7, 1);
+      expect(stated.status).toBe('completed');
+      expect((await probeUrl(stated.output_video_url)).duration).toBeCloseTo(4, 1);
+    },
+  );
 });

@@ -48,11 +48,15 @@ async function createMany(key: string, count: number, concurrency = 16): Promise
   return ids;
 }
 
-const list = (key: string, query = '', path = '/v1/responses') => api(stack.url, `${path}${query ? `?${query}` : ''}`, { key });
+const list = (key: string, query = '', path = '/v1/responses') =>
+  api(stack.url, `${path}${query ? `?${query}` : ''}`, { key });
 
 /** The organization's ids as the database orders them (newest first, ties by id). */
 async function idsInDb(orgId: string): Promise<string[]> {
-  const { rows } = await stack.db.query('SELECT id FROM generations WHERE organization_id = $1 ORDER BY created_at DESC, id DESC', [orgId]);
+  const { rows } = await stack.db.query(
+    'SELECT id FROM generations WHERE organization_id = $1 ORDER BY created_at DESC, id DESC',
+    [orgId],
+  );
   return rows.map((r) => r.id as string);
 }
 
@@ -101,7 +105,13 @@ describe('paging', () => {
       const createdAt = pages.flatMap((p) => p.data.map((g) => g.created_at));
       expect(createdAt.every((t, i) => i === 0 || t <= createdAt[i - 1]!)).toBe(true);
       // Items are the Responses view, from the record: queued, with the queued progress.
-      expect(pages[0]!.data[0]).toMatchObject({ object: 'response', status: 'queued', engine: 'lottie', model: 'gpt-4o-mini', progress: { stage: 'queued' } });
+      expect(pages[0]!.data[0]).toMatchObject({
+        object: 'response',
+        status: 'queued',
+        engine: 'lottie',
+        model: 'gpt-4o-mini',
+        progress: { stage: 'queued' },
+      });
     } finally {
       creating = false;
       await creator;
@@ -122,31 +132,34 @@ describe('paging', () => {
     expect(everything.slice(created.length)).toEqual(expected);
   });
 
-  it('`before`: the items just newer than the cursor, newest first; walking up with first_id reaches the top', async () => {
-    const { org, key } = await createOrgWithKey(stack.db);
-    await createMany(key, 23);
-    const all = await idsInDb(org.id);
+  it(
+    '`before`: the items just newer than the cursor, newest first; ' + 'walking up with first_id reaches the top',
+    async () => {
+      const { org, key } = await createOrgWithKey(stack.db);
+      await createMany(key, 23);
+      const all = await idsInDb(org.id);
 
-    const page = responsesList.parse((await list(key, `limit=5&before=${all[10]}`)).body);
-    expect(page.data.map((g) => g.id)).toEqual(all.slice(5, 10));
-    expect(page.has_more).toBe(true);
-    const top = responsesList.parse((await list(key, `limit=5&before=${all[3]}`)).body);
-    expect(top.data.map((g) => g.id)).toEqual(all.slice(0, 3));
-    expect(top.has_more).toBe(false);
-    const none = responsesList.parse((await list(key, `before=${all[0]}`)).body);
-    expect(none).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+      const page = responsesList.parse((await list(key, `limit=5&before=${all[10]}`)).body);
+      expect(page.data.map((g) => g.id)).toEqual(all.slice(5, 10));
+      expect(page.has_more).toBe(true);
+      const top = responsesList.parse((await list(key, `limit=5&before=${all[3]}`)).body);
+      expect(top.data.map((g) => g.id)).toEqual(all.slice(0, 3));
+      expect(top.has_more).toBe(false);
+      const none = responsesList.parse((await list(key, `before=${all[0]}`)).body);
+      expect(none).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
 
-    // From the oldest upwards, 4 at a time, through the Chat listing.
-    const walked: string[][] = [];
-    let cursor = all.at(-1)!;
-    for (;;) {
-      const p = chatList.parse((await list(key, `limit=4&before=${cursor}`, '/v1/chat/completions')).body);
-      walked.push(p.data.map((g) => g.id));
-      if (!p.has_more) break;
-      cursor = p.first_id!;
-    }
-    expect(walked.reverse().flat()).toEqual(all.slice(0, -1));
-  });
+      // From the oldest upwards, 4 at a time, through the Chat listing.
+      const walked: string[][] = [];
+      let cursor = all.at(-1)!;
+      for (;;) {
+        const p = chatList.parse((await list(key, `limit=4&before=${cursor}`, '/v1/chat/completions')).body);
+        walked.push(p.data.map((g) => g.id));
+        if (!p.has_more) break;
+        cursor = p.first_id!;
+      }
+      expect(walked.reverse().flat()).toEqual(all.slice(0, -1));
+    },
+  );
 
   it('defaults to 20 items', async () => {
     const { key } = await createOrgWithKey(stack.db);
@@ -184,12 +197,20 @@ describe('filters', () => {
     for (const f of fixtures) {
       const id = newId('gen');
       const app = { name: null, referer: null, title: null };
-      await admitGeneration(stack.db, { id, organizationId: owner.org.id, apiKeyId: owner.keyId, request: generationRequest(f.engine, f.model), app, holdMicros: 0 });
+      await admitGeneration(stack.db, {
+        id,
+        organizationId: owner.org.id,
+        apiKeyId: owner.keyId,
+        request: generationRequest(f.engine, f.model),
+        app,
+        holdMicros: 0,
+      });
       if (f.status !== 'queued') await markGenerationStarted(stack.db, id);
       if (f.status === 'completed' || f.status === 'failed' || f.status === 'cancelled') {
         await finishGeneration(stack.db, catalog, outcome(id, f.status, { input_tokens: 100, output_tokens: 200 }));
       }
-      if (f.status === 'incomplete') await stack.db.query(`UPDATE generations SET status = 'incomplete', completed_at = now() WHERE id = $1`, [id]);
+      if (f.status === 'incomplete')
+        await stack.db.query(`UPDATE generations SET status = 'incomplete', completed_at = now() WHERE id = $1`, [id]);
       await stack.db.query('UPDATE generations SET created_at = to_timestamp($2) WHERE id = $1', [id, T0 + f.at]);
       ids.push(id);
     }
@@ -197,17 +218,32 @@ describe('filters', () => {
 
   /** Ids of the fixtures matching, newest first. */
   const where = (keep: (f: Fixture) => boolean) => fixtures.flatMap((f, i) => (keep(f) ? [ids[i]!] : [])).reverse();
-  const responsesIds = async (query: string) => responsesList.parse((await list(key, query)).body).data.map((g) => g.id);
-  const chatIds = async (query: string) => chatList.parse((await list(key, query, '/v1/chat/completions')).body).data.map((g) => g.id);
+  const responsesIds = async (query: string) =>
+    responsesList.parse((await list(key, query)).body).data.map((g) => g.id);
+  const chatIds = async (query: string) =>
+    chatList.parse((await list(key, query, '/v1/chat/completions')).body).data.map((g) => g.id);
 
   it('lists every fixture, each in its view', async () => {
     expect(await responsesIds('')).toEqual(where(() => true));
     const page = responsesList.parse((await list(key)).body);
     const completed = page.data.find((g) => g.id === ids[6])!;
-    expect(completed).toMatchObject({ status: 'completed', output_video_url: expect.any(String), usage: { input_tokens: 100, output_tokens: 200, total_tokens: 300 } });
+    expect(completed).toMatchObject({
+      status: 'completed',
+      output_video_url: expect.any(String),
+      usage: { input_tokens: 100, output_tokens: 200, total_tokens: 300 },
+    });
     expect(completed.created_at).toBe(T0 + 60);
     const chat = chatList.parse((await list(key, '', '/v1/chat/completions')).body);
-    expect(chat.data.map((g) => g.status)).toEqual(['pending', 'completed', 'failed', 'cancelled', 'failed', 'completed', 'processing', 'pending']);
+    expect(chat.data.map((g) => g.status)).toEqual([
+      'pending',
+      'completed',
+      'failed',
+      'cancelled',
+      'failed',
+      'completed',
+      'processing',
+      'pending',
+    ]);
   });
 
   it('status, in each shape’s vocabulary', async () => {
@@ -233,7 +269,9 @@ describe('filters', () => {
     expect(await responsesIds('engine=no-such-engine')).toEqual([]);
     expect(await responsesIds(`created_after=${T0 + 20}`)).toEqual(where((f) => f.at >= 20));
     expect(await responsesIds(`created_before=${T0 + 20}`)).toEqual(where((f) => f.at < 20));
-    expect(await responsesIds(`created_after=${T0 + 20}&created_before=${T0 + 60}`)).toEqual(where((f) => f.at >= 20 && f.at < 60));
+    expect(await responsesIds(`created_after=${T0 + 20}&created_before=${T0 + 60}`)).toEqual(
+      where((f) => f.at >= 20 && f.at < 60),
+    );
     expect(await responsesIds(`created_after=${T0 + 21}&created_before=${T0 + 29}`)).toEqual([]);
 
     const query = `engine=hyperframes&model=gpt-4o-mini&created_after=${T0 + 10}`;
@@ -271,27 +309,33 @@ describe('isolation and bad parameters', () => {
       }
     }
     // The same id is a fine cursor for its own organization.
-    expect(responsesList.parse((await list(a.key, `after=${aIds[2]}`)).body).data.every((g) => aIds.includes(g.id))).toBe(true);
+    expect(
+      responsesList.parse((await list(a.key, `after=${aIds[2]}`)).body).data.every((g) => aIds.includes(g.id)),
+    ).toBe(true);
     expect((await api(stack.url, '/v1/responses')).status).toBe(401);
   });
 
-  it('limit 0, 101, or not an integer; unknown parameters; bad times; both cursors: 400 naming the parameter', async () => {
-    const { key } = await createOrgWithKey(stack.db);
-    const [id] = await createMany(key, 1);
-    for (const path of ['/v1/responses', '/v1/chat/completions']) {
-      for (const limit of ['0', '101', '-1', '2.5', 'ten', '']) expectBadParam(await list(key, `limit=${limit}`, path), 'limit');
-      expectBadParam(await list(key, 'limit=1&limit=2', path), 'limit');
-      expectBadParam(await list(key, 'after=', path), 'after');
-      expectBadParam(await list(key, `after=${'x'.repeat(65)}`, path), 'after');
-      expectBadParam(await list(key, 'order=asc', path), 'order');
-      expectBadParam(await list(key, 'created_after=-1', path), 'created_after');
-      expectBadParam(await list(key, 'created_before=soon', path), 'created_before');
-      expectBadParam(await list(key, 'created_before=1e20', path), 'created_before');
-      expectBadParam(await list(key, `after=${id}&before=${id}`, path), 'before');
-    }
-    expect((await list(key, 'limit=1')).status).toBe(200);
-    expect((await list(key, 'limit=100')).status).toBe(200);
-  });
+  it(
+    'limit 0, 101, or not an integer; unknown parameters; ' + 'bad times; both cursors: 400 naming the parameter',
+    async () => {
+      const { key } = await createOrgWithKey(stack.db);
+      const [id] = await createMany(key, 1);
+      for (const path of ['/v1/responses', '/v1/chat/completions']) {
+        for (const limit of ['0', '101', '-1', '2.5', 'ten', ''])
+          expectBadParam(await list(key, `limit=${limit}`, path), 'limit');
+        expectBadParam(await list(key, 'limit=1&limit=2', path), 'limit');
+        expectBadParam(await list(key, 'after=', path), 'after');
+        expectBadParam(await list(key, `after=${'x'.repeat(65)}`, path), 'after');
+        expectBadParam(await list(key, 'order=asc', path), 'order');
+        expectBadParam(await list(key, 'created_after=-1', path), 'created_after');
+        expectBadParam(await list(key, 'created_before=soon', path), 'created_before');
+        expectBadParam(await list(key, 'created_before=1e20', path), 'created_before');
+        expectBadParam(await list(key, `after=${id}&before=${id}`, path), 'before');
+      }
+      expect((await list(key, 'limit=1')).status).toBe(200);
+      expect((await list(key, 'limit=100')).status).toBe(200);
+    },
+  );
 });
 
 describe('the official openai client', () => {
@@ -310,7 +354,8 @@ describe('the official openai client', () => {
 
     // This client version has no responses.list(): its generic cursor pages over the same path.
     type Item = { id: string; object: string };
-    const listResponses = () => client.getAPIList<Item, CursorPage<Item>>('/responses', CursorPage<Item>, { query: { limit: 7 } });
+    const listResponses = () =>
+      client.getAPIList<Item, CursorPage<Item>>('/responses', CursorPage<Item>, { query: { limit: 7 } });
     const page = await listResponses();
     expect(page.data).toHaveLength(7);
     expect(page.hasNextPage()).toBe(true);

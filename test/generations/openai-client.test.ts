@@ -18,7 +18,11 @@ const extra = { engine: 'lottie', width: 160, height: 284 } as Record<string, un
 
 describe('official openai client', () => {
   it('responses.create / responses.retrieve', async () => {
-    const created: any = await client.responses.create({ model: 'gpt-4o-mini', input: 'A paper plane loop', ...extra } as any);
+    const created: any = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'A paper plane loop',
+      ...extra,
+    } as any);
     expect(created).toMatchObject({ object: 'response', status: 'queued', engine: 'lottie' });
     await waitForTerminal(stack.url, key, created.id);
     const done: any = await client.responses.retrieve(created.id);
@@ -34,7 +38,11 @@ describe('official openai client', () => {
       ...extra,
       aspectRatio: '9:16',
     } as any);
-    expect(created).toMatchObject({ object: 'chat.completion', status: 'pending', choices: [{ index: 0, finish_reason: null }] });
+    expect(created).toMatchObject({
+      object: 'chat.completion',
+      status: 'pending',
+      choices: [{ index: 0, finish_reason: null }],
+    });
     await waitForTerminal(stack.url, key, created.id, 90_000, '/v1/chat/completions');
     const done: any = await client.chat.completions.retrieve(created.id);
     expect(done.status).toBe('completed');

@@ -90,7 +90,10 @@ describe('downloadToFile', () => {
     server.route('/to-http', { redirect: 'http://receiver.test/a.png' });
     server.route('/to-name', { redirect: 'https://private.example/a.png' });
     const cases: [string, string][] = [
-      ['/to-private', 'it redirects to https://10.0.0.1/secret, which is refused: host 10.0.0.1 is not public (private address)'],
+      [
+        '/to-private',
+        'it redirects to https://10.0.0.1/secret, which is refused: host 10.0.0.1 is not public (private address)',
+      ],
       ['/to-metadata', 'link-local address'],
       ['/to-http', 'scheme http is not https'],
       ['/to-name', 'host private.example resolves to 10.1.2.3, which is not public (private address)'],
@@ -108,28 +111,40 @@ describe('downloadToFile', () => {
     server.route('/slow-down', { status: 429, body: 'later' });
     expect(await downloadError(named('/missing'))).toMatchObject({ message: 'HTTP 404 Not Found', retryable: false });
     expect(await downloadError(named('/gone'))).toMatchObject({ message: 'HTTP 410 Gone', retryable: false });
-    expect(await downloadError(named('/busy'))).toMatchObject({ message: 'HTTP 503 Service Unavailable', retryable: true });
+    expect(await downloadError(named('/busy'))).toMatchObject({
+      message: 'HTTP 503 Service Unavailable',
+      retryable: true,
+    });
     expect(await downloadError(named('/slow-down'))).toMatchObject({ retryable: true });
   });
 
-  it('too large: refused from Content-Length before reading, or while counting a chunked body; nothing left behind', async () => {
-    const big = Buffer.alloc(1024 * 1024 + 1, 7);
-    server.route('/big', { body: big });
-    server.route('/big-chunked', { body: big, chunked: true });
-    for (const pathname of ['/big', '/big-chunked']) {
-      const file = dest();
-      const err = await downloadToFile(named(pathname), file, local()).catch((e: unknown) => e as DownloadError);
-      expect(err).toMatchObject({ retryable: false, message: expect.stringContaining('over the limit of 1 MiB') });
-      expect(fs.existsSync(file)).toBe(false);
-    }
-  });
+  it(
+    'too large: refused from Content-Length before reading, ' + 'or while counting a chunked body; nothing left behind',
+    async () => {
+      const big = Buffer.alloc(1024 * 1024 + 1, 7);
+      server.route('/big', { body: big });
+      server.route('/big-chunked', { body: big, chunked: true });
+      for (const pathname of ['/big', '/big-chunked']) {
+        const file = dest();
+        const err = await downloadToFile(named(pathname), file, local()).catch((e: unknown) => e as DownloadError);
+        expect(err).toMatchObject({ retryable: false, message: expect.stringContaining('over the limit of 1 MiB') });
+        expect(fs.existsSync(file)).toBe(false);
+      }
+    },
+  );
 
   it('network trouble is retryable: no answer in time, connection refused, unknown name', async () => {
     server.route('/hang', { hang: true });
     const started = Date.now();
-    expect(await downloadError(named('/hang'), local({ timeoutMs: 500 }))).toMatchObject({ message: 'no complete answer within 1 s', retryable: true });
+    expect(await downloadError(named('/hang'), local({ timeoutMs: 500 }))).toMatchObject({
+      message: 'no complete answer within 1 s',
+      retryable: true,
+    });
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(await downloadError('https://127.0.0.1:1/a.png')).toMatchObject({ message: expect.stringContaining('ECONNREFUSED'), retryable: true });
+    expect(await downloadError('https://127.0.0.1:1/a.png')).toMatchObject({
+      message: expect.stringContaining('ECONNREFUSED'),
+      retryable: true,
+    });
     expect(await downloadError('https://nowhere.example/a.png')).toMatchObject({
       message: 'refused: host nowhere.example could not be resolved (ENOTFOUND)',
       retryable: true,
@@ -151,58 +166,104 @@ describe('downloadToFile', () => {
 });
 
 describe('fetchMediaAssets (images)', () => {
-  const storage = () => new LocalStorage({ root: path.join(tmp, 'media'), secret: 'x'.repeat(32), publicBaseUrl: 'http://localhost', ttlSeconds: 60 });
-  const deps = (): FetchMediaDeps => ({ storage: storage(), policy: { allowLoopback: true, resolve }, ca: [...tls.rootCertificates, cert.cert], ffmpegPath: 'ffmpeg' });
-
-  it('stores each part as generations/<id>/assets/<kind>-<n>.<ext> and describes it; one URL twice is downloaded once', async () => {
-    server.route('/photo', { body: png, type: 'application/octet-stream' }); // the type comes from the bytes
-    const call: MediaFetchCall = {
-      generationId: 'gen_unit1',
-      parts: [
-        { kind: 'image', number: 1, url: named('/photo') },
-        { kind: 'image', number: 2, url: named('/photo') },
-      ],
-    };
-    const before = server.hits.get('/photo') ?? 0;
-    const assets = await fetchMediaAssets(call, deps());
-    expect(server.hits.get('/photo')! - before).toBe(1);
-    expect(assets).toEqual([1, 2].map((i) => ({ name: `image-${i}.png`, kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null })));
-    const stored = await storage().stat(mediaAssetKey('gen_unit1', 'image-2.png'));
-    expect(stored).toMatchObject({ size: png.length, contentType: 'image/png' });
+  const storage = () =>
+    new LocalStorage({
+      root: path.join(tmp, 'media'),
+      secret: 'x'.repeat(32),
+      publicBaseUrl: 'http://localhost',
+      ttlSeconds: 60,
+    });
+  const deps = (): FetchMediaDeps => ({
+    storage: storage(),
+    policy: { allowLoopback: true, resolve },
+    ca: [...tls.rootCertificates, cert.cert],
+    ffmpegPath: 'ffmpeg',
   });
+
+  it(
+    'stores each part as generations/<id>/assets/<kind>-<n>.<ext> and describes it; ' +
+      'one URL twice is downloaded once',
+    async () => {
+      server.route('/photo', { body: png, type: 'application/octet-stream' }); // the type comes from the bytes
+      const call: MediaFetchCall = {
+        generationId: 'gen_unit1',
+        parts: [
+          { kind: 'image', number: 1, url: named('/photo') },
+          { kind: 'image', number: 2, url: named('/photo') },
+        ],
+      };
+      const before = server.hits.get('/photo') ?? 0;
+      const assets = await fetchMediaAssets(call, deps());
+      expect(server.hits.get('/photo')! - before).toBe(1);
+      expect(assets).toEqual(
+        [1, 2].map((i) => ({
+          name: `image-${i}.png`,
+          kind: 'image',
+          mediaType: 'image/png',
+          bytes: png.length,
+          width: 40,
+          height: 20,
+          durationSeconds: null,
+        })),
+      );
+      const stored = await storage().stat(mediaAssetKey('gen_unit1', 'image-2.png'));
+      expect(stored).toMatchObject({ size: png.length, contentType: 'image/png' });
+    },
+  );
 
   it('an asset: part (a data: URL image the API stored) is read back and described, not stored again', async () => {
     const file = path.join(tmp, 'media', mediaAssetKey('gen_unit2', 'image-1.png'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, png);
-    const assets = await fetchMediaAssets({ generationId: 'gen_unit2', parts: [{ kind: 'image', number: 1, url: 'asset:image-1.png' }] }, deps());
-    expect(assets).toEqual([{ name: 'image-1.png', kind: 'image', mediaType: 'image/png', bytes: png.length, width: 40, height: 20, durationSeconds: null }]);
+    const assets = await fetchMediaAssets(
+      { generationId: 'gen_unit2', parts: [{ kind: 'image', number: 1, url: 'asset:image-1.png' }] },
+      deps(),
+    );
+    expect(assets).toEqual([
+      {
+        name: 'image-1.png',
+        kind: 'image',
+        mediaType: 'image/png',
+        bytes: png.length,
+        width: 40,
+        height: 20,
+        durationSeconds: null,
+      },
+    ]);
   });
 
-  it('wrong type: HTML behind an image URL, an image where a video was asked; the first failing part is named', async () => {
-    server.route('/page', { body: '<!doctype html><p>hello</p>', type: 'image/png' });
-    const fail = async (parts: MediaFetchCall['parts']) => {
-      const err = await fetchMediaAssets({ generationId: 'gen_unit3', parts }, deps()).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(MediaUnavailableError);
-      return err as MediaUnavailableError;
-    };
-    const html = await fail([
-      { kind: 'image', number: 1, url: named('/photo') },
-      { kind: 'image', number: 2, url: named('/page') },
-    ]);
-    expect(html.message).toBe(
-      `The image ${named('/page')} (image 2 of the request) cannot be used: its bytes are not a PNG, JPEG, GIF or WebP image, nor an MP4, MOV or WebM video`,
-    );
-    expect(html.retryable).toBe(false);
-    expect((await fail([{ kind: 'video', number: 1, url: named('/photo') }])).message).toContain('it is an image (image/png), not a video');
-  });
+  it(
+    'wrong type: HTML behind an image URL, an image where a video was asked; ' + 'the first failing part is named',
+    async () => {
+      server.route('/page', { body: '<!doctype html><p>hello</p>', type: 'image/png' });
+      const fail = async (parts: MediaFetchCall['parts']) => {
+        const err = await fetchMediaAssets({ generationId: 'gen_unit3', parts }, deps()).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(MediaUnavailableError);
+        return err as MediaUnavailableError;
+      };
+      const html = await fail([
+        { kind: 'image', number: 1, url: named('/photo') },
+        { kind: 'image', number: 2, url: named('/page') },
+      ]);
+      expect(html.message).toBe(
+        `The image ${named('/page')} (image 2 of the request) cannot be used: its bytes are not a PNG, JPEG, ` +
+          `GIF or WebP image, nor an MP4, MOV or WebM video`,
+      );
+      expect(html.retryable).toBe(false);
+      expect((await fail([{ kind: 'video', number: 1, url: named('/photo') }])).message).toContain(
+        'it is an image (image/png), not a video',
+      );
+    },
+  );
 });
 
 describe('prepareRequestMedia (request time)', () => {
   const config = loadConfig({});
-  const request = (...media: ContentPart[]): GenerationRequest => generationRequest('e', 'm', { content: [{ type: 'text', text: 'x' }, ...media] });
+  const request = (...media: ContentPart[]): GenerationRequest =>
+    generationRequest('e', 'm', { content: [{ type: 'text', text: 'x' }, ...media] });
   /** Where each media part of `req` came from, as the translation of a request body gives them. */
-  const paramsOf = (req: GenerationRequest) => req.messages[0]!.content.flatMap((p, i) => (p.type === 'text' ? [] : [`input.0.content.${i}.${p.type}_url`]));
+  const paramsOf = (req: GenerationRequest) =>
+    req.messages[0]!.content.flatMap((p, i) => (p.type === 'text' ? [] : [`input.0.content.${i}.${p.type}_url`]));
   const refusal = async (req: GenerationRequest) => {
     const err = await prepareRequestMedia(req, config, paramsOf(req), resolve).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
@@ -210,7 +271,10 @@ describe('prepareRequestMedia (request time)', () => {
   };
 
   it('public HTTPS URLs pass unchanged (names resolved, every address checked); nothing to store', async () => {
-    const req = request({ type: 'image', url: 'https://public.example/a.png' }, { type: 'video', url: 'https://93.184.216.34/v.mp4' });
+    const req = request(
+      { type: 'image', url: 'https://public.example/a.png' },
+      { type: 'video', url: 'https://93.184.216.34/v.mp4' },
+    );
     expect(await prepareRequestMedia(req, config, paramsOf(req), resolve)).toEqual({ request: req, uploads: [] });
   });
 
@@ -221,38 +285,79 @@ describe('prepareRequestMedia (request time)', () => {
     ['https://10.0.0.1/a.png', 'private address'],
     ['https://169.254.169.254/latest/meta-data/', 'link-local address'],
     ['https://[::ffff:a9fe:a9fe]/', 'link-local address'],
-    ['https://private.example/a.png', 'host private.example resolves to 10.1.2.3, which is not public (private address)'],
+    [
+      'https://private.example/a.png',
+      'host private.example resolves to 10.1.2.3, which is not public (private address)',
+    ],
     ['https://nowhere.example/a.png', 'could not be resolved (ENOTFOUND)'],
     ['https://metadata.internal/a.png', 'private-use name'],
   ])('%s → 400 invalid_media_url (%s), naming the part', async (url, reason) => {
     const err = await refusal(request({ type: 'image', url: 'https://public.example/ok.png' }, { type: 'image', url }));
-    expect(err).toMatchObject({ kind: 'invalid_input', code: 'invalid_media_url', param: 'input.0.content.2.image_url' });
+    expect(err).toMatchObject({
+      kind: 'invalid_input',
+      code: 'invalid_media_url',
+      param: 'input.0.content.2.image_url',
+    });
     expect(err.message).toContain(reason);
   });
 
-  it('data: URL images are sniffed, numbered among the images, and become asset: references with their bytes to store', async () => {
-    const dataUrl = `data:image/jpeg;base64,${png.toString('base64')}`; // declared JPEG, really PNG
-    const req = request({ type: 'image', url: 'https://public.example/a.png' }, { type: 'video', url: 'https://public.example/v.mp4' }, { type: 'image', url: dataUrl });
-    const prepared = await prepareRequestMedia(req, config, paramsOf(req), resolve);
-    expect(prepared.request.messages[0]!.content.slice(1)).toEqual([
-      { type: 'image', url: 'https://public.example/a.png' },
-      { type: 'video', url: 'https://public.example/v.mp4' },
-      { type: 'image', url: 'asset:image-2.png' },
-    ]);
-    expect(prepared.uploads).toEqual([{ name: 'image-2.png', bytes: png, mediaType: 'image/png' }]);
-  });
+  it(
+    'data: URL images are sniffed, numbered among the images, and become asset: ' +
+      'references with their bytes to store',
+    async () => {
+      const dataUrl = `data:image/jpeg;base64,${png.toString('base64')}`; // declared JPEG, really PNG
+      const req = request(
+        { type: 'image', url: 'https://public.example/a.png' },
+        { type: 'video', url: 'https://public.example/v.mp4' },
+        { type: 'image', url: dataUrl },
+      );
+      const prepared = await prepareRequestMedia(req, config, paramsOf(req), resolve);
+      expect(prepared.request.messages[0]!.content.slice(1)).toEqual([
+        { type: 'image', url: 'https://public.example/a.png' },
+        { type: 'video', url: 'https://public.example/v.mp4' },
+        { type: 'image', url: 'asset:image-2.png' },
+      ]);
+      expect(prepared.uploads).toEqual([{ name: 'image-2.png', bytes: png, mediaType: 'image/png' }]);
+    },
+  );
 
   it('data: URLs that are not images, or of videos, or malformed: 400 invalid_media_url', async () => {
     const html = `data:image/png;base64,${Buffer.from('<html>hi</html>').toString('base64')}`;
-    expect((await refusal(request({ type: 'image', url: html }))).message).toContain('does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)');
-    expect((await refusal(request({ type: 'video', url: `data:video/mp4;base64,AAAA` }))).message).toContain('data: URLs are accepted for images only');
-    expect((await refusal(request({ type: 'image', url: 'data:image/png;base64,@@@' }))).code).toBe('invalid_media_url');
-    expect((await refusal(request({ type: 'image', url: `data:image/png;base64,${png.subarray(0, 20).toString('base64')}` }))).message).toContain('header is unreadable');
+    expect((await refusal(request({ type: 'image', url: html }))).message).toContain(
+      'does not hold a PNG, JPEG, GIF or WebP image (judged by its bytes)',
+    );
+    expect((await refusal(request({ type: 'video', url: `data:video/mp4;base64,AAAA` }))).message).toContain(
+      'data: URLs are accepted for images only',
+    );
+    expect((await refusal(request({ type: 'image', url: 'data:image/png;base64,@@@' }))).code).toBe(
+      'invalid_media_url',
+    );
+    expect(
+      (
+        await refusal(
+          request({ type: 'image', url: `data:image/png;base64,${png.subarray(0, 20).toString('base64')}` }),
+        )
+      ).message,
+    ).toContain('header is unreadable');
   });
 
   it('the unsafe local-testing setting lets loopback through, and nothing else', async () => {
     const unsafe = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
-    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://127.0.0.1:8443/a.png' }), unsafe, ['input.0.content.1.image_url'], resolve)).resolves.toBeDefined();
-    await expect(prepareRequestMedia(request({ type: 'image', url: 'https://10.0.0.1/a.png' }), unsafe, ['input.0.content.1.image_url'], resolve)).rejects.toThrow('private address');
+    await expect(
+      prepareRequestMedia(
+        request({ type: 'image', url: 'https://127.0.0.1:8443/a.png' }),
+        unsafe,
+        ['input.0.content.1.image_url'],
+        resolve,
+      ),
+    ).resolves.toBeDefined();
+    await expect(
+      prepareRequestMedia(
+        request({ type: 'image', url: 'https://10.0.0.1/a.png' }),
+        unsafe,
+        ['input.0.content.1.image_url'],
+        resolve,
+      ),
+    ).rejects.toThrow('private address');
   });
 });

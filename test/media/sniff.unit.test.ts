@@ -8,10 +8,22 @@ import { imageSize, sniffMedia } from '../../src/sniff.js';
 
 const b64 = (s: string) => Buffer.from(s, 'base64');
 const FILES = {
-  png: b64('iVBORw0KGgoAAAANSUhEUgAAAHoAAAAsCAIAAAAl7DtZAAAACXBIWXMAAAABAAAAAQBPJcTWAAAAiUlEQVR4nO3OUQkAIABEsevfWbCF+3jCAmxn+57xgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxg5QL9ky6RcVQp3EAAAAASUVORK5CYII='),
-  jpg: b64('/9j/4AAQSkZJRgABAgAAAQABAAD//gAQTGF2YzU5LjM3LjEwMAD/2wBDAAgEBAQEBAUFBQUFBQYGBgYGBgYGBgYGBgYHBwcICAgHBwcGBgcHCAgICAkJCQgICAgJCQoKCgwMCwsODg4RERT/xABNAAEBAAAAAAAAAAAAAAAAAAAABgEBAQEAAAAAAAAAAAAAAAAAAAYHEAEAAAAAAAAAAAAAAAAAAAAAEQEAAAAAAAAAAAAAAAAAAAAA/8AAEQgALAB6AwEiAAIRAAMRAP/aAAwDAQACEQMRAD8AiwEo38AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAB/9k='),
+  png: b64(
+    'iVBORw0KGgoAAAANSUhEUgAAAHoAAAAsCAIAAAAl7DtZAAAACXBIWXMAAAABAAAAAQBPJcTWAAAAiUlEQVR4nO3OUQkAIABEsevfWbCF+3jCAmxn' +
+      '+57xgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxgxQ/SP' +
+      'GDFD9I8YMUP0jxgxQ/SPGDFD9I8YMUP0jxg5QL9ky6RcVQp3EAAAAASUVORK5CYII=',
+  ),
+  jpg: b64(
+    '/9j/4AAQSkZJRgABAgAAAQABAAD//gAQTGF2YzU5LjM3LjEwMAD/2wBDAAgEBAQEBAUFBQUFBQYGBgYGBgYGBgYGBgYHBwcICAgHBwcGBgcHCAgI' +
+      'CAkJCQgICAgJCQoKCgwMCwsODg4RERT/xABNAAEBAAAAAAAAAAAAAAAAAAAABgEBAQEAAAAAAAAAAAAAAAAAAAYHEAEAAAAAAAAAAAAAAAAAAA' +
+      'AAEQEAAAAAAAAAAAAAAAAAAAAA/8AAEQgALAB6AwEiAAIRAAMRAP/aAAwDAQACEQMRAD8AiwEo38AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' +
+      'AAAAAAAAAAAB/9k=',
+  ),
   gif: b64('R0lGODlhegAsAPcfMQAAACQAAEgAAGwAAJAAALQAANg='),
-  webpLossy: b64('UklGRl4AAABXRUJQVlA4IFIAAABwBACdASp6ACwAPpFIoUylpCMiIWgAsBIJaQDV5oAACzUzWmzZs2bNmzYwAAD+7tPf/8Buvi2mX//c4H/c4H/c4H8bVXhCKFDFpJDpBTebAAAA'),
+  webpLossy: b64(
+    'UklGRl4AAABXRUJQVlA4IFIAAABwBACdASp6ACwAPpFIoUylpCMiIWgAsBIJaQDV5oAACzUzWmzZs2bNmzYwAAD+7tPf/8Buvi2mX//c4H/c4H/c' +
+      '4H8bVXhCKFDFpJDpBTebAAAA',
+  ),
   webpLossless: b64('UklGRiIAAABXRUJQVlA4TBUAAAAvecAKAAcQ9Y/+B4CE8H++FNH/1BcA'),
   mp4: b64('AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE='),
   mov: b64('AAAAFGZ0eXBxdCAgAAACAHF0ICAAAAAId2lkZQAABDU='),
@@ -41,7 +53,11 @@ function rotatedJpeg(): Buffer {
   tiff.writeUInt16LE(3, 12); // SHORT
   tiff.writeUInt32LE(1, 14);
   tiff.writeUInt16LE(6, 18);
-  const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0, 2 + 6 + tiff.length]), Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const app1 = Buffer.concat([
+    Buffer.from([0xff, 0xe1, 0, 2 + 6 + tiff.length]),
+    Buffer.from('Exif\0\0', 'latin1'),
+    tiff,
+  ]);
   const sof = Buffer.from([0xff, 0xc0, 0, 17, 8, 0x0b, 0xb8, 0x0f, 0xa0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app1, sof, Buffer.from([0xff, 0xd9])]);
 }
@@ -60,22 +76,29 @@ describe('sniffMedia', () => {
     expect(sniffMedia(FILES[file])).toEqual({ kind, mediaType, extension });
   });
 
-  it('judges the bytes, not what they claim: HTML, SVG, text, HEIF/AVIF, Matroska and empty input are none of ours', () => {
-    const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(12)]);
-    for (const bytes of [
-      Buffer.from('<!doctype html><html><body>not an image</body></html>'),
-      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
-      Buffer.from('data:image/png;base64,'),
-      ftyp('heic'),
-      ftyp('avif'),
-      ftyp('mif1'),
-      Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88]), Buffer.from('matroska', 'latin1')]),
-      Buffer.alloc(0),
-      Buffer.from([0x89, 0x50, 0x4e]), // a truncated PNG signature
-    ]) {
-      expect(sniffMedia(bytes)).toBeNull();
-    }
-  });
+  it(
+    'judges the bytes, not what they claim: ' + 'HTML, SVG, text, HEIF/AVIF, Matroska and empty input are none of ours',
+    () => {
+      const ftyp = (brand: string) =>
+        Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(12)]);
+      for (const bytes of [
+        Buffer.from('<!doctype html><html><body>not an image</body></html>'),
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        Buffer.from('data:image/png;base64,'),
+        ftyp('heic'),
+        ftyp('avif'),
+        ftyp('mif1'),
+        Buffer.concat([
+          Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88]),
+          Buffer.from('matroska', 'latin1'),
+        ]),
+        Buffer.alloc(0),
+        Buffer.from([0x89, 0x50, 0x4e]), // a truncated PNG signature
+      ]) {
+        expect(sniffMedia(bytes)).toBeNull();
+      }
+    },
+  );
 });
 
 describe('imageSize', () => {
@@ -122,7 +145,13 @@ describe('decodeDataUrl', () => {
   });
 
   it('malformed: no comma, not base64, bad percent-encoding, characters beyond a byte', () => {
-    for (const url of ['data:image/png;base64', 'data:image/png;base64,****', 'data:image/png,%zz', 'data:image/png,\u20ac', 'https://x/']) {
+    for (const url of [
+      'data:image/png;base64',
+      'data:image/png;base64,****',
+      'data:image/png,%zz',
+      'data:image/png,\u20ac',
+      'https://x/',
+    ]) {
       expect(decodeDataUrl(url)).toHaveProperty('problem');
     }
   });

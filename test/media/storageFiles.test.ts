@@ -23,7 +23,12 @@ const withoutS3 = skipWithout('the S3 case of the media file tests', 'gofakes3 (
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'media-storage-'));
-  const local = new LocalStorage({ root: path.join(dir, 'media'), secret: 'x'.repeat(32), publicBaseUrl: 'http://localhost', ttlSeconds: 60 });
+  const local = new LocalStorage({
+    root: path.join(dir, 'media'),
+    secret: 'x'.repeat(32),
+    publicBaseUrl: 'http://localhost',
+    ttlSeconds: 60,
+  });
   storages.push(['local', () => local]);
   const tool = gofakes3({ build: false });
   if (!withoutS3 && tool.bin) {
@@ -46,7 +51,10 @@ describe('media files in storage', () => {
       const out = path.join(dir, `${driver}.png`);
       await getToFile(storage(), key, out);
       expect(fs.readFileSync(out).equals(bytes), driver).toBe(true);
-      await expect(getToFile(storage(), mediaAssetKey('gen_files', 'nothing.png'), path.join(dir, 'x')), driver).rejects.toThrow();
+      await expect(
+        getToFile(storage(), mediaAssetKey('gen_files', 'nothing.png'), path.join(dir, 'x')),
+        driver,
+      ).rejects.toThrow();
     }
   });
 });

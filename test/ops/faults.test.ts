@@ -7,7 +7,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startDevServer, stopChild, type DevServer } from '../../src/tooling/temporalDevServer.js';
 import type { Receiver } from '../webhooks/support/receiver.js';
-import { createDrillGeneration, expectSettled as expectSettledIn, orgWithWebhooks as orgWithHooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
+import {
+  createDrillGeneration,
+  expectSettled as expectSettledIn,
+  orgWithWebhooks as orgWithHooks,
+  startDrillReceiver,
+  type DrillReceiver,
+} from '../support/drills.js';
 import { freePort } from '../../src/tooling/ports.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { api, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
@@ -22,8 +28,10 @@ afterAll(() => drill?.close());
 
 const webhookEnv = () => drill.env;
 const orgWithWebhooks = (stack: TestStack) => orgWithHooks(stack.db);
-const create = (base: string, key: string, body: Record<string, unknown> = {}) => createDrillGeneration(base, key, receiver, body);
-const expectSettled = (stack: TestStack, key: string, id: string, status = 'completed') => expectSettledIn(stack.db, stack.url, key, receiver, id, status);
+const create = (base: string, key: string, body: Record<string, unknown> = {}) =>
+  createDrillGeneration(base, key, receiver, body);
+const expectSettled = (stack: TestStack, key: string, id: string, status = 'completed') =>
+  expectSettledIn(stack.db, stack.url, key, receiver, id, status);
 
 describe('PostgreSQL unreachable for a while', () => {
   let proxy: TcpProxy;
@@ -127,7 +135,12 @@ describe('Temporal server stopped and restarted with its persistent database', (
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'temporal-restart-'));
     port = await freePort();
-    server = await startDevServer({ cliPath: inject('temporalCliPath'), port, uiPort: null, dbFile: path.join(dir, 'temporal.db') });
+    server = await startDevServer({
+      cliPath: inject('temporalCliPath'),
+      port,
+      uiPort: null,
+      dbFile: path.join(dir, 'temporal.db'),
+    });
     stack = await startStack({ TEMPORAL_ADDRESS: server.address, ...webhookEnv() });
   });
   afterAll(async () => {
@@ -139,11 +152,20 @@ describe('Temporal server stopped and restarted with its persistent database', (
   it('generations in flight complete after the server comes back', async () => {
     const { key } = await orgWithWebhooks(stack);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await create(stack.url, key, { engine: 'hyperframes', width: 360, height: 640, input: `Restart drill ${i}` })).id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await create(stack.url, key, { engine: 'hyperframes', width: 360, height: 640, input: `Restart drill ${i}` }))
+          .id,
+      );
     await new Promise((r) => setTimeout(r, 1500));
     await server.stop();
     await new Promise((r) => setTimeout(r, 3000));
-    server = await startDevServer({ cliPath: inject('temporalCliPath'), port, uiPort: null, dbFile: path.join(dir, 'temporal.db') });
+    server = await startDevServer({
+      cliPath: inject('temporalCliPath'),
+      port,
+      uiPort: null,
+      dbFile: path.join(dir, 'temporal.db'),
+    });
     for (const id of ids) await expectSettled(stack, key, id);
   }, 300_000);
 });
@@ -164,7 +186,12 @@ describe('a provider and a webhook receiver that hang', () => {
       file,
       JSON.stringify({
         providers: {
-          stuck: { protocol: 'openai', base_url: `http://127.0.0.1:${llmPort}/v1`, timeout_seconds: 1, models: { 'gpt-4o-mini': 'stuck-mini' } },
+          stuck: {
+            protocol: 'openai',
+            base_url: `http://127.0.0.1:${llmPort}/v1`,
+            timeout_seconds: 1,
+            models: { 'gpt-4o-mini': 'stuck-mini' },
+          },
           local: { protocol: 'local' },
         },
       }),
@@ -205,7 +232,9 @@ describe('a provider and a webhook receiver that hang', () => {
       expect(Date.now() - started).toBeLessThan(15_000);
       // The first completed delivery hangs until the 15 s timeout; the retry carries the same id.
       const completedDeliveries = () =>
-        receiver.requests.map((r) => JSON.parse(r.body)).filter((e) => e.data.object.id === id && e.type === 'video.generation.completed');
+        receiver.requests
+          .map((r) => JSON.parse(r.body))
+          .filter((e) => e.data.object.id === id && e.type === 'video.generation.completed');
       const deadline = Date.now() + 45_000;
       while (completedDeliveries().length < 2) {
         if (Date.now() > deadline) throw new Error('the hung delivery was never retried');

@@ -20,7 +20,10 @@ const WARN = 40;
 /** A logger at debug level whose lines land in `lines`. */
 function capturingLogger() {
   const lines: Line[] = [];
-  const log = pino({ level: 'debug' }, { write: (s: string) => void lines.push(JSON.parse(s) as Line) }) as unknown as Logger;
+  const log = pino(
+    { level: 'debug' },
+    { write: (s: string) => void lines.push(JSON.parse(s) as Line) },
+  ) as unknown as Logger;
   return { log, lines };
 }
 
@@ -92,19 +95,23 @@ describe('Temporal SDK lines', () => {
     ]);
   });
 
-  it('the core\'s retries while Temporal is away: the first of a kind at its level, its repeats debug; other kinds still show', () => {
-    const { log, lines } = capturingLogger();
-    const sdk = temporalLogger(log);
-    const core = { sdkComponent: 'core', target: 'temporalio_client::retry' };
-    sdk.warn('gRPC call poll_activity_task_queue retried 6 times', core);
-    sdk.warn('gRPC call poll_activity_task_queue retried 7 times', core);
-    sdk.warn('gRPC call poll_workflow_task_queue retried 6 times', core);
-    sdk.warn('gRPC call poll_workflow_task_queue retried 7 times', core);
-    // Lines of the TypeScript side are never folded.
-    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
-    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
-    expect(lines.map((l) => l.level)).toEqual([WARN, DEBUG, WARN, DEBUG, WARN, WARN]);
-  });
+  it(
+    "the core's retries while Temporal is away: the first of a kind at its level, its repeats debug; " +
+      'other kinds still show',
+    () => {
+      const { log, lines } = capturingLogger();
+      const sdk = temporalLogger(log);
+      const core = { sdkComponent: 'core', target: 'temporalio_client::retry' };
+      sdk.warn('gRPC call poll_activity_task_queue retried 6 times', core);
+      sdk.warn('gRPC call poll_activity_task_queue retried 7 times', core);
+      sdk.warn('gRPC call poll_workflow_task_queue retried 6 times', core);
+      sdk.warn('gRPC call poll_workflow_task_queue retried 7 times', core);
+      // Lines of the TypeScript side are never folded.
+      sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+      sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+      expect(lines.map((l) => l.level)).toEqual([WARN, DEBUG, WARN, DEBUG, WARN, WARN]);
+    },
+  );
 });
 
 describe('log context of activity calls', () => {
@@ -120,10 +127,13 @@ describe('log context of activity calls', () => {
     });
   }
 
-  it('carries the generation id of the call (its input, else the generation workflow) to loggers made inside it', async () => {
-    expect(await generationIdInside('gen_wf', [{ generationId: 'gen_input', engine: 'lottie' }])).toBe('gen_input');
-    expect(await generationIdInside('gen_wf', ['gen_wf'])).toBe('gen_wf');
-    expect(await generationIdInside('evt_1', [{ eventId: 'evt_1', attempt: 1 }])).toBeUndefined();
-    expect(contextLogger().bindings().generation_id).toBeUndefined(); // nothing outside a call
-  });
+  it(
+    'carries the generation id of the call (its input, ' + 'else the generation workflow) to loggers made inside it',
+    async () => {
+      expect(await generationIdInside('gen_wf', [{ generationId: 'gen_input', engine: 'lottie' }])).toBe('gen_input');
+      expect(await generationIdInside('gen_wf', ['gen_wf'])).toBe('gen_wf');
+      expect(await generationIdInside('evt_1', [{ eventId: 'evt_1', attempt: 1 }])).toBeUndefined();
+      expect(contextLogger().bindings().generation_id).toBeUndefined(); // nothing outside a call
+    },
+  );
 });

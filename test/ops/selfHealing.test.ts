@@ -15,14 +15,24 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePorts } from '../../src/tooling/ports.js';
 import { createPool, type Db } from '../../src/db/pool.js';
 import { checkResponse } from '../support/contract.js';
-import { createDrillGeneration, expectSettled, orgWithWebhooks, startDrillReceiver, type DrillReceiver } from '../support/drills.js';
+import {
+  createDrillGeneration,
+  expectSettled,
+  orgWithWebhooks,
+  startDrillReceiver,
+  type DrillReceiver,
+} from '../support/drills.js';
 import { api } from '../support/stack.js';
 
 type LogLine = Record<string, any> & { msg: string };
 
 /** `node src/tooling/start.ts` (what `npm start` runs) with `env`, in its own process group. */
 function npmStart(env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/tooling/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/tooling/start.ts'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const lines: LogLine[] = [];
   let stderr = '';
   let partial = '';
@@ -74,7 +84,8 @@ function npmStart(env: NodeJS.ProcessEnv) {
     stderr: () => stderr,
     ready: () => waitFor('it was ready', () => stderr.includes('Ready in')),
     /** The first log line from index `from` on that matches. */
-    line: (from: number, match: (l: LogLine) => boolean, what: string) => waitFor(what, () => lines.slice(from).find(match)),
+    line: (from: number, match: (l: LogLine) => boolean, what: string) =>
+      waitFor(what, () => lines.slice(from).find(match)),
     /** Every process of the group, and the Temporal dev server (a group of its own): SIGKILL. */
     kill() {
       try {
@@ -111,7 +122,13 @@ function poll(base: string, key: string, ids: string[]) {
       if (ready) {
         readiness.push({ status: ready.status, body: ready.body });
         // The answers of this API process are not seen by the in-process contract check: checked here.
-        const mismatch = checkResponse('GET', '/readyz', ready.status, ready.headers.get('content-type') ?? undefined, JSON.stringify(ready.body));
+        const mismatch = checkResponse(
+          'GET',
+          '/readyz',
+          ready.status,
+          ready.headers.get('content-type') ?? undefined,
+          JSON.stringify(ready.body),
+        );
         if (mismatch) contract.push(mismatch);
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -128,10 +145,18 @@ function poll(base: string, key: string, ids: string[]) {
   };
 }
 
-const processes = async (base: string) => (await api(base, '/readyz')).body.processes as Record<string, { state: string; pid: number; restarts: number; last_exit: string | null }>;
+const processes = async (base: string) =>
+  (await api(base, '/readyz')).body.processes as Record<
+    string,
+    { state: string; pid: number; restarts: number; last_exit: string | null }
+  >;
 
 /** Until /readyz reports `name` in a state `accept` takes: that answer, and the process's entry. */
-async function readiness(base: string, name: string, accept: (p: { state: string; pid: number; restarts: number }) => boolean) {
+async function readiness(
+  base: string,
+  name: string,
+  accept: (p: { state: string; pid: number; restarts: number }) => boolean,
+) {
   for (;;) {
     const answer = await api(base, '/readyz').catch(() => null);
     const p = answer?.body.processes?.[name];
@@ -197,7 +222,8 @@ describe('npm start restarts what crashes', () => {
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ready');
     expect(Object.keys(ready.body.processes).sort()).toEqual(['api', 'postgres', 'temporal', 'worker']);
-    for (const p of Object.values(ready.body.processes) as any[]) expect(p).toMatchObject({ state: 'up', restarts: 0, last_exit: null });
+    for (const p of Object.values(ready.body.processes) as any[])
+      expect(p).toMatchObject({ state: 'up', restarts: 0, last_exit: null });
   });
 
   /**
@@ -220,12 +246,22 @@ describe('npm start restarts what crashes', () => {
     process.kill(before.pid, 'SIGKILL');
 
     const crash = await start.line(from, (l) => l.process === name && l.level === 50, `the ${name} crash line`);
-    expect(crash).toMatchObject({ service: 'video-supervisor', pid: before.pid, signal: 'SIGKILL', restart_in_s: 1, msg: `${name} exited unexpectedly (signal SIGKILL); restarting in 1 s` });
+    expect(crash).toMatchObject({
+      service: 'video-supervisor',
+      pid: before.pid,
+      signal: 'SIGKILL',
+      restart_in_s: 1,
+      msg: `${name} exited unexpectedly (signal SIGKILL); restarting in 1 s`,
+    });
     const down = await readiness(base, name, (p) => p.state === 'restarting');
     expect(down.process).toMatchObject({ restarts: before.restarts + 1, last_exit: 'signal SIGKILL' });
     if (duringOutage) ids.push(await duringOutage());
 
-    const restarted = await start.line(from, (l) => l.process === name && l.msg === `${name} restarted`, `the ${name} restart line`);
+    const restarted = await start.line(
+      from,
+      (l) => l.process === name && l.msg === `${name} restarted`,
+      `the ${name} restart line`,
+    );
     // A restart that fails (PostgreSQL finding its old shared memory still held) is retried: at least one.
     expect(restarted.level).toBe(40);
     expect(restarted.restarts).toBeGreaterThanOrEqual(before.restarts + 1);
@@ -237,36 +273,57 @@ describe('npm start restarts what crashes', () => {
     await client.stop();
     const unanswered = client.outcomes.filter((o) => o.status === 'no answer');
     expect(unanswered, 'the API answered every request').toEqual([]);
-    const unexpected = client.outcomes.filter((o) => o.request !== 'GET /readyz' && !allowed.includes(o.status as number));
+    const unexpected = client.outcomes.filter(
+      (o) => o.request !== 'GET /readyz' && !allowed.includes(o.status as number),
+    );
     expect(unexpected).toEqual([]);
-    for (const o of client.outcomes.filter((o) => o.status === 503 && o.request !== 'GET /readyz')) expect(o.code).toBe('temporarily_unavailable');
+    for (const o of client.outcomes.filter((o) => o.status === 503 && o.request !== 'GET /readyz'))
+      expect(o.code).toBe('temporarily_unavailable');
     expect(client.contract, 'every /readyz answer matches the OpenAPI document').toEqual([]);
     return { client, down: down.answer };
   }
 
-  it('the worker, SIGKILLed with generations in flight: the API keeps answering and accepting, the worker is back, all complete, charged once', async () => {
-    const { client, down } = await drillKill('worker', [200], async () => {
-      // Created while no worker runs: accepted, queued in Temporal.
-      const created = await createDrillGeneration(base, key, drill.receiver);
-      expect((await api(base, `/v1/responses/${created.id}`, { key })).body.status).toBe('queued');
-      return created.id;
-    });
-    // A load balancer keeps sending traffic: /readyz stays 200, `degraded` while the worker restarts.
-    expect(down).toMatchObject({ status: 200, body: { status: 'degraded', checks: { database: 'ok', temporal: 'ok' } } });
-    expect(client.readiness.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
-  }, 300_000);
+  it(
+    'the worker, SIGKILLed with generations in flight: the API keeps answering and accepting, the worker is back, ' +
+      'all complete, charged once',
+    async () => {
+      const { client, down } = await drillKill('worker', [200], async () => {
+        // Created while no worker runs: accepted, queued in Temporal.
+        const created = await createDrillGeneration(base, key, drill.receiver);
+        expect((await api(base, `/v1/responses/${created.id}`, { key })).body.status).toBe('queued');
+        return created.id;
+      });
+      // A load balancer keeps sending traffic: /readyz stays 200, `degraded` while the worker restarts.
+      expect(down).toMatchObject({
+        status: 200,
+        body: { status: 'degraded', checks: { database: 'ok', temporal: 'ok' } },
+      });
+      expect(client.readiness.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    },
+    300_000,
+  );
 
-  it('the Temporal dev server, SIGKILLed with generations in flight: restarted, the API answers from the records meanwhile, all complete, charged once', async () => {
-    const { down } = await drillKill('temporal', [200]);
-    expect(down.status).toBe(503);
-    expect(down.body.checks.temporal).toMatch(/^unavailable/);
-  }, 300_000);
+  it(
+    'the Temporal dev server, SIGKILLed with generations in flight: restarted, the API answers from the records ' +
+      'meanwhile, all complete, charged once',
+    async () => {
+      const { down } = await drillKill('temporal', [200]);
+      expect(down.status).toBe(503);
+      expect(down.body.checks.temporal).toMatch(/^unavailable/);
+    },
+    300_000,
+  );
 
-  it('PostgreSQL, SIGKILLed with generations in flight: restarted, requests needing it get 503 meanwhile, API and worker reconnect, all complete, charged once', async () => {
-    const { down } = await drillKill('postgres', [200, 503]);
-    expect(down.status).toBe(503);
-    expect(down.body.checks.database).toMatch(/^unavailable/);
-  }, 300_000);
+  it(
+    'PostgreSQL, SIGKILLed with generations in flight: restarted, requests needing it get 503 meanwhile, ' +
+      'API and worker reconnect, all complete, charged once',
+    async () => {
+      const { down } = await drillKill('postgres', [200, 503]);
+      expect(down.status).toBe(503);
+      expect(down.body.checks.database).toMatch(/^unavailable/);
+    },
+    300_000,
+  );
 
   it('Ctrl-C stops everything once, with exit code 0, restarting nothing', async () => {
     const from = start.lines.length;
@@ -312,8 +369,15 @@ describe('npm start with a worker that cannot start', () => {
       const fatal = supervisor.filter((l) => l.level === 60);
       expect(fatal).toHaveLength(1);
       expect(fatal[0]).toMatchObject({ process: 'worker', crashes: 5, window_s: 120 });
-      expect(fatal[0]!.msg).toMatch(/^worker crashed 5 times within 120 s \(last: failed to start: exit code 1 before it was ready\); stopping everything/);
-      expect(JSON.stringify(fatal[0]!.last_log_lines)).toContain(`EADDRINUSE: address already in use 0.0.0.0:${metricsPort}`);
+      expect(fatal[0]!.msg).toMatch(
+        new RegExp(
+          String.raw`^worker crashed 5 times within 120 s ` +
+            String.raw`\(last: failed to start: exit code 1 before it was ready\); stopping everything`,
+        ),
+      );
+      expect(JSON.stringify(fatal[0]!.last_log_lines)).toContain(
+        `EADDRINUSE: address already in use 0.0.0.0:${metricsPort}`,
+      );
       expect(supervisor.filter((l) => l.msg.endsWith('restarted'))).toEqual([]);
       expect(start.lines.some((l) => l.service === 'video-api' && l.msg === 'API stopped')).toBe(true);
       expect(supervisor.at(-1)).toMatchObject({ msg: 'everything stopped', exit_code: 1 });

@@ -28,13 +28,20 @@ describe('Ctrl-C on npm start', () => {
     const worker = startWorkerProcess(testEnv({ TEMPORAL_NAMESPACE: namespace }));
     await worker.ready;
     let signal: NodeJS.Signals | null = null;
-    const exited = new Promise<number | null>((r) => worker.child.once('exit', (code, sig) => r(((signal = sig), code))));
+    const exited = new Promise<number | null>((r) =>
+      worker.child.once('exit', (code, sig) => r(((signal = sig), code))),
+    );
     const code = await interruptTwice(worker.child.pid!, exited);
     const output = worker.output();
     // Exit 0; or, on Node 24, whose worker finishes its shutdown within the 50 ms, the SIGTERM may land
     // while the process is already tearing down after "worker stopped" (signal handlers gone): the stop
     // itself was complete and clean.
-    if (code !== 0) expect({ code, signal, stopped: count(output, 'worker stopped') }).toEqual({ code: null, signal: 'SIGTERM', stopped: 1 });
+    if (code !== 0)
+      expect({ code, signal, stopped: count(output, 'worker stopped') }).toEqual({
+        code: null,
+        signal: 'SIGTERM',
+        stopped: 1,
+      });
     expect(output).not.toMatch(/Error|^\s+at /m);
     expect(count(output, 'worker shutting down')).toBe(1);
     expect(count(output, 'worker stopped')).toBe(1);

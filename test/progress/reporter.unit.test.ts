@@ -11,7 +11,10 @@ describe('progressReporter', () => {
   it('throttles to one report a second per stage, and only when the percent or the stage changed', async () => {
     let t = 0;
     const sent: RenderProgressReport[] = [];
-    const reporter = progressReporter(async (r) => void sent.push(r), () => t);
+    const reporter = progressReporter(
+      async (r) => void sent.push(r),
+      () => t,
+    );
     // Each call after the previous signal went out (the next test covers signals still out).
     const step = async (report: () => void) => {
       report();
@@ -23,7 +26,8 @@ describe('progressReporter', () => {
     await step(() => reporter.render(frames(2)));
     t = 3000;
     await step(() => reporter.render(frames(2))); // no change
-    await step(() => reporter.render({ stage: 'encoding', fraction: 0.97, framesRendered: 100, framesTotal: 100 })); // a new stage goes at once
+    // A new stage goes at once.
+    await step(() => reporter.render({ stage: 'encoding', fraction: 0.97, framesRendered: 100, framesTotal: 100 }));
     await step(() => reporter.storing());
     expect(sent.map((r) => [r.stage, r.frames_rendered])).toEqual([
       ['rendering', 1],

@@ -29,7 +29,9 @@ describe('extractComposition', () => {
   });
 
   it('keeps a reply cut off by max_tokens (unclosed fence) so validation can report it', () => {
-    expect(extractComposition('```html\n<!doctype html><html><body>', 'hyperframes')).toBe('<!doctype html><html><body>');
+    expect(extractComposition('```html\n<!doctype html><html><body>', 'hyperframes')).toBe(
+      '<!doctype html><html><body>',
+    );
   });
 
   it('returns text without a composition as is (validation fails it, the LLM repairs it)', () => {
@@ -45,7 +47,10 @@ describe('extractComposition', () => {
 });
 
 describe('engine texts', () => {
-  const docs = path.join(path.dirname(createRequire(import.meta.url).resolve('@hyperframes/core/package.json')), 'docs');
+  const docs = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@hyperframes/core/package.json')),
+    'docs',
+  );
 
   it('the HyperFrames prompting guide is made of the @hyperframes/core docs sections and common mistakes', () => {
     const core = fs.readFileSync(path.join(docs, 'core.md'), 'utf8');
@@ -77,35 +82,70 @@ describe('conversations', () => {
     instructions: 'Use brand colors',
   };
 
-  it('composition: contract, canvas, duration, instructions and fence format in the system prompt; accepted media as parts', () => {
-    const chat = compositionChat({ engine: 'lottie', width: 160, height: 284, durationSeconds: null, brief, repair: null }, ['image']);
-    expect(chat.system).toContain(getEngine('lottie').llm.contract());
-    expect(chat.system).toContain('Canvas: 160x284 pixels');
-    expect(chat.system).toContain('Duration: 5 seconds unless the request asks for another length (at most 60 seconds)');
-    expect(chat.system).toContain('## Instructions from the requester\nUse brand colors');
-    expect(chat.system).toContain('```json fenced code block');
-    expect(chat.messages).toEqual([
-      {
-        role: 'user',
-        content: [
-          { type: 'text', text: expect.stringMatching(/^A bouncing ball\n\nReference video https:\/\/example.com\/b.mp4/) },
-          { type: 'image', url: 'https://example.com/a.png' },
-        ],
-      },
-    ]);
-  });
+  it(
+    'composition: contract, canvas, duration, instructions and fence format in the system prompt; ' +
+      'accepted media as parts',
+    () => {
+      const chat = compositionChat(
+        { engine: 'lottie', width: 160, height: 284, durationSeconds: null, brief, repair: null },
+        ['image'],
+      );
+      expect(chat.system).toContain(getEngine('lottie').llm.contract());
+      expect(chat.system).toContain('Canvas: 160x284 pixels');
+      expect(chat.system).toContain(
+        'Duration: 5 seconds unless the request asks for another length (at most 60 seconds)',
+      );
+      expect(chat.system).toContain('## Instructions from the requester\nUse brand colors');
+      expect(chat.system).toContain('```json fenced code block');
+      expect(chat.messages).toEqual([
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'text',
+              text: expect.stringMatching(/^A bouncing ball\n\nReference video https:\/\/example.com\/b.mp4/),
+            },
+            { type: 'image', url: 'https://example.com/a.png' },
+          ],
+        },
+      ]);
+    },
+  );
 
   it('repair: the previous composition as the assistant turn, then the findings with their fix hints', () => {
-    const findings = [{ code: 'missing_timeline_registry', severity: 'error' as const, message: 'Missing registration', fix_hint: 'Register it', location: '#x' }];
-    const chat = compositionChat({ engine: 'hyperframes', width: 160, height: 284, durationSeconds: null, brief, repair: { previous: html, findings } }, []);
+    const findings = [
+      {
+        code: 'missing_timeline_registry',
+        severity: 'error' as const,
+        message: 'Missing registration',
+        fix_hint: 'Register it',
+        location: '#x',
+      },
+    ];
+    const chat = compositionChat(
+      {
+        engine: 'hyperframes',
+        width: 160,
+        height: 284,
+        durationSeconds: null,
+        brief,
+        repair: { previous: html, findings },
+      },
+      [],
+    );
     expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(chat.messages[1]!.content).toEqual([{ type: 'text', text: `\`\`\`html\n${html}\n\`\`\`` }]);
     expect(chat.messages[2]!.content).toEqual([{ type: 'text', text: repairRequest(findings, 'html') }]);
-    expect(repairRequest(findings, 'html')).toContain('- [missing_timeline_registry] at #x: Missing registration Fix: Register it');
+    expect(repairRequest(findings, 'html')).toContain(
+      '- [missing_timeline_registry] at #x: Missing registration Fix: Register it',
+    );
   });
 
   it('expansion: the engine guide in the system prompt, the request as the user turn', () => {
-    const chat = expansionChat({ engine: 'hyperframes', width: 1080, height: 1920, durationSeconds: null, brief }, ['image', 'video']);
+    const chat = expansionChat({ engine: 'hyperframes', width: 1080, height: 1920, durationSeconds: null, brief }, [
+      'image',
+      'video',
+    ]);
     expect(chat.system).toContain(getEngine('hyperframes').llm.guide());
     expect(chat.system).toContain('1080x1920');
     expect(chat.messages[0]!.content).toEqual([

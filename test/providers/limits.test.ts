@@ -23,45 +23,94 @@ const chars = (n: number) => 'x'.repeat(n);
 const url = (n: number) => `https://127.0.0.1/${chars(n - 'https://127.0.0.1/'.length - 4)}.png`;
 const userMessages = (n: number) => Array.from({ length: n }, () => ({ role: 'user', content: 'x' }));
 const textParts = (n: number, type = 'input_text') => Array.from({ length: n }, () => ({ type, text: 'x' }));
-const imageInput = (u: string) => [{ role: 'user', content: [{ type: 'input_text', text: 'x' }, { type: 'input_image', image_url: { url: u } }] }];
+const imageInput = (u: string) => [
+  {
+    role: 'user',
+    content: [
+      { type: 'input_text', text: 'x' },
+      { type: 'input_image', image_url: { url: u } },
+    ],
+  },
+];
 
 /** [limit, body at the limit, body one past it, param named by the 400] for POST /v1/responses. */
 const responsesCases: [string, object, object, string][] = [
-  ['maxMessages', { input: userMessages(LIMITS.maxMessages) }, { input: userMessages(LIMITS.maxMessages + 1) }, 'input'],
+  [
+    'maxMessages',
+    { input: userMessages(LIMITS.maxMessages) },
+    { input: userMessages(LIMITS.maxMessages + 1) },
+    'input',
+  ],
   [
     'maxPartsPerMessage',
     { input: [{ role: 'user', content: textParts(LIMITS.maxPartsPerMessage) }] },
     { input: [{ role: 'user', content: textParts(LIMITS.maxPartsPerMessage + 1) }] },
     'input.0.content',
   ],
-  ['maxTextChars (input string)', { input: chars(LIMITS.maxTextChars) }, { input: chars(LIMITS.maxTextChars + 1) }, 'input'],
+  [
+    'maxTextChars (input string)',
+    { input: chars(LIMITS.maxTextChars) },
+    { input: chars(LIMITS.maxTextChars + 1) },
+    'input',
+  ],
   [
     'maxTextChars (text part)',
     { input: [{ role: 'user', content: [{ type: 'input_text', text: chars(LIMITS.maxTextChars) }] }] },
     { input: [{ role: 'user', content: [{ type: 'input_text', text: chars(LIMITS.maxTextChars + 1) }] }] },
     'input.0.content.0.text',
   ],
-  ['maxTextChars (instructions)', { input: 'x', instructions: chars(LIMITS.maxTextChars) }, { input: 'x', instructions: chars(LIMITS.maxTextChars + 1) }, 'instructions'],
+  [
+    'maxTextChars (instructions)',
+    { input: 'x', instructions: chars(LIMITS.maxTextChars) },
+    { input: 'x', instructions: chars(LIMITS.maxTextChars + 1) },
+    'instructions',
+  ],
   [
     'maxTotalTextChars',
-    { input: [{ role: 'user', content: chars(LIMITS.maxTextChars) }, { role: 'user', content: chars(LIMITS.maxTotalTextChars - LIMITS.maxTextChars) }] },
-    { input: [{ role: 'user', content: chars(LIMITS.maxTextChars) }, { role: 'user', content: chars(LIMITS.maxTotalTextChars - LIMITS.maxTextChars) }, { role: 'user', content: 'x' }] },
+    {
+      input: [
+        { role: 'user', content: chars(LIMITS.maxTextChars) },
+        { role: 'user', content: chars(LIMITS.maxTotalTextChars - LIMITS.maxTextChars) },
+      ],
+    },
+    {
+      input: [
+        { role: 'user', content: chars(LIMITS.maxTextChars) },
+        { role: 'user', content: chars(LIMITS.maxTotalTextChars - LIMITS.maxTextChars) },
+        { role: 'user', content: 'x' },
+      ],
+    },
     'input',
   ],
-  ['maxUrlChars (image)', { input: imageInput(url(LIMITS.maxUrlChars)) }, { input: imageInput(url(LIMITS.maxUrlChars + 1)) }, 'input.0.content.1.image_url.url'],
+  [
+    'maxUrlChars (image)',
+    { input: imageInput(url(LIMITS.maxUrlChars)) },
+    { input: imageInput(url(LIMITS.maxUrlChars + 1)) },
+    'input.0.content.1.image_url.url',
+  ],
   [
     'maxProviders',
     { input: 'x', provider: { order: Array(LIMITS.maxProviders).fill('local') } },
     { input: 'x', provider: { order: Array(LIMITS.maxProviders + 1).fill('local') } },
     'provider.order',
   ],
-  ['provider slug length (64)', { input: 'x', provider: { order: ['local'] } }, { input: 'x', provider: { order: [chars(65)] } }, 'provider.order.0'],
+  [
+    'provider slug length (64)',
+    { input: 'x', provider: { order: ['local'] } },
+    { input: 'x', provider: { order: [chars(65)] } },
+    'provider.order.0',
+  ],
   ['model id length (100)', { input: 'x' }, { input: 'x', model: chars(101) }, 'model'],
 ];
 
 /** The same limits through the Chat shape. */
 const chatCases: [string, object, object, string][] = [
-  ['maxMessages', { messages: userMessages(LIMITS.maxMessages) }, { messages: userMessages(LIMITS.maxMessages + 1) }, 'messages'],
+  [
+    'maxMessages',
+    { messages: userMessages(LIMITS.maxMessages) },
+    { messages: userMessages(LIMITS.maxMessages + 1) },
+    'messages',
+  ],
   [
     'maxPartsPerMessage',
     { messages: [{ role: 'user', content: textParts(LIMITS.maxPartsPerMessage, 'text') }] },
@@ -76,8 +125,28 @@ const chatCases: [string, object, object, string][] = [
   ],
   [
     'maxUrlChars (video)',
-    { messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'video_url', video_url: { url: url(LIMITS.maxUrlChars) } }] }] },
-    { messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'video_url', video_url: { url: url(LIMITS.maxUrlChars + 1) } }] }] },
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'video_url', video_url: { url: url(LIMITS.maxUrlChars) } },
+          ],
+        },
+      ],
+    },
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'video_url', video_url: { url: url(LIMITS.maxUrlChars + 1) } },
+          ],
+        },
+      ],
+    },
     'messages.0.content.1.video_url.url',
   ],
 ];
@@ -103,12 +172,23 @@ describe('provider.order at request time', () => {
   it('400 with param provider.order for an unknown provider slug, naming it', async () => {
     const res = await post('/v1/responses', { input: 'x', provider: { order: ['local', 'no-such-provider'] } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toEqual({ code: 'invalid_request', message: expect.stringContaining('"no-such-provider"'), param: 'provider.order' });
+    expect(res.body.error).toEqual({
+      code: 'invalid_request',
+      message: expect.stringContaining('"no-such-provider"'),
+      param: 'provider.order',
+    });
   });
 
   it('400 with param provider.order when no listed provider serves the model', async () => {
-    const res = await post('/v1/chat/completions', { messages: [{ role: 'user', content: 'x' }], model: 'gpt-4o-mini', provider: { order: ['ollama'] } });
+    const res = await post('/v1/chat/completions', {
+      messages: [{ role: 'user', content: 'x' }],
+      model: 'gpt-4o-mini',
+      provider: { order: ['ollama'] },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ param: 'provider.order', message: expect.stringContaining('serves model gpt-4o-mini') });
+    expect(res.body.error).toMatchObject({
+      param: 'provider.order',
+      message: expect.stringContaining('serves model gpt-4o-mini'),
+    });
   });
 });

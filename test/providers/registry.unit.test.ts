@@ -10,7 +10,12 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/errors.js';
 import { adapterFor } from '../../src/providers/index.js';
 import { PROTOCOLS } from '../../src/providers/protocols.js';
-import { assertProviderOrder, DEFAULT_PROVIDERS_FILE, loadProviderRegistry, ProviderRegistry } from '../../src/providers/registry.js';
+import {
+  assertProviderOrder,
+  DEFAULT_PROVIDERS_FILE,
+  loadProviderRegistry,
+  ProviderRegistry,
+} from '../../src/providers/registry.js';
 import { FakeLlm } from './support/fakeLlm.js';
 
 const catalog = Catalog.load();
@@ -19,7 +24,12 @@ const builtIn = loadProviderRegistry();
 const registry = ProviderRegistry.parse({
   providers: {
     local: { protocol: 'local' },
-    alpha: { protocol: 'openai', base_url: 'http://127.0.0.1:1/v1', api_key_env: 'ALPHA_KEY', models: { 'gpt-4o-mini': 'a-mini' } },
+    alpha: {
+      protocol: 'openai',
+      base_url: 'http://127.0.0.1:1/v1',
+      api_key_env: 'ALPHA_KEY',
+      models: { 'gpt-4o-mini': 'a-mini' },
+    },
     beta: {
       protocol: 'anthropic',
       base_url: 'http://127.0.0.1:2/v1',
@@ -36,16 +46,21 @@ describe('built-in registry (src/providers/providers.json)', () => {
   it('serves every catalog model with a real provider, and names only catalog models', () => {
     const real = builtIn.slugs().filter((s) => builtIn.get(s)!.protocol !== 'local');
     for (const model of catalog.modelIds()) {
-      expect(real.filter((s) => builtIn.servedModel(s, model)), `providers of ${model}`).not.toEqual([]);
+      expect(
+        real.filter((s) => builtIn.servedModel(s, model)),
+        `providers of ${model}`,
+      ).not.toEqual([]);
     }
     for (const slug of real) {
-      for (const model of Object.keys(builtIn.get(slug)!.models)) expect(catalog.modelIds(), `${slug} serves ${model}`).toContain(model);
+      for (const model of Object.keys(builtIn.get(slug)!.models))
+        expect(catalog.modelIds(), `${slug} serves ${model}`).toContain(model);
     }
   });
 
   it('has the offline `local` provider serving every catalog model, last in the default order', () => {
     expect(builtIn.get('local')?.protocol).toBe('local');
-    for (const model of catalog.modelIds()) expect(builtIn.servedModel('local', model)).toEqual({ id: model, input: [] });
+    for (const model of catalog.modelIds())
+      expect(builtIn.servedModel('local', model)).toEqual({ id: model, input: [] });
     expect(builtIn.defaultOrder().at(-1)).toBe('local');
     expect(builtIn.defaultOrder()).toEqual(['openai', 'anthropic', 'openrouter', 'ollama', 'local']);
   });
@@ -69,14 +84,34 @@ describe('registry file validation', () => {
       { providers: { x: { protocol: 'grpc', base_url: 'http://h/v1', models: { m: 'm' } } } },
       /unknown protocol "grpc" \(known: openai, anthropic, local\)\n.*providers\.x\.protocol/,
     ],
-    ['a field of another protocol', { providers: { x: { protocol: 'anthropic', base_url: 'http://h/v1', max_tokens_field: 'max_tokens', models: { m: 'm' } } } }, /max_tokens_field/],
-    ['bad base_url', { providers: { x: { protocol: 'openai', base_url: 'not a url', models: { m: 'm' } } } }, /base_url/],
+    [
+      'a field of another protocol',
+      {
+        providers: {
+          x: { protocol: 'anthropic', base_url: 'http://h/v1', max_tokens_field: 'max_tokens', models: { m: 'm' } },
+        },
+      },
+      /max_tokens_field/,
+    ],
+    [
+      'bad base_url',
+      { providers: { x: { protocol: 'openai', base_url: 'not a url', models: { m: 'm' } } } },
+      /base_url/,
+    ],
     ['no models', { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', models: {} } } }, /serves no model/],
     ['bad slug', { providers: { 'Not OK': { protocol: 'local' } } }, /slug/],
     ['unknown key', { providers: { x: { protocol: 'local', apikey: 'oops' } } }, /apikey/],
-    ['unknown slug in default_order', { default_order: ['y'], providers: { x: { protocol: 'local' } } }, /unknown provider "y"/],
+    [
+      'unknown slug in default_order',
+      { default_order: ['y'], providers: { x: { protocol: 'local' } } },
+      /unknown provider "y"/,
+    ],
     ['no provider', { providers: {} }, /no provider configured/],
-    ['negative timeout', { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', timeout_seconds: -1, models: { m: 'm' } } } }, /timeout_seconds/],
+    [
+      'negative timeout',
+      { providers: { x: { protocol: 'openai', base_url: 'http://h/v1', timeout_seconds: -1, models: { m: 'm' } } } },
+      /timeout_seconds/,
+    ],
   ];
   it.each(bad)('refuses %s with a message naming the problem', (_name, raw, message) => {
     expect(() => ProviderRegistry.parse(raw)).toThrow(message);
@@ -85,9 +120,14 @@ describe('registry file validation', () => {
   it('refuses an unknown protocol when the file is loaded, naming it and the known ones', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'providers-'));
     const file = path.join(dir, 'p.json');
-    fs.writeFileSync(file, JSON.stringify({ providers: { ok: { protocol: 'local' }, foo: { protocol: 'grpc', base_url: 'http://h/v1' } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ providers: { ok: { protocol: 'local' }, foo: { protocol: 'grpc', base_url: 'http://h/v1' } } }),
+    );
     expect(() => loadProviderRegistry(file)).toThrow(`invalid providers file ${file}`);
-    expect(() => loadProviderRegistry(file)).toThrow(/unknown protocol "grpc" \(known: openai, anthropic, local\)\n.*providers\.foo\.protocol/);
+    expect(() => loadProviderRegistry(file)).toThrow(
+      /unknown protocol "grpc" \(known: openai, anthropic, local\)\n.*providers\.foo\.protocol/,
+    );
     fs.rmSync(dir, { recursive: true });
   });
 
@@ -101,7 +141,11 @@ describe('registry file validation', () => {
   });
 
   it('applies defaults: 120 s timeout, 8192 output tokens sent as max_tokens, text-only models', () => {
-    expect(registry.get('alpha')).toMatchObject({ timeout_seconds: 120, max_output_tokens: 8192, max_tokens_field: 'max_tokens' });
+    expect(registry.get('alpha')).toMatchObject({
+      timeout_seconds: 120,
+      max_output_tokens: 8192,
+      max_tokens_field: 'max_tokens',
+    });
     expect(registry.servedModel('alpha', 'gpt-4o-mini')).toEqual({ id: 'a-mini', input: [] });
     expect(registry.servedModel('beta', 'claude-sonnet-4-5')).toEqual({ id: 'b-sonnet', input: ['image'] });
   });
@@ -124,20 +168,25 @@ describe('routing plan', () => {
     expect(r.defaultOrder()).toEqual(['local', 'alpha']);
   });
 
-  it('follows provider.order exactly (duplicates once), skipping an unset key or an unserved model with the reason', () => {
-    const plan = registry.plan(['beta', 'alpha', 'beta', 'local'], 'claude-sonnet-4-5', secrets({}));
-    expect(plan.map((a) => [a.provider, a.skipped])).toEqual([
-      ['beta', 'BETA_KEY is not set'],
-      ['alpha', 'does not serve model claude-sonnet-4-5'],
-      ['local', null],
-    ]);
-    expect(registry.plan(['beta'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))[0]!.skipped).toBeNull();
-    expect(registry.plan(['gone'], 'gpt-4o-mini', secrets({}))[0]!.skipped).toBe('not configured');
-  });
+  it(
+    'follows provider.order exactly (duplicates once), ' + 'skipping an unset key or an unserved model with the reason',
+    () => {
+      const plan = registry.plan(['beta', 'alpha', 'beta', 'local'], 'claude-sonnet-4-5', secrets({}));
+      expect(plan.map((a) => [a.provider, a.skipped])).toEqual([
+        ['beta', 'BETA_KEY is not set'],
+        ['alpha', 'does not serve model claude-sonnet-4-5'],
+        ['local', null],
+      ]);
+      expect(registry.plan(['beta'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))[0]!.skipped).toBeNull();
+      expect(registry.plan(['gone'], 'gpt-4o-mini', secrets({}))[0]!.skipped).toBe('not configured');
+    },
+  );
 
   it('names the provider tried first (queued events): the first usable one of the plan, else its head', () => {
     expect(registry.firstProvider(['beta', 'alpha', 'local'], 'claude-sonnet-4-5', secrets({}))).toBe('local');
-    expect(registry.firstProvider(['beta', 'alpha', 'local'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))).toBe('beta');
+    expect(registry.firstProvider(['beta', 'alpha', 'local'], 'claude-sonnet-4-5', secrets({ BETA_KEY: 'x' }))).toBe(
+      'beta',
+    );
     expect(registry.firstProvider(null, 'gpt-4o-mini', secrets({ ALPHA_KEY: 'x' }))).toBe('alpha');
     expect(registry.firstProvider(['beta'], 'gpt-4o-mini', secrets({}))).toBe('beta'); // none usable: the head
   });
@@ -185,14 +234,27 @@ describe('protocols (src/providers/protocols.ts)', () => {
     try {
       // One provider per protocol: a protocol added to the list must be added here.
       const providers = {
-        openai: { protocol: 'openai', base_url: openai.baseUrl, api_key_env: 'O_KEY', models: { 'gpt-4o-mini': 'o-mini' } },
-        anthropic: { protocol: 'anthropic', base_url: anthropic.baseUrl, api_key_env: 'A_KEY', models: { 'gpt-4o-mini': 'a-mini' } },
+        openai: {
+          protocol: 'openai',
+          base_url: openai.baseUrl,
+          api_key_env: 'O_KEY',
+          models: { 'gpt-4o-mini': 'o-mini' },
+        },
+        anthropic: {
+          protocol: 'anthropic',
+          base_url: anthropic.baseUrl,
+          api_key_env: 'A_KEY',
+          models: { 'gpt-4o-mini': 'a-mini' },
+        },
         local: { protocol: 'local' },
       };
       expect(PROTOCOLS.map((p) => p.id)).toEqual(Object.keys(providers));
       const r = ProviderRegistry.parse({ providers });
       const expand = (slug: string) =>
-        adapterFor(r.connect(slug, 'gpt-4o-mini', secrets({ O_KEY: 'sk-o', A_KEY: 'sk-a' })), new AbortController().signal).expand({
+        adapterFor(
+          r.connect(slug, 'gpt-4o-mini', secrets({ O_KEY: 'sk-o', A_KEY: 'sk-a' })),
+          new AbortController().signal,
+        ).expand({
           engine: 'lottie',
           durationSeconds: null,
           width: 160,

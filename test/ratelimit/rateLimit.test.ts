@@ -56,7 +56,8 @@ function expectRateLimited(res: Awaited<ReturnType<typeof api>>) {
 
 describe('rate limit', () => {
   it('counts rejections in rate_limit_rejections_total', async () => {
-    const rejections = async () => Number(/^rate_limit_rejections_total (\d+)/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1] ?? 0);
+    const rejections = async () =>
+      Number(/^rate_limit_rejections_total (\d+)/m.exec(await (await fetch(`${a.url}/metrics`)).text())?.[1] ?? 0);
     const before = await rejections();
     const { key } = await newKey();
     for (let i = 0; i < LIMIT; i++) expect((await usage(a.url, key)).status).toBe(200);
@@ -65,24 +66,27 @@ describe('rate limit', () => {
     expect(await rejections()).toBe(before + 2);
   });
 
-  it('lets LIMIT requests through, counting down, then answers 429 with Retry-After to the oldest request', async () => {
-    const { key, keyId } = await newKey();
-    for (let i = 1; i <= LIMIT; i++) {
-      const res = await usage(a.url, key);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
-      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - i));
-    }
-    const [oldest] = await storedHits(keyId);
-    const sent = Date.now();
-    const rejected = await usage(a.url, key);
-    const received = Date.now();
-    const retryAfter = expectRateLimited(rejected);
-    // Exact: whole seconds from the rejection to the moment the oldest request leaves the window.
-    const leaves = oldest! + WINDOW_S * 1000;
-    expect([Math.ceil((leaves - received) / 1000), Math.ceil((leaves - sent) / 1000)]).toContain(retryAfter);
-    expect(Number(rejected.headers.get('x-ratelimit-reset'))).toBe(Math.ceil(leaves / 1000));
-  });
+  it(
+    'lets LIMIT requests through, counting down, ' + 'then answers 429 with Retry-After to the oldest request',
+    async () => {
+      const { key, keyId } = await newKey();
+      for (let i = 1; i <= LIMIT; i++) {
+        const res = await usage(a.url, key);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
+        expect(res.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - i));
+      }
+      const [oldest] = await storedHits(keyId);
+      const sent = Date.now();
+      const rejected = await usage(a.url, key);
+      const received = Date.now();
+      const retryAfter = expectRateLimited(rejected);
+      // Exact: whole seconds from the rejection to the moment the oldest request leaves the window.
+      const leaves = oldest! + WINDOW_S * 1000;
+      expect([Math.ceil((leaves - received) / 1000), Math.ceil((leaves - sent) / 1000)]).toContain(retryAfter);
+      expect(Number(rejected.headers.get('x-ratelimit-reset'))).toBe(Math.ceil(leaves / 1000));
+    },
+  );
 
   it('frees a slot exactly when the oldest request leaves the window, not at a fixed boundary', async () => {
     const { key, keyId } = await newKey();
@@ -162,11 +166,23 @@ describe('rate limit', () => {
       expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
     }
     // …and no spelling of a path gets around it.
-    for (const [method, path] of [['GET', '/v1/usage'], ['GET', '/v1/Usage/'], ['DELETE', `/v1/responses/${unknown}`], ['POST', '/v1/responses']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/usage'],
+      ['GET', '/v1/Usage/'],
+      ['DELETE', `/v1/responses/${unknown}`],
+      ['POST', '/v1/responses'],
+    ]) {
       expectRateLimited(await api(a.url, path!, { method, key, json: method === 'POST' ? {} : undefined }));
     }
     // The limit comes before the body is read: brackets nested past the bound still get the 429, not a 400.
-    expectRateLimited(await api(a.url, '/v1/responses', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) }));
+    expectRateLimited(
+      await api(a.url, '/v1/responses', {
+        method: 'POST',
+        key,
+        headers: { 'content-type': 'application/json' },
+        body: '['.repeat(100_000),
+      }),
+    );
   });
 
   it('never limits GET /v1/engines, health or unkeyed requests', async () => {
@@ -174,7 +190,11 @@ describe('rate limit', () => {
     for (let i = 0; i < LIMIT; i++) await usage(a.url, key);
     expectRateLimited(await usage(a.url, key));
     for (let i = 0; i < LIMIT * 3; i++) {
-      for (const [path, auth] of [['/v1/engines', key], ['/v1/engines', undefined], ['/healthz', undefined]] as const) {
+      for (const [path, auth] of [
+        ['/v1/engines', key],
+        ['/v1/engines', undefined],
+        ['/healthz', undefined],
+      ] as const) {
         const res = await api(a.url, path, { key: auth });
         expect(res.status, path).toBe(200);
         expect(res.headers.get('x-ratelimit-limit')).toBeNull();
@@ -183,28 +203,53 @@ describe('rate limit', () => {
     expect(isRateLimited('GET', '/v1/engines')).toBe(false);
     expect(isRateLimited('GET', '/media/videos/x.mp4')).toBe(false);
     expect(isRateLimited('GET', '/readyz')).toBe(false);
-    for (const path of ['/v1/responses', '/v1/responses/gen_1', '/v1/chat/completions', '/v1/chat/completions/gen_1', '/v1/usage', '/v1/Usage/']) {
-      expect(isRateLimited('GET', path) && isRateLimited('POST', path) && isRateLimited('DELETE', path), path).toBe(true);
+    for (const path of [
+      '/v1/responses',
+      '/v1/responses/gen_1',
+      '/v1/chat/completions',
+      '/v1/chat/completions/gen_1',
+      '/v1/usage',
+      '/v1/Usage/',
+    ]) {
+      expect(isRateLimited('GET', path) && isRateLimited('POST', path) && isRateLimited('DELETE', path), path).toBe(
+        true,
+      );
     }
   });
 
-  it('limits requests without a valid key per client address, whatever the key or route, on both API processes', async () => {
-    const { key } = await newKey();
-    const bad = (base: string, i: number) => api(base, i % 2 ? '/v1/responses' : '/v1/usage', { method: i % 2 ? 'POST' : 'GET', key: `vg_guess${i}`, json: i % 2 ? { model: 'x' } : undefined });
-    // Every test request comes from 127.0.0.1: one address, counted across both processes.
-    for (let i = 0; i < LIMIT; i++) expect((await bad(i % 2 ? a.url : b.url, i)).status).toBe(401);
-    const refused = await api(a.url, '/v1/usage', {});
-    expect(refused.status).toBe(429);
-    const retryAfter = Number(refused.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
-    expect(refused.body).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringContaining('without a valid API key') }, message: refused.body.error.message, data: { retry_after: retryAfter } });
-    // Refused before the body is read, as cheaply as a GET.
-    const nested = await api(b.url, '/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) });
-    expect(nested.status).toBe(429);
-    // A valid key is not affected.
-    expect((await usage(a.url, key)).status).toBe(200);
-  });
+  it(
+    'limits requests without a valid key per client address, ' + 'whatever the key or route, on both API processes',
+    async () => {
+      const { key } = await newKey();
+      const bad = (base: string, i: number) =>
+        api(base, i % 2 ? '/v1/responses' : '/v1/usage', {
+          method: i % 2 ? 'POST' : 'GET',
+          key: `vg_guess${i}`,
+          json: i % 2 ? { model: 'x' } : undefined,
+        });
+      // Every test request comes from 127.0.0.1: one address, counted across both processes.
+      for (let i = 0; i < LIMIT; i++) expect((await bad(i % 2 ? a.url : b.url, i)).status).toBe(401);
+      const refused = await api(a.url, '/v1/usage', {});
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
+      expect(refused.body).toEqual({
+        error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringContaining('without a valid API key') },
+        message: refused.body.error.message,
+        data: { retry_after: retryAfter },
+      });
+      // Refused before the body is read, as cheaply as a GET.
+      const nested = await api(b.url, '/v1/responses', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '['.repeat(100_000),
+      });
+      expect(nested.status).toBe(429);
+      // A valid key is not affected.
+      expect((await usage(a.url, key)).status).toBe(200);
+    },
+  );
 
   it('keeps only the requests inside the window and sweeps idle keys', async () => {
     const { key, keyId } = await newKey();
@@ -233,9 +278,24 @@ describe('rate limit', () => {
   });
 
   it('reads its settings from the environment, 100 per 60 s by default', () => {
-    expect(loadConfig({}).rateLimit).toEqual({ enabled: true, perWindow: 100, windowSeconds: 60, unauthenticatedPerWindow: 30 });
-    expect(loadConfig({ ...limited, RATE_LIMIT_ENABLED: 'false' }).rateLimit).toEqual({ enabled: false, perWindow: 5, windowSeconds: 2, unauthenticatedPerWindow: 5 });
-    for (const [name, value] of [['RATE_LIMIT_PER_WINDOW', '0'], ['RATE_LIMIT_WINDOW_SECONDS', '-1'], ['RATE_LIMIT_ENABLED', 'yes'], ['RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW', '0']]) {
+    expect(loadConfig({}).rateLimit).toEqual({
+      enabled: true,
+      perWindow: 100,
+      windowSeconds: 60,
+      unauthenticatedPerWindow: 30,
+    });
+    expect(loadConfig({ ...limited, RATE_LIMIT_ENABLED: 'false' }).rateLimit).toEqual({
+      enabled: false,
+      perWindow: 5,
+      windowSeconds: 2,
+      unauthenticatedPerWindow: 5,
+    });
+    for (const [name, value] of [
+      ['RATE_LIMIT_PER_WINDOW', '0'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '-1'],
+      ['RATE_LIMIT_ENABLED', 'yes'],
+      ['RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW', '0'],
+    ]) {
       expect(() => loadConfig({ [name!]: value })).toThrow(new RegExp(name!));
     }
   });

@@ -67,7 +67,9 @@ describe('local storage', () => {
 
   it('rejects unsafe keys', async () => {
     for (const bad of ['../etc/passwd', '/abs', 'a//b', '.meta/x', 'a b', '']) {
-      await expect(storage.put(bad, path.join(dataDir, 'upload.mp4'), 'video/mp4')).rejects.toThrow(/Invalid storage key/);
+      await expect(storage.put(bad, path.join(dataDir, 'upload.mp4'), 'video/mp4')).rejects.toThrow(
+        /Invalid storage key/,
+      );
     }
   });
 });
@@ -77,7 +79,9 @@ describe('signed media URLs over HTTP', () => {
     const before = Math.floor(Date.now() / 1000);
     const { url, expires_at } = await storage.url(key);
     expect(expires_at).toBeGreaterThanOrEqual(before + 24 * 3600);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/generations\/gen_test\/video\.mp4\?expires=\d+&sig=[\w-]+$/);
+    expect(url).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/media\/generations\/gen_test\/video\.mp4\?expires=\d+&sig=[\w-]+$/,
+    );
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
@@ -209,7 +213,10 @@ describe('media responses are sandboxed', () => {
   it('serves an HTML artifact with the sandbox CSP, nosniff, and as a download unless ?inline=1', async () => {
     await storage.putText('generations/gen_test/compositions/1.html', html, 'text/html; charset=utf-8');
     const { url } = await storage.url('generations/gen_test/compositions/1.html');
-    for (const [query, disposition] of [['', 'attachment'], ['&inline=1', 'inline']] as const) {
+    for (const [query, disposition] of [
+      ['', 'attachment'],
+      ['&inline=1', 'inline'],
+    ] as const) {
       const res = await fetch(url + query);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe(html);
@@ -225,10 +232,15 @@ describe('media responses are sandboxed', () => {
       ['generations/gen_test/video.mp4', null, 'inline; filename="gen_test-video.mp4"'],
       ['generations/gen_test/poster.jpg', 'image/jpeg', 'inline; filename="gen_test-poster.jpg"'],
       ['generations/gen_test/assets/logo.svg', 'image/svg+xml', 'attachment; filename="gen_test-logo.svg"'],
-      ['generations/gen_test/assets/notes.bin', 'application/octet-stream', 'attachment; filename="gen_test-notes.bin"'],
+      [
+        'generations/gen_test/assets/notes.bin',
+        'application/octet-stream',
+        'attachment; filename="gen_test-notes.bin"',
+      ],
     ] as const;
     for (const [k, type, disposition] of cases) {
-      if (type) await storage.putText(k, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', type);
+      if (type)
+        await storage.putText(k, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', type);
       const res = await fetch((await storage.url(k)).url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-disposition')).toBe(disposition);
@@ -250,7 +262,11 @@ describe('media responses are sandboxed', () => {
       const { pathname, search } = new URL((await storage.url(key)).url);
       const get = (host: string) =>
         new Promise<number>((resolve, reject) => {
-          http.get({ host: '127.0.0.1', port, path: pathname + search, headers: { host } }, (res) => resolve(res.resume().statusCode!)).on('error', reject);
+          http
+            .get({ host: '127.0.0.1', port, path: pathname + search, headers: { host } }, (res) =>
+              resolve(res.resume().statusCode!),
+            )
+            .on('error', reject);
         });
       expect(await get(`media.localhost:${port}`)).toBe(200);
       expect(await get(`127.0.0.1:${port}`)).toBe(404);

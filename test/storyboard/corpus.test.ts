@@ -20,7 +20,9 @@ describe('planner corpus', () => {
 
   // CPU-bound (about 400 compositions): 45 s on an idle machine, more than twice that under load.
   it('every tuning prompt passes every check on both engines', { timeout: 600_000 }, () => {
-    const failures = loadCorpus('tuning').flatMap((p) => checkPrompt(p, subject).failures.map((f) => `${p.id} ${f.property}: ${f.detail}`));
+    const failures = loadCorpus('tuning').flatMap((p) =>
+      checkPrompt(p, subject).failures.map((f) => `${p.id} ${f.property}: ${f.detail}`),
+    );
     expect(failures).toEqual([]);
   });
 
@@ -29,7 +31,11 @@ describe('planner corpus', () => {
     const passed = results.filter((r) => r.failures.length === 0).length;
     console.log(`held-out corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
     // Fidelity is never traded: no held-out prompt may show words that are not the user's.
-    expect(results.flatMap((r) => r.failures.filter((f) => f.property === 'fidelity').map((f) => `${r.prompt.id}: ${f.detail}`))).toEqual([]);
+    expect(
+      results.flatMap((r) =>
+        r.failures.filter((f) => f.property === 'fidelity').map((f) => `${r.prompt.id}: ${f.detail}`),
+      ),
+    ).toEqual([]);
     expect(passed / results.length).toBeGreaterThanOrEqual(0.85);
   });
 });

@@ -35,17 +35,32 @@ export type Expectations = {
   // these kinds, from the prompts' own words: every string below but the icons' meanings is verbatim in its
   // prompt. The checks of these fields come with the planner's change.
 
-  /** A comparison scene: its options' names in the prompt's order, the figures written for them (a price, a time; in the prompt's order), the option the prompt singles out. */
+  /**
+   * A comparison scene: its options' names in the prompt's order, the figures written for them (a price, a time;
+   * in the prompt's order), the option the prompt singles out.
+   */
   comparison?: { options: string[]; figures?: string[]; highlight?: string };
-  /** A timeline scene: its times as written ("9:00", "9 h", "午前9時", "Ocak 2027", "10–19 Uhr"), in order, and what each times (a day for opening hours). */
+  /**
+   * A timeline scene: its times as written ("9:00", "9 h", "午前9時", "Ocak 2027", "10–19 Uhr"), in order, and what
+   * each times (a day for opening hours).
+   */
   timeline?: { times: string[]; items?: string[] };
   /** A features scene: its items, in order. */
   features?: string[];
-  /** Pictograms chosen by meaning: a word of a feature (as written) → the meaning its icon shows, loosely named in English ("コーヒー" → "cup"). */
+  /**
+   * Pictograms chosen by meaning: a word of a feature (as written) → the meaning its icon shows, loosely named in
+   * English ("コーヒー" → "cup").
+   */
   icons?: Record<string, string>;
-  /** Step markers as written ("Schritt 1", "第一步", "1단계", "①"): they mark the `steps`, and are neither items nor a quantity to count. */
+  /**
+   * Step markers as written ("Schritt 1", "第一步", "1단계", "①"): they mark the `steps`, and are neither items nor a
+   * quantity to count.
+   */
   stepMarkers?: string[];
-  /** No text on screen ends in an abbreviation or ordinal of the prompt's language ("Std.", "z. B.", "1.", "т. е.", "Vol."). */
+  /**
+   * No text on screen ends in an abbreviation or ordinal of the prompt's language ("Std.", "z. B.", "1.", "т. е.",
+   * "Vol.").
+   */
   noAbbreviationEnd?: true;
 };
 
@@ -70,7 +85,12 @@ export function loadCorpus(part: 'tuning' | 'held-out'): CorpusPrompt[] {
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<CorpusPrompt, 'lang'>[]).map((p) => ({ ...p, lang: f.replace(/\.json$/, '') })));
+    .flatMap((f) =>
+      (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<CorpusPrompt, 'lang'>[]).map((p) => ({
+        ...p,
+        lang: f.replace(/\.json$/, ''),
+      })),
+    );
 }
 
 // ---- What the planner and the composers give ---------------------------------------------------
@@ -95,10 +115,21 @@ export type Subject = {
 
 /** This checkout's planner and both engines' offline composers (1080×1920), as the checker reads them. */
 export function composerSubject(): Subject {
-  const spec = (p: CorpusPrompt) => ({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null, assets: [], width: 1080, height: 1920 });
+  const spec = (p: CorpusPrompt) => ({
+    prompt: p.prompt,
+    instructions: p.instructions ?? null,
+    durationSeconds: p.duration_seconds ?? null,
+    assets: [],
+    width: 1080,
+    height: 1920,
+  });
   return {
     plan: (p) => {
-      const r = plan({ prompt: p.prompt, instructions: p.instructions ?? null, durationSeconds: p.duration_seconds ?? null });
+      const r = plan({
+        prompt: p.prompt,
+        instructions: p.instructions ?? null,
+        durationSeconds: p.duration_seconds ?? null,
+      });
       return { ...r.storyboard, summarised: r.summarised, directions: r.directions } as unknown as PlanView;
     },
     engines: {
@@ -129,7 +160,12 @@ type LottieLayer = { ty: number; nm?: string; t?: { d: { k: { s: { t: string } }
  * counter counting up) counts with its last text.
  */
 export function lottieTexts(json: string): Composition {
-  const a = JSON.parse(json) as { fr: number; ip: number; op: number; assets: { id: string; layers?: LottieLayer[] }[] };
+  const a = JSON.parse(json) as {
+    fr: number;
+    ip: number;
+    op: number;
+    assets: { id: string; layers?: LottieLayer[] }[];
+  };
   const texts: ShownText[] = [];
   for (const asset of a.assets) {
     const m = /^scene_(\d+)$/.exec(asset.id);
@@ -147,7 +183,14 @@ export function lottieTexts(json: string): Composition {
       blocks.get(role)!.push({ line, text });
     }
     for (const [role, lines] of blocks) {
-      texts.push({ scene, role, text: lines.sort((x, y) => x.line - y.line).map((l) => l.text).join(' ') });
+      texts.push({
+        scene,
+        role,
+        text: lines
+          .sort((x, y) => x.line - y.line)
+          .map((l) => l.text)
+          .join(' '),
+      });
     }
   }
   return { texts, durationSeconds: (a.op - a.ip) / a.fr };
@@ -159,14 +202,21 @@ export function lottieTexts(json: string): Composition {
  * Case-folded letters, marks and digits only: what two texts must share to be "the same words" (the
  * Turkish dotted capital İ, which a look's capitals may or may not use, folds with I).
  */
-export const fold = (s: string) => s.normalize('NFC').toUpperCase().replace(/İ/g, 'I').replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+export const fold = (s: string) =>
+  s
+    .normalize('NFC')
+    .toUpperCase()
+    .replace(/İ/g, 'I')
+    .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
 
 const segmenters = new Map<string, Intl.Segmenter>();
 /** Word tokens (Intl.Segmenter, word-like segments), case-folded. */
 export function words(text: string, lang: string): string[] {
   let seg = segmenters.get(lang);
   if (!seg) segmenters.set(lang, (seg = new Intl.Segmenter(lang, { granularity: 'word' })));
-  return [...seg.segment(text.normalize('NFC'))].filter((s) => s.isWordLike).map((s) => s.segment.toUpperCase().replace(/İ/g, 'I'));
+  return [...seg.segment(text.normalize('NFC'))]
+    .filter((s) => s.isWordLike)
+    .map((s) => s.segment.toUpperCase().replace(/İ/g, 'I'));
 }
 
 const SPACED = (lang: string) => !['ja', 'zh'].includes(lang);
@@ -193,14 +243,30 @@ const DANGLING: Record<string, string[]> = {
   ko: [],
 };
 
-/** Function words, not counted as the prompt's content (articles, prepositions, conjunctions, particles, auxiliaries). */
+/**
+ * Function words, not counted as the prompt's content (articles, prepositions, conjunctions, particles, auxiliaries).
+ */
 const STOP: Record<string, string[]> = {
-  en: 'the a an of to for with and or by from into our your their its this that at in on is are was were be it we you us'.split(' '),
-  es: 'el la los las un una unos unas de del al a en con por para y e o u que su sus nuestro nuestra nuestros es son lo se tu'.split(' '),
-  fr: "le la les l un une des de du d au aux à en et ou pour avec par sur dans notre votre son sa ses nos vos est sont ce qui que".split(' '),
-  de: 'der die das den dem des ein eine einen einem einer und oder mit für von zu im in am an auf bei um unser unsere ist sind es wir du sie'.split(' '),
+  en: (
+    'the a an of to for with and or by from into our your their its this that at in on is are was were be ' +
+    'it we you us'
+  ).split(' '),
+  es: (
+    'el la los las un una unos unas de del al a en con por para y e o u que su sus nuestro nuestra nuestros es ' +
+    'son lo se tu'
+  ).split(' '),
+  fr: (
+    'le la les l un une des de du d au aux à en et ou pour avec par sur dans notre votre son sa ses nos vos est ' +
+    'sont ce qui que'
+  ).split(' '),
+  de: (
+    'der die das den dem des ein eine einen einem einer und oder mit für von zu im in am an auf bei um unser ' +
+    'unsere ist sind es wir du sie'
+  ).split(' '),
   pt: 'o a os as um uma de do da dos das em no na nos nas e ou para com por ao à nossa nosso é são que se'.split(' '),
-  it: "il lo la i gli le l un una uno di del della dei delle a al alla in nel nella e ed o per con da su è sono che".split(' '),
+  it: (
+    'il lo la i gli le l un una uno di del della dei delle a al alla in nel nella e ed o per con da ' + 'su è sono che'
+  ).split(' '),
   nl: 'de het een en of van voor met in op aan bij naar te ons onze is zijn'.split(' '),
   ru: 'и или в во на с со к по из от для о об у за а это'.split(' '),
   tr: 've ile için bir de da bu'.split(' '),
@@ -224,21 +290,33 @@ function stepScenes(plan: PlanView, kind: string): number[] {
 }
 
 /** Every text of one engine's composition checked against the input and the expectations. */
-function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Composition, fail: (property: Property, detail: string) => void) {
+function checkComposition(
+  p: CorpusPrompt,
+  plan: PlanView,
+  engine: string,
+  c: Composition,
+  fail: (property: Property, detail: string) => void,
+) {
   const input = [p.prompt, p.instructions ?? ''].join('\n');
   const foldedInput = fold(input);
   const inputWords = new Set(words(input, p.lang));
   const shown = c.texts.filter((t) => /[\p{L}\p{N}]/u.test(t.text));
-  const isMarker = (t: ShownText) => /^\p{N}+$/u.test(t.text.trim()) && ['steps', 'countdown'].includes(plan.scenes[t.scene]?.kind ?? '');
+  const isMarker = (t: ShownText) =>
+    /^\p{N}+$/u.test(t.text.trim()) && ['steps', 'countdown'].includes(plan.scenes[t.scene]?.kind ?? '');
 
   // Fidelity: each text a contiguous run of the input; in spaced scripts, each word one of the input's.
   for (const t of shown) {
     if (isMarker(t)) continue;
     const f = fold(t.text);
-    if (!foldedInput.includes(f)) fail('fidelity', `${engine} scene ${t.scene} ${t.role}: "${t.text}" is not in the input`);
+    if (!foldedInput.includes(f))
+      fail('fidelity', `${engine} scene ${t.scene} ${t.role}: "${t.text}" is not in the input`);
     else if (SPACED(p.lang)) {
       const foreign = words(t.text, p.lang).filter((w) => !inputWords.has(w));
-      if (foreign.length) fail('fidelity', `${engine} scene ${t.scene} ${t.role}: "${t.text}" has words not in the input: ${foreign.join(', ')}`);
+      if (foreign.length)
+        fail(
+          'fidelity',
+          `${engine} scene ${t.scene} ${t.role}: "${t.text}" has words not in the input: ${foreign.join(', ')}`,
+        );
     }
   }
 
@@ -251,7 +329,12 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
     const screenFold = fold(shown.map((t) => t.text).join(' '));
     const missing = wanted.filter((w) => !onScreen.has(w) && !(!SPACED(p.lang) && screenFold.includes(fold(w))));
     const share = wanted.length ? 1 - missing.length / wanted.length : 1;
-    if (share < 0.9) fail('coverage', `${engine}: ${Math.round(share * 100)} % of the prompt's words on screen; missing: ${missing.slice(0, 12).join(' ')}`);
+    if (share < 0.9)
+      fail(
+        'coverage',
+        `${engine}: ${Math.round(share * 100)} % of the prompt's words on screen; ` +
+          `missing: ${missing.slice(0, 12).join(' ')}`,
+      );
   }
 
   // Twice: a figure, or a phrase of three words or more, in two scenes.
@@ -260,16 +343,19 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
   const scenes = [...byScene.entries()];
   const figureScenes = new Map<string, Set<number>>();
   for (const [scene, texts] of scenes) {
-    for (const n of texts.join(' ').match(/\p{N}+(?:[.,٫٬ ]\p{N}+)*/gu) ?? []) figureScenes.set(n, new Set([...(figureScenes.get(n) ?? []), scene]));
+    for (const n of texts.join(' ').match(/\p{N}+(?:[.,٫٬ ]\p{N}+)*/gu) ?? [])
+      figureScenes.set(n, new Set([...(figureScenes.get(n) ?? []), scene]));
   }
-  for (const [n, where] of figureScenes) if (where.size > 1) fail('twice', `${engine}: the figure ${n} is shown in scenes ${[...where].join(', ')}`);
+  for (const [n, where] of figureScenes)
+    if (where.size > 1) fail('twice', `${engine}: the figure ${n} is shown in scenes ${[...where].join(', ')}`);
   for (const [i, [a, ta]] of scenes.entries()) {
     for (const [b, tb] of scenes.slice(i + 1)) {
       for (const x of ta) {
         for (const y of tb) {
           const [short, long] = fold(x).length <= fold(y).length ? [x, y] : [y, x];
           const long3 = SPACED(p.lang) ? words(short, p.lang).length >= 3 : fold(short).length >= 6;
-          if (long3 && fold(long).includes(fold(short))) fail('twice', `${engine}: "${short}" is shown in scenes ${a} and ${b}`);
+          if (long3 && fold(long).includes(fold(short)))
+            fail('twice', `${engine}: "${short}" is shown in scenes ${a} and ${b}`);
         }
       }
     }
@@ -280,22 +366,31 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
   for (const t of c.texts) {
     // A counter's qualifier ("more than", "más de") leads into its figure.
     if (isMarker(t) || /^(?:q|qualifier)$/.test(t.role)) continue;
-    if (!/[\p{L}\p{N}]/u.test(t.text) && !/^[“"”«»„‘’'「」]+$/u.test(t.text.trim())) fail('labels', `${engine} scene ${t.scene} ${t.role}: empty text "${t.text}"`);
+    if (!/[\p{L}\p{N}]/u.test(t.text) && !/^[“"”«»„‘’'「」]+$/u.test(t.text.trim()))
+      fail('labels', `${engine} scene ${t.scene} ${t.role}: empty text "${t.text}"`);
     const ws = SPACED(p.lang) ? t.text.trim().split(/\s+/) : [t.text.replace(/[\s\p{P}]+$/u, '').slice(-1)];
     const last = (ws[ws.length - 1] ?? '').replace(/^[\p{P}]+|[\p{P}]+$/gu, '').toLowerCase();
     if (ws.length > 1 || !SPACED(p.lang)) {
-      if (dangling.includes(last) && !/[.!?。！？]$/u.test(t.text.trim())) fail('labels', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends on "${last}"`);
+      if (dangling.includes(last) && !/[.!?。！？]$/u.test(t.text.trim()))
+        fail('labels', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends on "${last}"`);
     }
   }
   for (const s of plan.scenes) {
-    if ((s.kind === 'counter' || s.kind === 'progress') && typeof s.label === 'string' && !/[\p{L}\p{N}]/u.test(s.label)) fail('labels', `${s.kind} without a label`);
+    if (
+      (s.kind === 'counter' || s.kind === 'progress') &&
+      typeof s.label === 'string' &&
+      !/[\p{L}\p{N}]/u.test(s.label)
+    )
+      fail('labels', `${s.kind} without a label`);
   }
 
   // Length.
   const e = p.expect ?? {};
   const length = e.length ?? p.duration_seconds;
-  if (length !== undefined && Math.abs(c.durationSeconds - length) > 0.1) fail('length', `${engine} lasts ${c.durationSeconds} s, not ${length} s`);
-  if (e.notLength !== undefined && Math.abs(c.durationSeconds - e.notLength) <= 0.1) fail('length', `${engine} lasts ${c.durationSeconds} s: a figure of the prompt taken for its length`);
+  if (length !== undefined && Math.abs(c.durationSeconds - length) > 0.1)
+    fail('length', `${engine} lasts ${c.durationSeconds} s, not ${length} s`);
+  if (e.notLength !== undefined && Math.abs(c.durationSeconds - e.notLength) <= 0.1)
+    fail('length', `${engine} lasts ${c.durationSeconds} s: a figure of the prompt taken for its length`);
 
   // Structure.
   const inScenes = (scenes: number[]) => shown.filter((t) => scenes.includes(t.scene));
@@ -304,7 +399,11 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
     for (const item of items) {
       const at = texts.findIndex((t, k) => k >= from && fold(t.text).includes(fold(item)));
       if (at < 0) {
-        fail('structure', `${engine}: ${what} "${item}" is not shown whole${texts.some((t) => fold(t.text).includes(fold(item))) ? ' in order' : ''}`);
+        fail(
+          'structure',
+          `${engine}: ${what} "${item}" is not shown whole` +
+            (texts.some((t) => fold(t.text).includes(fold(item))) ? ' in order' : ''),
+        );
         return;
       }
       from = at + 1;
@@ -324,34 +423,47 @@ function checkComposition(p: CorpusPrompt, plan: PlanView, engine: string, c: Co
     const where = stepScenes(plan, 'countdown');
     if (!where.length) fail('structure', `${engine}: no countdown scene`);
     else {
-      const numbers = c.texts.filter((t) => where.includes(t.scene) && e.countdown!.some((n) => fold(n) === fold(t.text)));
+      const numbers = c.texts.filter(
+        (t) => where.includes(t.scene) && e.countdown!.some((n) => fold(n) === fold(t.text)),
+      );
       const seen = numbers.map((t) => fold(t.text));
-      if (seen.join(' ') !== e.countdown.map(fold).join(' ')) fail('structure', `${engine}: countdown shows ${seen.join(' ')}, not ${e.countdown.join(' ')}`);
+      if (seen.join(' ') !== e.countdown.map(fold).join(' '))
+        fail('structure', `${engine}: countdown shows ${seen.join(' ')}, not ${e.countdown.join(' ')}`);
       if (e.payoff) {
         const after = shown.filter((t) => t.scene >= where[0]! && !seen.includes(fold(t.text)));
-        if (!after.some((t) => fold(t.text).includes(fold(e.payoff!)))) fail('structure', `${engine}: the payoff "${e.payoff}" is not shown whole after the countdown`);
+        if (!after.some((t) => fold(t.text).includes(fold(e.payoff!))))
+          fail('structure', `${engine}: the payoff "${e.payoff}" is not shown whole after the countdown`);
       }
     }
   }
   if (e.noCounter) {
     const counters = plan.scenes.filter((s) => counterKinds.has(s.kind));
-    if (counters.length) fail('structure', `${engine}: ${counters.map((s) => s.kind).join(', ')} scene for a prompt with no quantity to count`);
+    if (counters.length)
+      fail(
+        'structure',
+        `${engine}: ${counters.map((s) => s.kind).join(', ')} scene for a prompt with no quantity to count`,
+      );
   }
   if (e.counter) {
     for (const figure of e.counter) {
       // The figure as written, perhaps with its unit or counter word ("12,000家").
-      const hit = plan.scenes.some((s, i) => counterKinds.has(s.kind) && shown.some((t) => t.scene === i && fold(t.text).startsWith(fold(figure))));
+      const hit = plan.scenes.some(
+        (s, i) => counterKinds.has(s.kind) && shown.some((t) => t.scene === i && fold(t.text).startsWith(fold(figure))),
+      );
       if (!hit) fail('structure', `${engine}: no counter shows ${figure}`);
     }
   }
   // Whole: within one text, or across the consecutive texts of one scene (a title and its subtitle).
   for (const text of e.whole ?? []) {
     const inScene = [...byScene.values()].some((texts) => fold(texts.join(' ')).includes(fold(text)));
-    if (!shown.some((t) => fold(t.text).includes(fold(text))) && !inScene) fail('structure', `${engine}: "${text}" is not shown whole`);
+    if (!shown.some((t) => fold(t.text).includes(fold(text))) && !inScene)
+      fail('structure', `${engine}: "${text}" is not shown whole`);
   }
   const title = shown.filter((t) => t.scene === 0).map((t) => t.text)[0] ?? '';
-  if (e.title && fold(title) !== fold(e.title)) fail('structure', `${engine}: the title is "${title}", not "${e.title}"`);
-  if (e.titleNot && fold(title).includes(fold(e.titleNot))) fail('structure', `${engine}: the title is the meta sentence "${title}"`);
+  if (e.title && fold(title) !== fold(e.title))
+    fail('structure', `${engine}: the title is "${title}", not "${e.title}"`);
+  if (e.titleNot && fold(title).includes(fold(e.titleNot)))
+    fail('structure', `${engine}: the title is the meta sentence "${title}"`);
 }
 
 export function checkPrompt(p: CorpusPrompt, subject: Subject): PromptResult {
@@ -360,11 +472,19 @@ export function checkPrompt(p: CorpusPrompt, subject: Subject): PromptResult {
   try {
     plan = subject.plan(p);
   } catch (err) {
-    return { prompt: p, failures: PROPERTIES.map((property) => ({ property, engine: null, detail: `planner threw: ${String(err)}` })) };
+    return {
+      prompt: p,
+      failures: PROPERTIES.map((property) => ({ property, engine: null, detail: `planner threw: ${String(err)}` })),
+    };
   }
   const e = p.expect ?? {};
   const length = e.length ?? p.duration_seconds;
-  if (length !== undefined && Math.abs(plan.durationSeconds - length) > 0.1) failures.push({ property: 'length', engine: null, detail: `the plan lasts ${plan.durationSeconds} s, not ${length} s` });
+  if (length !== undefined && Math.abs(plan.durationSeconds - length) > 0.1)
+    failures.push({
+      property: 'length',
+      engine: null,
+      detail: `the plan lasts ${plan.durationSeconds} s, not ${length} s`,
+    });
   for (const [engine, compose] of Object.entries(subject.engines)) {
     let c: Composition;
     try {
@@ -383,7 +503,11 @@ export function tally(results: PromptResult[]) {
   const langs = [...new Set(results.map((r) => r.prompt.lang))].sort();
   return langs.map((lang) => {
     const of = results.filter((r) => r.prompt.lang === lang);
-    const row: Record<string, number | string> = { lang, prompts: of.length, passed: of.filter((r) => r.failures.length === 0).length };
+    const row: Record<string, number | string> = {
+      lang,
+      prompts: of.length,
+      passed: of.filter((r) => r.failures.length === 0).length,
+    };
     for (const prop of PROPERTIES) row[prop] = of.filter((r) => r.failures.some((f) => f.property === prop)).length;
     return row;
   });

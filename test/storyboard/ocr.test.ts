@@ -11,7 +11,12 @@ import { loadCorpus } from './corpus.js';
 const sandbox = useRenderSandbox('storyboard-ocr', (e) => e.startsWith('video-render-'));
 
 /** Letters and digits without marks, upper case: what OCR must find (it may drop accents and vowel signs). */
-const bare = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^\p{L}\p{N}]/gu, '');
+const bare = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 
 /** Length of the longest common subsequence of two letter sequences. */
 function commonInOrder(a: string[], b: string[]): number {
@@ -23,7 +28,6 @@ function commonInOrder(a: string[], b: string[]): number {
   }
   return prev[b.length]!;
 }
-
 
 const corpus = loadCorpus('tuning');
 const promptOf = (id: string) => corpus.find((p) => p.id === id)!.prompt;
@@ -48,7 +52,14 @@ describe('corpus titles are legible in both engines (OCR)', () => {
       const title = board.scenes[0]!;
       expect(title.kind).toBe('title');
       const titleText = title.kind === 'title' ? title.title : '';
-      const source = getEngine(c.engine).composeOffline({ prompt, instructions: null, durationSeconds: 2, assets: [], width: c.width, height: c.height });
+      const source = getEngine(c.engine).composeOffline({
+        prompt,
+        instructions: null,
+        durationSeconds: 2,
+        assets: [],
+        width: c.width,
+        height: c.height,
+      });
       const outputPath = path.join(sandbox.out, `${c.engine}-${c.id}.mp4`);
       const fps = 5;
       await getEngine(c.engine).render(source, { tools, width: c.width, height: c.height, fps, outputPath });
@@ -58,7 +69,10 @@ describe('corpus titles are legible in both engines (OCR)', () => {
       // Letters read in order (a letter or two misread in a word does not lose the word); tesseract's
       // Arabic model misreads more of a bold display face than its other models do.
       const want = [...bare(titleText)];
-      expect(commonInOrder(want, [...read]) / want.length, `${titleText} read as ${JSON.stringify(read)}`).toBeGreaterThanOrEqual(c.lang === 'ara' ? 0.7 : 0.8);
+      expect(
+        commonInOrder(want, [...read]) / want.length,
+        `${titleText} read as ${JSON.stringify(read)}`,
+      ).toBeGreaterThanOrEqual(c.lang === 'ara' ? 0.7 : 0.8);
     });
   }
 });

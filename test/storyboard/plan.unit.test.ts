@@ -13,7 +13,8 @@ import { sentences } from '../../src/storyboard/text.js';
 import type { Scene } from '../../src/storyboard/types.js';
 import { hyperframesTexts, lottieTexts } from './corpus.js';
 
-const plan = (prompt: string, durationSeconds: number | null = null, instructions: string | null = null) => planStoryboard({ prompt, instructions, durationSeconds });
+const plan = (prompt: string, durationSeconds: number | null = null, instructions: string | null = null) =>
+  planStoryboard({ prompt, instructions, durationSeconds });
 const kinds = (prompt: string) => plan(prompt).scenes.map((s) => s.kind);
 const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scene, { kind: K }> => {
   const scene: Scene | undefined = plan(prompt).scenes.find((s) => s.kind === kind);
@@ -21,10 +22,14 @@ const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scen
   return scene as Extract<Scene, { kind: K }>;
 };
 
-describe('the user\'s words, exactly', () => {
+describe("the user's words, exactly", () => {
   // The bug that opened issue 30: an English article rule turned "panadería artesanal" into "panaderían".
   const cases = [
-    ['es', 'Un anuncio de 8 segundos para una panadería artesanal en Sevilla. Pan recién hecho.', 'panadería artesanal'],
+    [
+      'es',
+      'Un anuncio de 8 segundos para una panadería artesanal en Sevilla. Pan recién hecho.',
+      'panadería artesanal',
+    ],
     ['pt', 'Uma padaria artesanal em Lisboa. A padaria abre às 6.', 'padaria artesanal'],
     ['it', 'Una pizzeria antica a Napoli. Pizza più buona è qui.', 'più buona è qui'],
     ['fr', 'Un café à emporter, une crêpe à offrir. Été à Étretat.', 'crêpe à offrir'],
@@ -35,8 +40,12 @@ describe('the user\'s words, exactly', () => {
   for (const [lang, prompt, words] of cases) {
     it(`keeps "${words}" as typed on screen in both engines (${lang})`, () => {
       const spec = { prompt, instructions: null, durationSeconds: null, assets: [], width: 1080, height: 1920 };
-      const html = hyperframesTexts(getEngine('hyperframes').composeOffline(spec)).texts.map((t) => t.text).join('\n');
-      const lottie = lottieTexts(getEngine('lottie').composeOffline(spec)).texts.map((t) => t.text).join('\n');
+      const html = hyperframesTexts(getEngine('hyperframes').composeOffline(spec))
+        .texts.map((t) => t.text)
+        .join('\n');
+      const lottie = lottieTexts(getEngine('lottie').composeOffline(spec))
+        .texts.map((t) => t.text)
+        .join('\n');
       expect(html).toContain(words);
       // Lottie sets headlines in capitals when the look says so: the same letters, upper case.
       expect(lottie.includes(words) || lottie.includes(words.toLocaleUpperCase(lang))).toBe(true);
@@ -46,11 +55,37 @@ describe('the user\'s words, exactly', () => {
 
 describe('language', () => {
   it('has a file for each of the 14 languages, and detects them', () => {
-    expect([...LEXICONS.keys()].sort()).toEqual(['ar', 'de', 'en', 'es', 'fr', 'hi', 'it', 'ja', 'ko', 'nl', 'pt', 'ru', 'tr', 'zh']);
+    expect([...LEXICONS.keys()].sort()).toEqual([
+      'ar',
+      'de',
+      'en',
+      'es',
+      'fr',
+      'hi',
+      'it',
+      'ja',
+      'ko',
+      'nl',
+      'pt',
+      'ru',
+      'tr',
+      'zh',
+    ]);
     const samples: Record<string, string> = {
-      en: 'Three tips for better sleep', es: 'Tres consejos para dormir mejor', fr: 'Trois conseils pour mieux dormir', de: 'Drei Tipps für besseren Schlaf',
-      pt: 'Três dicas para dormir melhor', it: 'Tre consigli per dormire meglio', nl: 'Drie tips voor beter slapen', ja: 'よく眠るための3つのコツ',
-      zh: '改善睡眠的三个小贴士', ko: '잠을 잘 자는 세 가지 팁', ar: 'ثلاث نصائح لنوم أفضل', hi: 'बेहतर नींद के लिए तीन सुझाव', ru: 'Три совета для хорошего сна', tr: 'Daha iyi uyku için üç ipucu',
+      en: 'Three tips for better sleep',
+      es: 'Tres consejos para dormir mejor',
+      fr: 'Trois conseils pour mieux dormir',
+      de: 'Drei Tipps für besseren Schlaf',
+      pt: 'Três dicas para dormir melhor',
+      it: 'Tre consigli per dormire meglio',
+      nl: 'Drie tips voor beter slapen',
+      ja: 'よく眠るための3つのコツ',
+      zh: '改善睡眠的三个小贴士',
+      ko: '잠을 잘 자는 세 가지 팁',
+      ar: 'ثلاث نصائح لنوم أفضل',
+      hi: 'बेहतर नींद के लिए तीन सुझाव',
+      ru: 'Три совета для хорошего сна',
+      tr: 'Daha iyi uyku için üç ipucu',
     };
     for (const [lang, text] of Object.entries(samples)) expect(lexiconFor(text).language, text).toBe(lang);
     // A language without a file: the language-neutral rules.
@@ -60,7 +95,11 @@ describe('language', () => {
 
   it('splits sentences with Intl.Segmenter in every script, after figures, not after abbreviations or in dates', () => {
     const of = (text: string, lang: string) => sentences({ text, start: 0 }, lang).map((s) => s.text);
-    expect(of('Cookies cost $2.50. 98% come back. See e.g. our menu.', 'en')).toEqual(['Cookies cost $2.50.', '98% come back.', 'See e.g. our menu.']);
+    expect(of('Cookies cost $2.50. 98% come back. See e.g. our menu.', 'en')).toEqual([
+      'Cookies cost $2.50.',
+      '98% come back.',
+      'See e.g. our menu.',
+    ]);
     expect(of('新しい。速い！安い？', 'ja')).toEqual(['新しい。', '速い！', '安い？']);
     expect(of('हर सुबह ताज़ा ब्रेड। ऑर्डर करें।', 'hi')).toEqual(['हर सुबह ताज़ा ब्रेड।', 'ऑर्डर करें।']);
     expect(kinds('Приглашаем на открытие! Суббота, 12 октября, в 15:00, ул. Ленина, 24.')).toHaveLength(2);
@@ -69,7 +108,12 @@ describe('language', () => {
 
 describe('figures', () => {
   const lex = (lang: string) => LEXICONS.get(lang)!;
-  const figures = (text: string, lang: string) => figuresIn({ text, start: 0 }, lex(lang)).map((f) => ({ text: f.figure.text, value: f.figure.value, quantity: f.quantity }));
+  const figures = (text: string, lang: string) =>
+    figuresIn({ text, start: 0 }, lex(lang)).map((f) => ({
+      text: f.figure.text,
+      value: f.figure.value,
+      quantity: f.quantity,
+    }));
 
   it('reads digits of any script and local separators', () => {
     expect(digitValue('٧')).toBe(7);
@@ -100,7 +144,7 @@ describe('figures', () => {
     expect(quantity('$2.4M raised, 98% renew, 200 towns, 40 km')).toEqual([true, true, true, true]);
   });
 
-  it('counts up in the figure\'s own digits and separators', () => {
+  it("counts up in the figure's own digits and separators", () => {
     const [f] = figuresIn({ text: '١٢٬٠٠٠', start: 0 }, lex('ar'));
     expect(figureAt(f!.figure, 1500)).toBe('١٬٥٠٠');
     const [g] = figuresIn({ text: '$18.6M', start: 0 }, lex('en'));
@@ -111,34 +155,75 @@ describe('figures', () => {
 });
 
 describe('scenes', () => {
-  it('a figure leading or ending its sentence is a counter labelled by the rest; anywhere else the sentence stays whole', () => {
-    expect(sceneOf('Hello. Over 12,000 teams use it every day.', 'counter')).toMatchObject({ figure: { text: '12,000' }, qualifier: 'Over', label: 'Teams use it every day' });
-    expect(sceneOf('Big year. Revenue hit $1.2M.', 'counter')).toMatchObject({ figure: { text: '$1.2M' }, label: 'Revenue' });
-    expect(sceneOf('Hello. 98% of customers come back.', 'progress')).toMatchObject({ percent: 98, label: 'of customers come back' });
-    // "This year we want to reach towns": a label the figure's absence would break.
-    expect(plan('Bikes. This year we want to reach 200 towns.').scenes[1]).toMatchObject({ kind: 'statement', text: 'This year we want to reach 200 towns' });
-    // The headline keeps its figure and no counter repeats it.
-    expect(kinds('Revenue grew 42% to $18.6M. Customers love it.')).toEqual(['title', 'statement']);
-  });
+  it(
+    'a figure leading or ending its sentence is a counter labelled by the rest; ' +
+      'anywhere else the sentence stays whole',
+    () => {
+      expect(sceneOf('Hello. Over 12,000 teams use it every day.', 'counter')).toMatchObject({
+        figure: { text: '12,000' },
+        qualifier: 'Over',
+        label: 'Teams use it every day',
+      });
+      expect(sceneOf('Big year. Revenue hit $1.2M.', 'counter')).toMatchObject({
+        figure: { text: '$1.2M' },
+        label: 'Revenue',
+      });
+      expect(sceneOf('Hello. 98% of customers come back.', 'progress')).toMatchObject({
+        percent: 98,
+        label: 'of customers come back',
+      });
+      // "This year we want to reach towns": a label the figure's absence would break.
+      expect(plan('Bikes. This year we want to reach 200 towns.').scenes[1]).toMatchObject({
+        kind: 'statement',
+        text: 'This year we want to reach 200 towns',
+      });
+      // The headline keeps its figure and no counter repeats it.
+      expect(kinds('Revenue grew 42% to $18.6M. Customers love it.')).toEqual(['title', 'statement']);
+    },
+  );
 
   it('three figures of a kind with their names are a bar chart', () => {
-    expect(sceneOf('Signups by quarter: Q1 12k, Q2 18k, Q3 25k and Q4 31k.', 'bars').bars.map((b) => [b.label, b.figure.text])).toEqual([
+    expect(
+      sceneOf('Signups by quarter: Q1 12k, Q2 18k, Q3 25k and Q4 31k.', 'bars').bars.map((b) => [
+        b.label,
+        b.figure.text,
+      ]),
+    ).toEqual([
       ['Q1', '12k'],
       ['Q2', '18k'],
       ['Q3', '25k'],
       ['Q4', '31k'],
     ]);
-    expect(sceneOf('Night market. 300 stalls, 40 food trucks, 12 stages and 5 bars.', 'bars').bars.map((b) => b.label)).toEqual(['stalls', 'food trucks', 'stages', 'bars']);
+    expect(
+      sceneOf('Night market. 300 stalls, 40 food trucks, 12 stages and 5 bars.', 'bars').bars.map((b) => b.label),
+    ).toEqual(['stalls', 'food trucks', 'stages', 'bars']);
   });
 
   it('numbered and bulleted steps are a steps scene, each step whole; no counters', () => {
-    const s = plan('How to reset your router: 1. Unplug it. 2. Wait 30 seconds. 3. Plug it back in. 4. Wait for the light to turn green.');
+    const s = plan(
+      'How to reset your router: 1. Unplug it. 2. Wait 30 seconds. 3. Plug it back in. 4. ' +
+        'Wait for the light to turn green.',
+    );
     expect(s.scenes.map((x) => x.kind)).toEqual(['title', 'steps']);
     expect(s.scenes[0]).toMatchObject({ title: 'How to reset your router' });
-    expect(s.scenes[1]).toMatchObject({ steps: [{ marker: '1', text: 'Unplug it' }, { marker: '2', text: 'Wait 30 seconds' }, { marker: '3', text: 'Plug it back in' }, { marker: '4', text: 'Wait for the light to turn green' }] });
+    expect(s.scenes[1]).toMatchObject({
+      steps: [
+        { marker: '1', text: 'Unplug it' },
+        { marker: '2', text: 'Wait 30 seconds' },
+        { marker: '3', text: 'Plug it back in' },
+        { marker: '4', text: 'Wait for the light to turn green' },
+      ],
+    });
     expect(s.durationSeconds).not.toBe(30);
-    expect(sceneOf('Kaffee kochen: Schritt 1: Wasser erhitzen. Schritt 2: Kaffee mahlen. Schritt 3: Aufgießen.', 'steps').steps.map((x) => x.text)).toEqual(['Wasser erhitzen', 'Kaffee mahlen', 'Aufgießen']);
-    expect(sceneOf('How to pack:\n- roll your shirts\n- shoes at the bottom\n- liquids in a bag', 'steps').steps).toEqual([
+    expect(
+      sceneOf(
+        'Kaffee kochen: Schritt 1: Wasser erhitzen. Schritt 2: Kaffee mahlen. Schritt 3: Aufgießen.',
+        'steps',
+      ).steps.map((x) => x.text),
+    ).toEqual(['Wasser erhitzen', 'Kaffee mahlen', 'Aufgießen']);
+    expect(
+      sceneOf('How to pack:\n- roll your shirts\n- shoes at the bottom\n- liquids in a bag', 'steps').steps,
+    ).toEqual([
       { marker: null, text: 'roll your shirts' },
       { marker: null, text: 'shoes at the bottom' },
       { marker: null, text: 'liquids in a bag' },
@@ -146,25 +231,55 @@ describe('scenes', () => {
   });
 
   it('"N tips: a, b and c" is a list of those N, with no counter of N', () => {
-    expect(plan('3 tips for better sleep: dim the lights, skip coffee after 2 pm, and keep a schedule.').scenes.map((s) => [s.kind, s.kind === 'list' ? s.items : null])).toEqual([
+    expect(
+      plan('3 tips for better sleep: dim the lights, skip coffee after 2 pm, and keep a schedule.').scenes.map((s) => [
+        s.kind,
+        s.kind === 'list' ? s.items : null,
+      ]),
+    ).toEqual([
       ['title', null],
       ['list', ['Dim the lights', 'Skip coffee after 2 pm', 'Keep a schedule']],
     ]);
-    expect(sceneOf('Nimbus. It syncs instantly, works offline, and encrypts everything.', 'list').items).toEqual(['It syncs instantly', 'Works offline', 'Encrypts everything']);
+    expect(sceneOf('Nimbus. It syncs instantly, works offline, and encrypts everything.', 'list').items).toEqual([
+      'It syncs instantly',
+      'Works offline',
+      'Encrypts everything',
+    ]);
   });
 
   it('a countdown shows its numbers in order, then the payoff whole; never a chart', () => {
-    expect(plan('5, 4, 3, 2, 1 — Happy New Year from all of us at Casa Lupa!').scenes).toMatchObject([{ kind: 'countdown', numbers: ['5', '4', '3', '2', '1'], payoff: 'Happy New Year from all of us at Casa Lupa!' }]);
-    expect(sceneOf('Drei, zwei, eins – frohes neues Jahr!', 'countdown')).toMatchObject({ numbers: ['Drei', 'zwei', 'eins'], payoff: 'frohes neues Jahr!' });
+    expect(plan('5, 4, 3, 2, 1 — Happy New Year from all of us at Casa Lupa!').scenes).toMatchObject([
+      { kind: 'countdown', numbers: ['5', '4', '3', '2', '1'], payoff: 'Happy New Year from all of us at Casa Lupa!' },
+    ]);
+    expect(sceneOf('Drei, zwei, eins – frohes neues Jahr!', 'countdown')).toMatchObject({
+      numbers: ['Drei', 'zwei', 'eins'],
+      payoff: 'frohes neues Jahr!',
+    });
     expect(sceneOf('٣، ٢، ١… انطلقت التخفيضات!', 'countdown').numbers).toEqual(['٣', '٢', '١']);
   });
 
   it('quotes are cards with their attribution; calls to action close with their address', () => {
-    expect(sceneOf('Nimbus. "It changed how our team thinks," says Maria Lopez.', 'quote')).toMatchObject({ quote: 'It changed how our team thinks', attribution: 'says Maria Lopez' });
-    expect(plan('Nimbus. Sign up at nimbus.app today! It is fast.').scenes.at(-1)).toMatchObject({ kind: 'cta', action: 'Sign up', detail: 'nimbus.app' });
-    expect(sceneOf('新しいカメラアプリ。今すぐダウンロード：lumen.jp', 'cta')).toMatchObject({ action: '今すぐダウンロード', detail: 'lumen.jp' });
-    expect(sceneOf('Nuevo café en Madrid. Visítanos en cafe.es', 'cta')).toMatchObject({ action: 'Visítanos', detail: 'cafe.es' });
-    expect(sceneOf('Docs. Read more at docs.example.co.uk', 'cta')).toMatchObject({ action: 'Read more', detail: 'docs.example.co.uk' });
+    expect(sceneOf('Nimbus. "It changed how our team thinks," says Maria Lopez.', 'quote')).toMatchObject({
+      quote: 'It changed how our team thinks',
+      attribution: 'says Maria Lopez',
+    });
+    expect(plan('Nimbus. Sign up at nimbus.app today! It is fast.').scenes.at(-1)).toMatchObject({
+      kind: 'cta',
+      action: 'Sign up',
+      detail: 'nimbus.app',
+    });
+    expect(sceneOf('新しいカメラアプリ。今すぐダウンロード：lumen.jp', 'cta')).toMatchObject({
+      action: '今すぐダウンロード',
+      detail: 'lumen.jp',
+    });
+    expect(sceneOf('Nuevo café en Madrid. Visítanos en cafe.es', 'cta')).toMatchObject({
+      action: 'Visítanos',
+      detail: 'cafe.es',
+    });
+    expect(sceneOf('Docs. Read more at docs.example.co.uk', 'cta')).toMatchObject({
+      action: 'Read more',
+      detail: 'docs.example.co.uk',
+    });
     expect(kinds('Built with Node.js and React. It runs on Node.js too.')).toEqual(['title', 'statement']);
   });
 
@@ -172,11 +287,19 @@ describe('scenes', () => {
     const cases: Array<[string, string, string]> = [
       ['A 10-second explainer: revenue grew 42%.', 'Revenue grew 42%', 'A 10-second explainer:'],
       ['A launch teaser for Nimbus, the calm note app', 'Nimbus, the calm note app', 'A launch teaser for'],
-      ['Un anuncio de 8 segundos para una panadería artesanal en Sevilla.', 'Una panadería artesanal en Sevilla', 'Un anuncio de 8 segundos para'],
+      [
+        'Un anuncio de 8 segundos para una panadería artesanal en Sevilla.',
+        'Una panadería artesanal en Sevilla',
+        'Un anuncio de 8 segundos para',
+      ],
       ['Ein 10-Sekunden-Video für die Bäckerei Kornblume.', 'Die Bäckerei Kornblume', 'Ein 10-Sekunden-Video für'],
       ['パン工房こむぎの8秒広告。', 'パン工房こむぎ', 'の8秒広告'],
       ['为我们的手工面包店做一个8秒的广告。', '我们的手工面包店', '做一个8秒的广告'],
-      ["Kadıköy'deki Simit Sarayı için 10 saniyelik bir reklam.", "Kadıköy'deki Simit Sarayı", 'için 10 saniyelik bir reklam'],
+      [
+        "Kadıköy'deki Simit Sarayı için 10 saniyelik bir reklam.",
+        "Kadıköy'deki Simit Sarayı",
+        'için 10 saniyelik bir reklam',
+      ],
       ['हमारी बेकरी के लिए 8 सेकंड का विज्ञापन।', 'हमारी बेकरी', 'के लिए 8 सेकंड का विज्ञापन'],
     ];
     for (const [prompt, title, direction] of cases) {
@@ -184,12 +307,18 @@ describe('scenes', () => {
       expect(p.storyboard.scenes[0], prompt).toMatchObject({ kind: 'title', title });
       expect(p.directions, prompt).toContain(direction);
     }
-    expect(plan('Quarterly results with teal accents and serif type').scenes[0]).toMatchObject({ title: 'Quarterly results' });
-    expect(plan('An evening at the Atlas Gallery.').scenes[0]).toMatchObject({ title: 'An evening at the Atlas Gallery' });
+    expect(plan('Quarterly results with teal accents and serif type').scenes[0]).toMatchObject({
+      title: 'Quarterly results',
+    });
+    expect(plan('An evening at the Atlas Gallery.').scenes[0]).toMatchObject({
+      title: 'An evening at the Atlas Gallery',
+    });
   });
 
   it('long prompts are summarised by whole sentences, structure and the call to action first', () => {
-    const sentences = Array.from({ length: 14 }, (_, i) => `Point number ${['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen'][i]} matters`);
+    const numbers = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+    numbers.push('eleven', 'twelve', 'thirteen', 'fourteen');
+    const sentences = numbers.map((n) => `Point number ${n} matters`);
     const prompt = `Big news. ${sentences.join('. ')}. 30% of them renew. Join us at acme.com`;
     const p = planOf({ prompt, instructions: null, durationSeconds: 6 });
     expect(p.summarised).toBe(true);
@@ -239,9 +368,14 @@ describe('length', () => {
 
   it('scenes tile the length exactly', () => {
     for (const d of [1, 3, 7.5, 60]) {
-      const s = plan('Cats. They nap, eat and purr. 5, 4, 3, 2, 1, go! "Meow," says Tom. How to adopt: 1. Visit. 2. Choose. Adopt one at cats.org', d);
+      const s = plan(
+        'Cats. They nap, eat and purr. 5, 4, 3, 2, 1, go! "Meow," says Tom. How to adopt: 1. Visit. 2. Choose. ' +
+          'Adopt one at cats.org',
+        d,
+      );
       expect(s.scenes[0]!.start).toBe(0);
-      for (let i = 1; i < s.scenes.length; i++) expect(s.scenes[i]!.start).toBeCloseTo(s.scenes[i - 1]!.start + s.scenes[i - 1]!.duration, 6);
+      for (let i = 1; i < s.scenes.length; i++)
+        expect(s.scenes[i]!.start).toBeCloseTo(s.scenes[i - 1]!.start + s.scenes[i - 1]!.duration, 6);
       const last = s.scenes.at(-1)!;
       expect(last.start + last.duration).toBeCloseTo(d, 6);
     }
@@ -263,7 +397,9 @@ describe('look', () => {
   });
 
   it('different prompts get different looks', () => {
-    const looks = new Set(['Cats', 'Dogs', 'Birds', 'Fish', 'Mice', 'Cows', 'Pigs', 'Owls'].map((p) => plan(p).look.name));
+    const looks = new Set(
+      ['Cats', 'Dogs', 'Birds', 'Fish', 'Mice', 'Cows', 'Pigs', 'Owls'].map((p) => plan(p).look.name),
+    );
     expect(looks.size).toBeGreaterThanOrEqual(3);
   });
 });

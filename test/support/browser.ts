@@ -6,6 +6,13 @@ export function launchTestBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.DASHBOARD_TEST_CHROME ?? '/usr/lib/chromium/chromium-headless-shell',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }

@@ -39,28 +39,47 @@ const validators = new Map<string, ValidateFunction>();
 function validatorFor(key: string, schema: Node): ValidateFunction {
   let validate = validators.get(key);
   if (!validate) {
-    validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
+    validate = ajv.compile(
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')),
+    );
     validators.set(key, validate);
   }
   return validate;
 }
 
-const deref = (node: Node): Node => (typeof node.$ref === 'string' ? node.$ref.slice(2).split('/').reduce((n: Node, k: string) => n[k], doc) : node);
+const deref = (node: Node): Node =>
+  typeof node.$ref === 'string'
+    ? node.$ref
+        .slice(2)
+        .split('/')
+        .reduce((n: Node, k: string) => n[k], doc)
+    : node;
 
 /** Checks one answer; returns the mismatch, or null. Unknown paths and methods are not operations. */
-export function checkResponse(method: string, url: string, status: number, contentType: string | undefined, body: string | null): string | null {
+export function checkResponse(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | undefined,
+  body: string | null,
+): string | null {
   // The raw request target: fuzzed ones (`//%3E…`) are no valid URL, and no operation either.
   const pathname = url.split('?')[0]!;
   const op = OPERATIONS.find((o) => o.method === method && o.pattern.test(pathname));
   if (!op) return null;
   const where = `${method} ${pathname} → ${status}`;
   seen.checked.set(`${op.id} ${status}`, (seen.checked.get(`${op.id} ${status}`) ?? 0) + 1);
-  const documented = op.node.responses[String(status)] ?? op.node.responses[`${String(status)[0]}XX`] ?? op.node.responses.default;
+  const documented =
+    op.node.responses[String(status)] ?? op.node.responses[`${String(status)[0]}XX`] ?? op.node.responses.default;
   if (!documented) return `${where}: status not documented for ${op.id} (body ${body?.slice(0, 300)})`;
   const response = deref(documented);
   const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const media = response.content?.[mediaType];
-  if (!media) return `${where}: content type "${mediaType}" not documented (${Object.keys(response.content ?? {}).join(', ') || 'no body'})`;
+  if (!media)
+    return (
+      `${where}: content type "${mediaType}" not documented ` +
+      `(${Object.keys(response.content ?? {}).join(', ') || 'no body'})`
+    );
   if (mediaType !== 'application/json' || body === null) return null;
   let value: unknown;
   try {
@@ -74,8 +93,18 @@ export function checkResponse(method: string, url: string, status: number, conte
 }
 
 const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
-/** What only the machine knows: the checkout, our temp directories (renders, tests), installed modules, stack frames. */
-const MACHINE_DETAIL = [PROJECT_ROOT, `${os.tmpdir()}/video-`, `${os.tmpdir()}/render-`, 'node_modules/', 'node:internal', /\bat (?:async )?[\w.$<>]+ \(/, /\bat \S+:\d+:\d+/];
+/**
+ * What only the machine knows: the checkout, our temp directories (renders, tests), installed modules, stack frames.
+ */
+const MACHINE_DETAIL = [
+  PROJECT_ROOT,
+  `${os.tmpdir()}/video-`,
+  `${os.tmpdir()}/render-`,
+  'node_modules/',
+  'node:internal',
+  /\bat (?:async )?[\w.$<>]+ \(/,
+  /\bat \S+:\d+:\d+/,
+];
 
 /** The first error message in a body that shows machine detail, as a mismatch; null when there is none. */
 function internalDetail(where: string, value: unknown): string | null {
@@ -84,7 +113,11 @@ function internalDetail(where: string, value: unknown): string | null {
     if (Array.isArray(node)) return node.forEach(collect);
     if (!node || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node)) {
-      if (typeof v === 'string' && (k === 'error_message' || (k === 'message' && 'code' in node) || (k === 'message' && 'type' in node))) messages.push(v);
+      if (
+        typeof v === 'string' &&
+        (k === 'error_message' || (k === 'message' && 'code' in node) || (k === 'message' && 'type' in node))
+      )
+        messages.push(v);
       else collect(v);
     }
   };
@@ -115,7 +148,12 @@ export function checkWebhook(headers: Record<string, string>, body: string): str
 
 /** Ajv's errors, each with its location and the offending property or value. */
 const describeErrors = (validate: ValidateFunction) =>
-  (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('; ');
+  (validate.errors ?? [])
+    .map((e) => {
+      const params = e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : '';
+      return `body${e.instancePath} ${e.message}${params}`;
+    })
+    .join('; ');
 
 export function record(problem: string | null): void {
   if (problem) seen.violations.push(problem);
@@ -134,7 +172,9 @@ export function watchResponse(req: http.IncomingMessage, res: http.ServerRespons
   const capture = (chunk: unknown, encoding?: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === 'function' || size > MAX_CAPTURE) return;
     if (!/json/i.test(String(res.getHeader('content-type') ?? ''))) return;
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    const buf = Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     size += buf.length;
     chunks.push(buf);
   };
@@ -156,7 +196,15 @@ export function watchResponse(req: http.IncomingMessage, res: http.ServerRespons
     checked = true;
     const body = size > MAX_CAPTURE ? null : chunks.length ? Buffer.concat(chunks).toString('utf8') : null;
     try {
-      record(checkResponse(req.method ?? 'GET', req.url ?? '/', res.statusCode, res.getHeader('content-type') as string | undefined, body));
+      record(
+        checkResponse(
+          req.method ?? 'GET',
+          req.url ?? '/',
+          res.statusCode,
+          res.getHeader('content-type') as string | undefined,
+          body,
+        ),
+      );
     } catch (err) {
       // A listener of the server's response must never throw: report it as the test's failure instead.
       record(`${req.method} ${req.url}: the contract check failed: ${String(err)}`);
@@ -172,5 +220,8 @@ export const contractReportDir = (dataDir: string) => path.join(dataDir, 'openap
 export function saveCounts(dataDir: string, file: string): void {
   const dir = contractReportDir(dataDir);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, `${path.basename(file)}-${process.pid}-${Date.now()}.json`), JSON.stringify(Object.fromEntries(seen.checked)));
+  fs.writeFileSync(
+    path.join(dir, `${path.basename(file)}-${process.pid}-${Date.now()}.json`),
+    JSON.stringify(Object.fromEntries(seen.checked)),
+  );
 }

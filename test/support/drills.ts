@@ -22,7 +22,11 @@ export async function startDrillReceiver(): Promise<DrillReceiver> {
   return {
     tls,
     receiver,
-    env: { OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true', OUTBOUND_UNSAFE_CA_FILE: tls.certFile, WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,2s,2s,5s' },
+    env: {
+      OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true',
+      OUTBOUND_UNSAFE_CA_FILE: tls.certFile,
+      WEBHOOK_RETRY_SCHEDULE: '0,1s,1s,2s,2s,5s',
+    },
     async close() {
       await receiver.close();
       fs.rmSync(tls.dir, { recursive: true, force: true });
@@ -38,22 +42,47 @@ export async function orgWithWebhooks(db: Db) {
 }
 
 /** Starts a generation (Responses shape) whose webhooks go to a path of their own on the receiver. */
-export async function createDrillGeneration(base: string, key: string, receiver: Receiver, body: Record<string, unknown> = {}, path = '/v1/responses') {
-  const prompt = path === '/v1/responses' ? { input: 'Fault drill' } : { messages: [{ role: 'user', content: 'Fault drill' }] };
+export async function createDrillGeneration(
+  base: string,
+  key: string,
+  receiver: Receiver,
+  body: Record<string, unknown> = {},
+  path = '/v1/responses',
+) {
+  const prompt =
+    path === '/v1/responses' ? { input: 'Fault drill' } : { messages: [{ role: 'user', content: 'Fault drill' }] };
   const res = await api(base, path, {
     method: 'POST',
     key,
-    json: { model: 'gpt-4o-mini', engine: 'lottie', ...prompt, width: 160, height: 284, ...body, webhook_url: receiver.url(`/hooks/${Math.random().toString(36).slice(2)}`) },
+    json: {
+      model: 'gpt-4o-mini',
+      engine: 'lottie',
+      ...prompt,
+      width: 160,
+      height: 284,
+      ...body,
+      webhook_url: receiver.url(`/hooks/${Math.random().toString(36).slice(2)}`),
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { id: res.body.id as string };
 }
 
 /** Every generation: the expected terminal status, one ledger charge, one stable id per event type. */
-export async function expectSettled(db: Db, base: string, key: string, receiver: Receiver, id: string, status = 'completed') {
+export async function expectSettled(
+  db: Db,
+  base: string,
+  key: string,
+  receiver: Receiver,
+  id: string,
+  status = 'completed',
+) {
   const done = await waitForTerminal(base, key, id, 180_000);
   expect(done.body.status).toBe(status);
-  const { rows } = await db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE generation_id = $1 AND kind = 'generation_charge'`, [id]);
+  const { rows } = await db.query(
+    `SELECT count(*)::int AS n FROM credit_ledger WHERE generation_id = $1 AND kind = 'generation_charge'`,
+    [id],
+  );
   expect(rows[0].n).toBe(1);
   // Each event type arrives (possibly more than once), always under one id.
   const deadline = Date.now() + 60_000;

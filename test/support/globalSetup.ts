@@ -49,10 +49,7 @@ export async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres({ dir: path.join(embeddedDir, 'data'), port: pgPort, persistent: false });
     return embedded.url;
   };
-  const [pgUrl, server] = await Promise.all([
-    startPg(),
-    startDevServer({ cliPath, port: temporalPort, uiPort: null }),
-  ]);
+  const [pgUrl, server] = await Promise.all([startPg(), startDevServer({ cliPath, port: temporalPort, uiPort: null })]);
   temporal = server;
 
   adminUrl = pgUrl;
@@ -92,10 +89,21 @@ export async function teardown() {
 function reportContract(dir: string) {
   const totals = new Map<string, number>();
   for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-    for (const [key, n] of Object.entries(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, number>)) totals.set(key, (totals.get(key) ?? 0) + n);
+    for (const [key, n] of Object.entries(
+      JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, number>,
+    ))
+      totals.set(key, (totals.get(key) ?? 0) + n);
   }
   const all = [...totals.values()].reduce((a, b) => a + b, 0);
   const operations = new Set([...totals.keys()].map((k) => k.split(' ')[0]));
-  console.log(`OpenAPI contract: ${all} answers and webhook deliveries checked against the document, ${operations.size} operations, ${totals.size} operation/status pairs`);
-  console.log([...totals].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `  ${k}: ${n}`).join('\n'));
+  console.log(
+    `OpenAPI contract: ${all} answers and webhook deliveries checked against the document, ` +
+      `${operations.size} operations, ${totals.size} operation/status pairs`,
+  );
+  console.log(
+    [...totals]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `  ${k}: ${n}`)
+      .join('\n'),
+  );
 }

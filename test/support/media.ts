@@ -19,8 +19,16 @@ export async function probeUrl(url: string): Promise<VideoFacts & { contentType:
     const file = path.join(dir, 'v.mp4');
     await fs.writeFile(file, buf);
     const { stdout } = await run('ffprobe', [
-      '-v', 'error', '-select_streams', 'v:0', '-count_frames',
-      '-show_entries', 'stream=codec_name,width,height,nb_read_frames:format=duration', '-of', 'json', file,
+      '-v',
+      'error',
+      '-select_streams',
+      'v:0',
+      '-count_frames',
+      '-show_entries',
+      'stream=codec_name,width,height,nb_read_frames:format=duration',
+      '-of',
+      'json',
+      file,
     ]);
     const j = JSON.parse(stdout);
     const s = j.streams[0];

@@ -39,7 +39,10 @@ export async function startMediaServer(tls: TlsFiles, host = '127.0.0.1'): Promi
       return;
     }
     const body = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
-    const headers: Record<string, string> = { 'content-type': answer.type ?? 'application/octet-stream', ...answer.headers };
+    const headers: Record<string, string> = {
+      'content-type': answer.type ?? 'application/octet-stream',
+      ...answer.headers,
+    };
     if (!answer.chunked) headers['content-length'] = String(body.length);
     res.writeHead(answer.status ?? 200, headers);
     // Chunked: written in pieces without a Content-Length, so only counting the bytes can stop it.
@@ -75,15 +78,33 @@ export async function startMediaServer(tls: TlsFiles, host = '127.0.0.1'): Promi
  */
 export function twoColourImage(width = 160, height = 180, format: 'png' | 'jpg' | 'gif' = 'png'): Buffer {
   return ffmpegOutput(format, [
-    '-f', 'lavfi', '-i', `color=c=0xff00ff:s=${width}x${height / 2}`,
-    '-f', 'lavfi', '-i', `color=c=0x00ff00:s=${width}x${height / 2}`,
-    '-filter_complex', 'vstack', '-frames:v', '1',
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=0xff00ff:s=${width}x${height / 2}`,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=0x00ff00:s=${width}x${height / 2}`,
+    '-filter_complex',
+    'vstack',
+    '-frames:v',
+    '1',
   ]);
 }
 
 /** A small H.264 MP4 of `seconds` (1 fps, 32×32: cheap even at 61 s). */
 export function testVideo(seconds: number): Buffer {
-  return ffmpegOutput('mp4', ['-f', 'lavfi', '-i', `color=c=blue:s=32x32:r=1:d=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p']);
+  return ffmpegOutput('mp4', [
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=blue:s=32x32:r=1:d=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+  ]);
 }
 
 function ffmpegOutput(extension: string, args: string[]): Buffer {
@@ -101,13 +122,35 @@ function ffmpegOutput(extension: string, args: string[]): Buffer {
  * Share of the pixels of one frame of a video file (at `seconds`) close to magenta and to green, the
  * test image's two colours (H.264 4:2:0 moves colours a little, edges blend: a generous distance).
  */
-export async function imageColourShares(videoFile: string, seconds: number): Promise<{ magenta: number; green: number }> {
-  const { stdout } = await promisify(execFile)('ffmpeg', ['-v', 'error', '-ss', String(seconds), '-i', videoFile, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
-    encoding: 'buffer',
-    maxBuffer: 1 << 24,
-  });
+export async function imageColourShares(
+  videoFile: string,
+  seconds: number,
+): Promise<{ magenta: number; green: number }> {
+  const { stdout } = await promisify(execFile)(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(seconds),
+      '-i',
+      videoFile,
+      '-frames:v',
+      '1',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      '-',
+    ],
+    {
+      encoding: 'buffer',
+      maxBuffer: 1 << 24,
+    },
+  );
   const rgb = stdout as unknown as Buffer;
-  const near = (i: number, r: number, g: number, b: number) => Math.abs(rgb[i]! - r) + Math.abs(rgb[i + 1]! - g) + Math.abs(rgb[i + 2]! - b) < 90;
+  const near = (i: number, r: number, g: number, b: number) =>
+    Math.abs(rgb[i]! - r) + Math.abs(rgb[i + 1]! - g) + Math.abs(rgb[i + 2]! - b) < 90;
   let magenta = 0;
   let green = 0;
   for (let i = 0; i + 2 < rgb.length; i += 3) {

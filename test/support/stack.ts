@@ -77,7 +77,11 @@ export async function api(base: string, path: string, init: RequestInit & { key?
   const headers = new Headers(init.headers);
   if (init.key) headers.set('authorization', `Bearer ${init.key}`);
   if (init.json !== undefined) headers.set('content-type', 'application/json');
-  const res = await fetch(base + path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
+  const res = await fetch(base + path, {
+    ...init,
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
   const text = await res.text();
   let body: any;
   try {
@@ -187,12 +191,19 @@ export async function startStack(envOverrides: Record<string, string> = {}): Pro
 }
 
 /** Polls a generation until it reaches a terminal status (both views share the id). */
-export async function waitForTerminal(base: string, key: string, id: string, timeoutMs = 90_000, path = '/v1/responses') {
+export async function waitForTerminal(
+  base: string,
+  key: string,
+  id: string,
+  timeoutMs = 90_000,
+  path = '/v1/responses',
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api(base, `${path}/${id}`, { key });
     if (['completed', 'failed', 'cancelled', 'incomplete'].includes(res.body?.status)) return res;
-    if (Date.now() > deadline) throw new Error(`generation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`generation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }

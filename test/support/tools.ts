@@ -11,8 +11,12 @@ import { CHROME_HEADLESS_SHELL, gofakes3, temporalServer } from '../../src/tooli
 export const SUITE_TOOLS = {
   'the Temporal server (Go-built)': () => temporalServer({ build: false }).reason ?? null,
   'gofakes3 (Go-built S3 server)': () => gofakes3({ build: false }).reason ?? null,
-  tesseract: () => (spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout?.match(/^eng$/m) ? null : 'tesseract with English data is not installed'),
-  'Chromium headless shell': () => (fs.existsSync(CHROME_HEADLESS_SHELL) ? null : `${CHROME_HEADLESS_SHELL} is missing`),
+  tesseract: () =>
+    spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout?.match(/^eng$/m)
+      ? null
+      : 'tesseract with English data is not installed',
+  'Chromium headless shell': () =>
+    fs.existsSync(CHROME_HEADLESS_SHELL) ? null : `${CHROME_HEADLESS_SHELL} is missing`,
   'a container engine (Docker, Compose v2, base images)': () => containersUnavailable(),
 } satisfies Record<string, () => string | null>;
 
@@ -26,7 +30,10 @@ export function missingTools(): string | null {
     const reason = why();
     return reason ? [`${name}: ${reason}`] : [];
   });
-  return missing.length ? `the test suite needs tools that are missing here:\n  ${missing.join('\n  ')}\n(npm test's installer builds and installs them: see README "Two commands")` : null;
+  return missing.length
+    ? `the test suite needs tools that are missing here:\n  ${missing.join('\n  ')}\n` +
+        `(npm test's installer builds and installs them: see README "Two commands")`
+    : null;
 }
 
 /**

@@ -13,7 +13,9 @@ it('turns task-queue fairness on and keeps the render queue in one partition', (
     expect(config[key]).toEqual([{ value: 1, constraints: { taskQueueName: TASK_QUEUES.render } }]);
   }
   // Every constraint names one of our queues.
-  const queues = Object.values(config).flatMap((values) => values.map((v) => (v.constraints as { taskQueueName?: string } | undefined)?.taskQueueName).filter(Boolean));
+  const queues = Object.values(config).flatMap((values) =>
+    values.map((v) => (v.constraints as { taskQueueName?: string } | undefined)?.taskQueueName).filter(Boolean),
+  );
   for (const queue of queues) expect(Object.values(TASK_QUEUES)).toContain(queue);
 });
 

@@ -9,7 +9,10 @@ import { stopChild } from '../../src/tooling/temporalDevServer.js';
 type TestService = Service & { starts: number[]; pids: number[] };
 
 /** A node process running `code` (default: forever), up as soon as it is spawned. */
-function processService(name: string, opts: { code?: string; after?: string[]; gate?: () => Promise<void>; events?: string[] } = {}): TestService {
+function processService(
+  name: string,
+  opts: { code?: string; after?: string[]; gate?: () => Promise<void>; events?: string[] } = {},
+): TestService {
   const service: TestService = {
     name,
     after: opts.after,
@@ -17,7 +20,9 @@ function processService(name: string, opts: { code?: string; after?: string[]; g
     pids: [],
     async start(output) {
       await opts.gate?.();
-      const child = spawn(process.execPath, ['-e', opts.code ?? 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['-e', opts.code ?? 'setInterval(() => {}, 1000)'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.on('data', (d: Buffer) => output(d.toString()));
       service.starts.push(Date.now());
       service.pids.push(child.pid!);
@@ -36,20 +41,24 @@ async function until(condition: () => boolean) {
 const kill = (pid: number) => process.kill(pid, 'SIGKILL');
 
 describe('supervisor', () => {
-  it('restarts a process that exits unexpectedly, doubling the delay up to the maximum; the crash limit stops everything with code 1', async () => {
-    const policy: RestartPolicy = { firstDelayMs: 40, maxDelayMs: 100, crashes: 5, windowMs: 60_000 };
-    let stoppedWith: number | null = null;
-    const supervisor = createSupervisor(policy, (code) => (stoppedWith = code));
-    const flaky = processService('flaky', { code: 'console.log("about to fail"); process.exit(3)' });
-    void supervisor.run(flaky);
-    await until(() => stoppedWith !== null);
-    expect(stoppedWith).toBe(1);
-    expect(flaky.starts).toHaveLength(5);
-    const gaps = flaky.starts.slice(1).map((t, i) => t - flaky.starts[i]!);
-    // Lower bounds only (each gap also holds a process's life): 40, 80, then capped at 100.
-    [40, 80, 100, 100].forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay));
-    expect(supervisor.states().flaky).toMatchObject({ restarts: 4, last_exit: 'exit code 3' });
-  });
+  it(
+    'restarts a process that exits unexpectedly, doubling the delay up to the maximum; ' +
+      'the crash limit stops everything with code 1',
+    async () => {
+      const policy: RestartPolicy = { firstDelayMs: 40, maxDelayMs: 100, crashes: 5, windowMs: 60_000 };
+      let stoppedWith: number | null = null;
+      const supervisor = createSupervisor(policy, (code) => (stoppedWith = code));
+      const flaky = processService('flaky', { code: 'console.log("about to fail"); process.exit(3)' });
+      void supervisor.run(flaky);
+      await until(() => stoppedWith !== null);
+      expect(stoppedWith).toBe(1);
+      expect(flaky.starts).toHaveLength(5);
+      const gaps = flaky.starts.slice(1).map((t, i) => t - flaky.starts[i]!);
+      // Lower bounds only (each gap also holds a process's life): 40, 80, then capped at 100.
+      [40, 80, 100, 100].forEach((delay, i) => expect(gaps[i]).toBeGreaterThanOrEqual(delay));
+      expect(supervisor.states().flaky).toMatchObject({ restarts: 4, last_exit: 'exit code 3' });
+    },
+  );
 
   it('starts a process once those it needs are up, and restarts it only after them', async () => {
     const events: string[] = [];
@@ -77,7 +86,10 @@ describe('supervisor', () => {
       open();
       await until(() => supervisor.states().app!.state === 'up' && supervisor.states().db!.state === 'up');
       expect(events).toEqual(['db up', 'app up', 'db up', 'app up']);
-      expect(supervisor.states()).toMatchObject({ db: { restarts: 1, last_exit: 'signal SIGKILL' }, app: { restarts: 1, last_exit: 'signal SIGKILL' } });
+      expect(supervisor.states()).toMatchObject({
+        db: { restarts: 1, last_exit: 'signal SIGKILL' },
+        app: { restarts: 1, last_exit: 'signal SIGKILL' },
+      });
     } finally {
       await supervisor.stopAll(0);
     }

@@ -39,7 +39,8 @@ let orgIdA: string;
 const utcMidnight = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 const today = utcMidnight(Date.now());
 /** Noon UTC `daysAgo` days back, or 10 minutes ago for today (never in the future). */
-const dayTime = (daysAgo: number) => new Date(daysAgo === 0 ? Math.max(today, Date.now() - 10 * 60_000) : today - daysAgo * DAY_MS + 12 * 3600_000);
+const dayTime = (daysAgo: number) =>
+  new Date(daysAgo === 0 ? Math.max(today, Date.now() - 10 * 60_000) : today - daysAgo * DAY_MS + 12 * 3600_000);
 
 async function remember(list: Known[], owner: { orgId: string; keyId: string }, f: Fixture) {
   const id = await addGeneration(stack.db, catalog, owner, f);
@@ -80,7 +81,10 @@ beforeAll(async () => {
   );
   for (const g of real) {
     expect(g.status).toBe('completed');
-    const { rows } = await stack.db.query('SELECT provider, created_at, completed_at, duration_seconds FROM generations WHERE id = $1', [g.id]);
+    const { rows } = await stack.db.query(
+      'SELECT provider, created_at, completed_at, duration_seconds FROM generations WHERE id = $1',
+      [g.id],
+    );
     const row = rows[0];
     const usage = { input_tokens: g.usage.input_tokens, output_tokens: g.usage.output_tokens };
     orgA.push({
@@ -101,17 +105,69 @@ beforeAll(async () => {
   const ownerA = { orgId: a.org.id, keyId: a.keyId };
   const ownerB = { orgId: b.org.id, keyId: b.keyId };
   const fixtures: Fixture[] = [
-    { engine: 'hyperframes', model: 'gpt-4.1', status: 'completed', usage: { input_tokens: 1234, output_tokens: 5678 }, durationSeconds: 3.5, latencyMs: 4200, createdAt: dayTime(2) },
-    { engine: 'hyperframes', model: 'gpt-4.1', status: 'completed', usage: { input_tokens: 99, output_tokens: 4321 }, durationSeconds: 2.25, latencyMs: 3001, createdAt: dayTime(2) },
-    { engine: 'hyperframes', model: 'gpt-4.1', status: 'failed', usage: { input_tokens: 800, output_tokens: 7 }, latencyMs: 900, createdAt: dayTime(2) },
-    { engine: 'hyperframes', model: 'claude-sonnet-4-5', status: 'cancelled', usage: { input_tokens: 500, output_tokens: 120 }, latencyMs: 1500, createdAt: dayTime(2) },
+    {
+      engine: 'hyperframes',
+      model: 'gpt-4.1',
+      status: 'completed',
+      usage: { input_tokens: 1234, output_tokens: 5678 },
+      durationSeconds: 3.5,
+      latencyMs: 4200,
+      createdAt: dayTime(2),
+    },
+    {
+      engine: 'hyperframes',
+      model: 'gpt-4.1',
+      status: 'completed',
+      usage: { input_tokens: 99, output_tokens: 4321 },
+      durationSeconds: 2.25,
+      latencyMs: 3001,
+      createdAt: dayTime(2),
+    },
+    {
+      engine: 'hyperframes',
+      model: 'gpt-4.1',
+      status: 'failed',
+      usage: { input_tokens: 800, output_tokens: 7 },
+      latencyMs: 900,
+      createdAt: dayTime(2),
+    },
+    {
+      engine: 'hyperframes',
+      model: 'claude-sonnet-4-5',
+      status: 'cancelled',
+      usage: { input_tokens: 500, output_tokens: 120 },
+      latencyMs: 1500,
+      createdAt: dayTime(2),
+    },
     { engine: 'lottie', model: 'gpt-4o-mini', status: 'cancelled', usage: null, latencyMs: 40, createdAt: dayTime(0) },
     { engine: 'lottie', model: 'gpt-4o-mini', status: 'failed', usage: null, latencyMs: 70, createdAt: dayTime(5) },
     { engine: 'hyperframes', model: 'gpt-4.1', status: 'queued', createdAt: dayTime(0) },
-    { engine: 'lottie', model: 'claude-sonnet-4-5', status: 'completed', usage: { input_tokens: 3000, output_tokens: 9000 }, durationSeconds: 4, createdAt: dayTime(31) },
+    {
+      engine: 'lottie',
+      model: 'claude-sonnet-4-5',
+      status: 'completed',
+      usage: { input_tokens: 3000, output_tokens: 9000 },
+      durationSeconds: 4,
+      createdAt: dayTime(31),
+    },
     // The first instant of the window, and the last instant before it.
-    { engine: 'lottie', model: 'gpt-4o-mini', status: 'completed', usage: { input_tokens: 11, output_tokens: 13 }, durationSeconds: 1.1, latencyMs: 777, createdAt: new Date(today - (USAGE_DAYS - 1) * DAY_MS) },
-    { engine: 'lottie', model: 'gpt-4o-mini', status: 'completed', usage: { input_tokens: 17, output_tokens: 19 }, durationSeconds: 1.3, createdAt: new Date(today - (USAGE_DAYS - 1) * DAY_MS - 1) },
+    {
+      engine: 'lottie',
+      model: 'gpt-4o-mini',
+      status: 'completed',
+      usage: { input_tokens: 11, output_tokens: 13 },
+      durationSeconds: 1.1,
+      latencyMs: 777,
+      createdAt: new Date(today - (USAGE_DAYS - 1) * DAY_MS),
+    },
+    {
+      engine: 'lottie',
+      model: 'gpt-4o-mini',
+      status: 'completed',
+      usage: { input_tokens: 17, output_tokens: 19 },
+      durationSeconds: 1.3,
+      createdAt: new Date(today - (USAGE_DAYS - 1) * DAY_MS - 1),
+    },
     // More than RECENT_REQUESTS generations in all.
     ...Array.from({ length: 14 }, (_, i): Fixture => ({
       engine: i % 2 ? 'lottie' : 'hyperframes',
@@ -126,7 +182,8 @@ beforeAll(async () => {
   for (const f of fixtures) await remember(orgA, ownerA, f);
 
   // Another organization, same days and routes: none of it may show in A's usage.
-  for (const f of fixtures.slice(0, 5)) await remember(orgB, ownerB, { ...f, createdAt: new Date(f.createdAt.getTime() + 1) });
+  for (const f of fixtures.slice(0, 5))
+    await remember(orgB, ownerB, { ...f, createdAt: new Date(f.createdAt.getTime() + 1) });
 }, 240_000);
 
 afterAll(() => stack?.close());
@@ -222,7 +279,14 @@ describe('GET /v1/usage', () => {
     expect(res.body.recent_requests).toEqual(expected.recent_requests);
     // Fixture generations hold nothing (test/usage/credits.test.ts covers holds).
     expect(res.body.credit_held).toBe(0);
-    expect(Object.keys(res.body).sort()).toEqual(['credit_balance', 'credit_held', 'daily_usage', 'daily_usage_by_route', 'recent_requests', 'totals']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'credit_balance',
+      'credit_held',
+      'daily_usage',
+      'daily_usage_by_route',
+      'recent_requests',
+      'totals',
+    ]);
   });
 
   it('matches the database: the balance is the ledger, the costs are the charges', async () => {
@@ -230,7 +294,8 @@ describe('GET /v1/usage', () => {
     const { rows } = await stack.db.query(
       `SELECT (SELECT credit_balance_micros FROM organizations WHERE id = $1) AS balance,
               (SELECT sum(amount_micros)::bigint FROM credit_ledger WHERE organization_id = $1) AS ledger,
-              (SELECT -sum(amount_micros)::bigint FROM credit_ledger WHERE organization_id = $1 AND kind = 'generation_charge') AS charged`,
+              (SELECT -sum(amount_micros)::bigint FROM credit_ledger
+               WHERE organization_id = $1 AND kind = 'generation_charge') AS charged`,
       [orgIdA],
     );
     expect(res.body.credit_balance).toBe(cents(rows[0].balance));
@@ -260,11 +325,22 @@ describe('GET /v1/usage', () => {
     const { daily_usage, daily_usage_by_route } = (await api(stack.url, '/v1/usage', { key: keyA })).body;
     expect(daily_usage).toHaveLength(USAGE_DAYS);
     expect(daily_usage.at(-1).date).toBe(dateOf(Date.now()));
-    for (let i = 1; i < USAGE_DAYS; i++) expect(Date.parse(daily_usage[i].date) - Date.parse(daily_usage[i - 1].date)).toBe(DAY_MS);
+    for (let i = 1; i < USAGE_DAYS; i++)
+      expect(Date.parse(daily_usage[i].date) - Date.parse(daily_usage[i - 1].date)).toBe(DAY_MS);
     const quiet = daily_usage.filter((d: { request_count: number }) => d.request_count === 0);
     expect(quiet.length).toBeGreaterThan(15);
-    for (const d of quiet) expect(d).toEqual({ date: d.date, request_count: 0, completed_count: 0, failed_count: 0, total_cost_cents: 0, total_duration_seconds: 0 });
-    expect(daily_usage_by_route.map((d: { date: string }) => d.date)).toEqual(daily_usage.map((d: { date: string }) => d.date));
+    for (const d of quiet)
+      expect(d).toEqual({
+        date: d.date,
+        request_count: 0,
+        completed_count: 0,
+        failed_count: 0,
+        total_cost_cents: 0,
+        total_duration_seconds: 0,
+      });
+    expect(daily_usage_by_route.map((d: { date: string }) => d.date)).toEqual(
+      daily_usage.map((d: { date: string }) => d.date),
+    );
     // The window's first day holds the generation made at its first instant, not the one just before.
     expect(daily_usage[0].request_count).toBe(1);
   });

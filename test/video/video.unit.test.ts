@@ -4,7 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPoster, ffprobeFor, imageToPng, probeMediaVideo, probeVideo, runVideoTool, VideoToolError } from '../../src/video/index.js';
+import {
+  extractPoster,
+  ffprobeFor,
+  imageToPng,
+  probeMediaVideo,
+  probeVideo,
+  runVideoTool,
+  VideoToolError,
+} from '../../src/video/index.js';
 import { imageSize } from '../../src/sniff.js';
 import { testVideo, twoColourImage } from '../support/mediaServer.js';
 
@@ -27,14 +35,32 @@ describe('video module', () => {
 
   it('probes a video: codec, size, rate, length, frames (counted), bytes', async () => {
     const probed = await probeVideo('ffmpeg', file('clip.mp4'), { countPackets: true });
-    expect(probed).toEqual({ path: file('clip.mp4'), codec: 'h264', width: 32, height: 32, fps: 1, frames: 3, durationSeconds: 3, bytes: fs.statSync(file('clip.mp4')).size });
-    expect(await probeMediaVideo('ffmpeg', file('clip.mp4'))).toEqual({ width: 32, height: 32, durationSeconds: 3, codec: 'h264' });
+    expect(probed).toEqual({
+      path: file('clip.mp4'),
+      codec: 'h264',
+      width: 32,
+      height: 32,
+      fps: 1,
+      frames: 3,
+      durationSeconds: 3,
+      bytes: fs.statSync(file('clip.mp4')).size,
+    });
+    expect(await probeMediaVideo('ffmpeg', file('clip.mp4'))).toEqual({
+      width: 32,
+      height: 32,
+      durationSeconds: 3,
+      codec: 'h264',
+    });
   });
 
   it("a request's file that is no video is a problem naming ffprobe's reason, not an error", async () => {
     const facts = await probeMediaVideo('ffmpeg', file('page.mp4'));
     expect(facts).toMatchObject({ problem: expect.stringMatching(/^ffprobe cannot read it as a video \(.+\)$/) });
-    await expect(probeVideo('ffmpeg', file('page.mp4'))).rejects.toMatchObject({ name: 'VideoToolError', tool: 'ffprobe', reason: 'exited' });
+    await expect(probeVideo('ffmpeg', file('page.mp4'))).rejects.toMatchObject({
+      name: 'VideoToolError',
+      tool: 'ffprobe',
+      reason: 'exited',
+    });
   });
 
   it('writes a poster (JPEG) and an image frame as a PNG within the size asked', async () => {
@@ -45,13 +71,26 @@ describe('video module', () => {
   });
 
   it('a failed run says which tool, why and what it wrote to stderr; a missing binary could not start', async () => {
-    const failed = await runVideoTool('ffmpeg', 'ffmpeg', ['-v', 'error', '-i', file('none.mp4'), '-f', 'null', '-']).catch((err: unknown) => err);
+    const failed = await runVideoTool('ffmpeg', 'ffmpeg', [
+      '-v',
+      'error',
+      '-i',
+      file('none.mp4'),
+      '-f',
+      'null',
+      '-',
+    ]).catch((err: unknown) => err);
     expect(failed).toBeInstanceOf(VideoToolError);
     expect(failed).toMatchObject({ tool: 'ffmpeg', reason: 'exited', stderr: expect.stringContaining('none.mp4') });
     expect((failed as Error).message).toMatch(/^ffmpeg exited with code \d+: .*none\.mp4/);
     const missing = await runVideoTool(file('no-such-ffmpeg'), 'ffprobe', ['-version']).catch((err: unknown) => err);
     expect(missing).toMatchObject({ tool: 'ffprobe', reason: 'not_started' });
-    const aborted = runVideoTool('ffmpeg', 'ffmpeg', ['-v', 'error', '-re', '-i', file('clip.mp4'), '-f', 'null', '-'], { signal: AbortSignal.abort() });
+    const aborted = runVideoTool(
+      'ffmpeg',
+      'ffmpeg',
+      ['-v', 'error', '-re', '-i', file('clip.mp4'), '-f', 'null', '-'],
+      { signal: AbortSignal.abort() },
+    );
     await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -26,7 +26,15 @@ import type { WebhookEvent } from '../../src/webhooks/events.js';
 import type { GenerationEventFacts, WebhookDeliveryInput, WebhookDeliveryResult } from '../../src/temporal/contract.js';
 import { api, createOrgWithKey, startStack, waitForTerminal, type TestStack } from '../support/stack.js';
 import { createTestMember, DashboardClient } from '../dashboard/support.js';
-import { makeSelfSignedCert, startReceiver, verifyDelivery, type Answer, type Receiver, type ReceivedRequest, type TlsFiles } from './support/receiver.js';
+import {
+  makeSelfSignedCert,
+  startReceiver,
+  verifyDelivery,
+  type Answer,
+  type Receiver,
+  type ReceivedRequest,
+  type TlsFiles,
+} from './support/receiver.js';
 
 /** Four attempts: at once, then after 1 s, 1 s and 2 s. */
 const SCHEDULE = '0,1s,1s,2s';
@@ -80,7 +88,11 @@ function verifiedEvents(secret: string, requests: ReceivedRequest[]): Map<string
 }
 
 function expectEnvelope(event: WebhookEvent, type: string, generationId: string) {
-  expect(event).toMatchObject({ object: 'event', type, data: { object: { id: generationId, object: 'video.generation' } } });
+  expect(event).toMatchObject({
+    object: 'event',
+    type,
+    data: { object: { id: generationId, object: 'video.generation' } },
+  });
   expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);
   expect(Math.abs(event.created - Date.now() / 1000)).toBeLessThan(120);
   expect(Number.isInteger(event.created)).toBe(true);
@@ -90,7 +102,11 @@ async function eventRows(generationId: string, orgId: string): Promise<WebhookEv
   return listWebhookEvents(stack.db, orgId, { generationId });
 }
 
-async function waitUntil<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function waitUntil<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -109,7 +125,12 @@ describe('lifecycle events of real generations', () => {
   type Started = { id: string; orgId: string; key: string; path: string };
   const started: Record<'success' | 'failure' | 'defaults' | 'none' | 'firstFails', Promise<Started>> = {} as never;
 
-  const create = async (path: string | null, engine: 'lottie' | 'hyperframes', allEvents: boolean, extra: object = {}): Promise<Started> => {
+  const create = async (
+    path: string | null,
+    engine: 'lottie' | 'hyperframes',
+    allEvents: boolean,
+    extra: object = {},
+  ): Promise<Started> => {
     const { org, key } = await createOrgWithKey(stack.db);
     if (allEvents) await setEnabledWebhookEvents(stack.db, org.id, { enable: [...LIFECYCLE_TYPES] });
     const res = await api(stack.url, '/v1/responses', {
@@ -132,7 +153,10 @@ describe('lifecycle events of real generations', () => {
   beforeAll(() => {
     // All four generations run at once; each test awaits its own.
     started.success = create('/e2e/success', 'lottie', true);
-    started.failure = create('/e2e/failure', 'hyperframes', true, { model: 'llama-3.1-8b', provider: { order: ['ollama', 'local'] } });
+    started.failure = create('/e2e/failure', 'hyperframes', true, {
+      model: 'llama-3.1-8b',
+      provider: { order: ['ollama', 'local'] },
+    });
     started.defaults = create('/e2e/defaults', 'lottie', false);
     started.none = create(null, 'lottie', true);
     answers.set('/e2e/first-fails', (_r, i) => (i === 0 ? { status: 500, body: 'busy' } : { status: 200 }));
@@ -212,8 +236,16 @@ describe('lifecycle events of real generations', () => {
     expect(final.body.status).toBe('failed');
     const events = verifiedEvents(await secretOf(g.orgId), await receiver.waitFor(3, g.path));
     // provider.order names ollama first: queued says so, and processing begins with it (it is down; local takes over).
-    expect(events.get('video.generation.queued')!.data.object).toMatchObject({ status: 'queued', engine: 'hyperframes', provider: 'ollama' });
-    expect(events.get('video.generation.started')!.data.object).toMatchObject({ status: 'in_progress', engine: 'hyperframes', provider: 'ollama' });
+    expect(events.get('video.generation.queued')!.data.object).toMatchObject({
+      status: 'queued',
+      engine: 'hyperframes',
+      provider: 'ollama',
+    });
+    expect(events.get('video.generation.started')!.data.object).toMatchObject({
+      status: 'in_progress',
+      engine: 'hyperframes',
+      provider: 'ollama',
+    });
     const completed = events.get('video.generation.completed')!;
     expectEnvelope(completed, 'video.generation.completed', g.id);
     expect(completed.data.object).toEqual({
@@ -226,35 +258,53 @@ describe('lifecycle events of real generations', () => {
     expect(completed.data.object.error_message).toBeTruthy();
   }, 120_000);
 
-  it('progress events (extension, turned on): signed, at most one per 10 points, rising, before the completed event', async () => {
-    const { org, key } = await createOrgWithKey(stack.db);
-    await setEnabledWebhookEvents(stack.db, org.id, { enable: ['video.generation.progress'] });
-    const res = await api(stack.url, '/v1/responses', {
-      method: 'POST',
-      key,
-      // Lottie: this stack's Chrome is missing on purpose (the failed-generation test).
-      json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'A rocket launch countdown', width: 160, height: 284, duration_seconds: 4, webhook_url: receiver.url('/e2e/progress') },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const final = (await waitForTerminal(stack.url, key, res.body.id)).body;
-    expect(final.status, JSON.stringify(final.error)).toBe('completed');
-    const rows = await waitUntil('progress and completed rows delivered', async () => {
-      const r = await eventRows(res.body.id, org.id);
-      return r.some((e) => e.type === 'video.generation.completed') && r.every((e) => e.status === 'delivered') && r;
-    });
-    const secret = await secretOf(org.id);
-    const received = (await receiver.waitFor(rows.length, '/e2e/progress')).map((req) => verifyDelivery(secret, req) as WebhookEvent);
-    const progress = received.filter((e) => e.type === 'video.generation.progress');
-    expect(progress.length).toBeGreaterThanOrEqual(1);
-    expect(progress.length).toBeLessThanOrEqual(10);
-    for (const event of progress) {
-      expectEnvelope(event, 'video.generation.progress', res.body.id);
-      expect(event.data.object).toMatchObject({ status: 'in_progress', progress: { stage: expect.any(String), percent: expect.any(Number) } });
-    }
-    const decades = progress.map((e) => Math.floor(e.data.object.progress!.percent / 10)).sort((a, b) => a - b);
-    expect(new Set(decades).size).toBe(decades.length);
-    expect(received.map((e) => e.type)).toContain('video.generation.completed');
-  }, 120_000);
+  it(
+    'progress events (extension, turned on): signed, at most one per 10 points, rising, ' +
+      'before the completed event',
+    async () => {
+      const { org, key } = await createOrgWithKey(stack.db);
+      await setEnabledWebhookEvents(stack.db, org.id, { enable: ['video.generation.progress'] });
+      const res = await api(stack.url, '/v1/responses', {
+        method: 'POST',
+        key,
+        // Lottie: this stack's Chrome is missing on purpose (the failed-generation test).
+        json: {
+          model: 'gpt-4o-mini',
+          engine: 'lottie',
+          input: 'A rocket launch countdown',
+          width: 160,
+          height: 284,
+          duration_seconds: 4,
+          webhook_url: receiver.url('/e2e/progress'),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const final = (await waitForTerminal(stack.url, key, res.body.id)).body;
+      expect(final.status, JSON.stringify(final.error)).toBe('completed');
+      const rows = await waitUntil('progress and completed rows delivered', async () => {
+        const r = await eventRows(res.body.id, org.id);
+        return r.some((e) => e.type === 'video.generation.completed') && r.every((e) => e.status === 'delivered') && r;
+      });
+      const secret = await secretOf(org.id);
+      const received = (await receiver.waitFor(rows.length, '/e2e/progress')).map(
+        (req) => verifyDelivery(secret, req) as WebhookEvent,
+      );
+      const progress = received.filter((e) => e.type === 'video.generation.progress');
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      expect(progress.length).toBeLessThanOrEqual(10);
+      for (const event of progress) {
+        expectEnvelope(event, 'video.generation.progress', res.body.id);
+        expect(event.data.object).toMatchObject({
+          status: 'in_progress',
+          progress: { stage: expect.any(String), percent: expect.any(Number) },
+        });
+      }
+      const decades = progress.map((e) => Math.floor(e.data.object.progress!.percent / 10)).sort((a, b) => a - b);
+      expect(new Set(decades).size).toBe(decades.length);
+      expect(received.map((e) => e.type)).toContain('video.generation.completed');
+    },
+    120_000,
+  );
 
   it('default toggles: only the completed event is sent', async () => {
     const g = await started.defaults;
@@ -266,58 +316,80 @@ describe('lifecycle events of real generations', () => {
     expect((await eventRows(g.id, g.orgId)).map((e) => e.type)).toEqual(['video.generation.completed']);
   });
 
-  it('the completed event is sent by the activity that records the outcome; a failed first attempt is retried by its delivery workflow', async () => {
-    const g = await started.firstFails;
-    expect((await waitForTerminal(stack.url, g.key, g.id)).body.status).toBe('completed');
-    const requests = await receiver.waitFor(2, g.path);
-    const [event] = await waitUntil('the event delivered', async () => {
-      const rows = await eventRows(g.id, g.orgId);
-      return rows[0]?.status === 'delivered' && rows;
-    });
-    expect(event).toMatchObject({ type: 'video.generation.completed', attempts: 2 });
-    expect(requests.map((r) => r.headers['service-webhook-id'])).toEqual([event!.id, event!.id]);
-    expect((await listWebhookAttempts(stack.db, event!.id)).map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
-    // Attempt 1 came from the terminal record (an activity of the generation's workflow), which started
-    // the delivery workflow with its result; that workflow recorded nothing before it and made attempt 2 alone.
-    const completed = (await emittedEvents(temporal.workflow.getHandle(g.id))).find((e) => e.facts.type === 'video.generation.completed');
-    expect(completed?.prepared).toMatchObject({ status: 'pending', result: { eventId: event!.id, attempt: 1, statusCode: 500 } });
-    const delivery = temporal.workflow.getHandle(event!.id);
-    expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
-    const history = (await delivery.fetchHistory()).events ?? [];
-    expect(history.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['attemptWebhookDelivery', 'recordWebhookAttempt']);
-    const markers = history.filter((e) => e.markerRecordedEventAttributes);
-    expect(markers, 'no local preparation').toEqual([]);
-  });
+  it(
+    'the completed event is sent by the activity that records the outcome; a failed first attempt is retried by its ' +
+      'delivery workflow',
+    async () => {
+      const g = await started.firstFails;
+      expect((await waitForTerminal(stack.url, g.key, g.id)).body.status).toBe('completed');
+      const requests = await receiver.waitFor(2, g.path);
+      const [event] = await waitUntil('the event delivered', async () => {
+        const rows = await eventRows(g.id, g.orgId);
+        return rows[0]?.status === 'delivered' && rows;
+      });
+      expect(event).toMatchObject({ type: 'video.generation.completed', attempts: 2 });
+      expect(requests.map((r) => r.headers['service-webhook-id'])).toEqual([event!.id, event!.id]);
+      expect((await listWebhookAttempts(stack.db, event!.id)).map((a) => [a.attempt, a.status_code])).toEqual([
+        [1, 500],
+        [2, 200],
+      ]);
+      // Attempt 1 came from the terminal record (an activity of the generation's workflow), which started
+      // the delivery workflow with its result; that workflow recorded nothing before it and made attempt 2 alone.
+      const completed = (await emittedEvents(temporal.workflow.getHandle(g.id))).find(
+        (e) => e.facts.type === 'video.generation.completed',
+      );
+      expect(completed?.prepared).toMatchObject({
+        status: 'pending',
+        result: { eventId: event!.id, attempt: 1, statusCode: 500 },
+      });
+      const delivery = temporal.workflow.getHandle(event!.id);
+      expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
+      const history = (await delivery.fetchHistory()).events ?? [];
+      expect(history.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual([
+        'attemptWebhookDelivery',
+        'recordWebhookAttempt',
+      ]);
+      const markers = history.filter((e) => e.markerRecordedEventAttributes);
+      expect(markers, 'no local preparation').toEqual([]);
+    },
+  );
 
   it('no webhook_url: no event at all, whatever the toggles', async () => {
     const g = await started.none;
     expect((await waitForTerminal(stack.url, g.key, g.id)).body.status).toBe('completed');
     await new Promise((r) => setTimeout(r, 1000));
     expect(await eventRows(g.id, g.orgId)).toEqual([]);
-    const children = temporal.workflow.list({ query: `WorkflowType = 'webhookDeliveryWorkflow' AND ParentWorkflowId = '${g.id}'` });
+    const children = temporal.workflow.list({
+      query: `WorkflowType = 'webhookDeliveryWorkflow' AND ParentWorkflowId = '${g.id}'`,
+    });
     for await (const child of children) throw new Error(`unexpected delivery workflow ${child.workflowId}`);
   });
 
-  it('a non-public or non-HTTPS webhook_url is refused with 400 invalid_webhook_url, and nothing is created', async () => {
-    const { key, org } = await createOrgWithKey(stack.db);
-    for (const [webhook_url, reason] of [
-      ['http://127.0.0.1:9/hook', 'scheme http is not https'],
-      ['https://10.0.0.1/hook', 'private address'],
-      ['https://0x7f.1@169.254.169.254/', 'credentials'],
-      ['https://[::ffff:a9fe:a9fe]/', 'link-local address'],
-    ]) {
-      const res = await api(stack.url, '/v1/responses', {
-        method: 'POST',
-        key,
-        json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'x', width: 160, height: 284, webhook_url },
-      });
-      expect(res.status, webhook_url).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_webhook_url', param: 'webhook_url' });
-      expect(res.body.error.message).toContain(reason);
-    }
-    const { rows } = await stack.db.query('SELECT count(*)::int AS n FROM generations WHERE organization_id = $1', [org.id]);
-    expect(rows[0].n).toBe(0);
-  });
+  it(
+    'a non-public or non-HTTPS webhook_url is refused with 400 invalid_webhook_url, ' + 'and nothing is created',
+    async () => {
+      const { key, org } = await createOrgWithKey(stack.db);
+      for (const [webhook_url, reason] of [
+        ['http://127.0.0.1:9/hook', 'scheme http is not https'],
+        ['https://10.0.0.1/hook', 'private address'],
+        ['https://0x7f.1@169.254.169.254/', 'credentials'],
+        ['https://[::ffff:a9fe:a9fe]/', 'link-local address'],
+      ]) {
+        const res = await api(stack.url, '/v1/responses', {
+          method: 'POST',
+          key,
+          json: { model: 'gpt-4o-mini', engine: 'lottie', input: 'x', width: 160, height: 284, webhook_url },
+        });
+        expect(res.status, webhook_url).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'invalid_webhook_url', param: 'webhook_url' });
+        expect(res.body.error.message).toContain(reason);
+      }
+      const { rows } = await stack.db.query('SELECT count(*)::int AS n FROM generations WHERE organization_id = $1', [
+        org.id,
+      ]);
+      expect(rows[0].n).toBe(0);
+    },
+  );
 });
 
 // ---- Delivery and retries: the delivery workflow driven directly ------------------------------
@@ -326,10 +398,20 @@ describe('lifecycle events of real generations', () => {
 async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Partial<GenerationEventFacts> } = {}) {
   const orgId = opts.orgId ?? (await createOrgWithKey(stack.db)).org.id;
   const generationId = newId('gen');
-  const request = generationRequest('lottie', 'gpt-4o-mini', { content: [{ type: 'text', text: 'x' }], webhook_url: webhookUrl });
+  const request = generationRequest('lottie', 'gpt-4o-mini', {
+    content: [{ type: 'text', text: 'x' }],
+    webhook_url: webhookUrl,
+  });
 
   const app = { name: null, referer: null, title: null };
-  await admitGeneration(stack.db, { id: generationId, organizationId: orgId, apiKeyId: 'key_test', request, app, holdMicros: 0 });
+  await admitGeneration(stack.db, {
+    id: generationId,
+    organizationId: orgId,
+    apiKeyId: 'key_test',
+    request,
+    app,
+    holdMicros: 0,
+  });
   const eventId = newId('evt', 16);
   const input: WebhookDeliveryInput = {
     eventId,
@@ -338,9 +420,20 @@ async function deliver(webhookUrl: string, opts: { orgId?: string; facts?: Parti
     webhookUrl,
     engine: 'lottie',
     model: 'gpt-4o-mini',
-    facts: { type: 'video.generation.completed', status: 'failed', provider: 'local', errorMessage: 'boom', videoKey: null, ...opts.facts },
+    facts: {
+      type: 'video.generation.completed',
+      status: 'failed',
+      provider: 'local',
+      errorMessage: 'boom',
+      videoKey: null,
+      ...opts.facts,
+    },
   };
-  const handle = await temporal.workflow.start('webhookDeliveryWorkflow', { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [input] });
+  const handle = await temporal.workflow.start('webhookDeliveryWorkflow', {
+    workflowId: eventId,
+    taskQueue: TASK_QUEUES.io,
+    args: [input],
+  });
   return { eventId, orgId, generationId, result: handle.result() as Promise<WebhookDeliveryResult> };
 }
 
@@ -372,7 +465,10 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
     const secret = await secretOf(d.orgId);
     for (const r of requests) {
       expect(r.headers['service-webhook-id']).toBe(d.eventId);
-      expect(verifyDelivery(secret, r)).toMatchObject({ id: d.eventId, data: { object: { status: 'failed', error_message: 'boom', output_url: null } } });
+      expect(verifyDelivery(secret, r)).toMatchObject({
+        id: d.eventId,
+        data: { object: { status: 'failed', error_message: 'boom', output_url: null } },
+      });
       // The timestamp is whole seconds, floored when the attempt is signed: it is at most
       // one second plus the delivery latency behind the receiver's clock, never ahead of it.
       const lagSeconds = r.receivedAtMs / 1000 - timestampOf(r);
@@ -384,7 +480,11 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
     expect(timestampOf(requests[2]!)).toBeGreaterThan(timestampOf(requests[1]!));
 
     const attempts = await listWebhookAttempts(stack.db, d.eventId);
-    expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 500], [3, 200]]);
+    expect(attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 200],
+    ]);
     expect(attempts[0]).toMatchObject({ error: null, response_excerpt: 'not yet' });
     for (const a of attempts) expect(a.duration_ms).toBeGreaterThanOrEqual(0);
     const [event] = await listWebhookEvents(stack.db, d.orgId);
@@ -430,7 +530,9 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
   });
 
   it('Retry-After on 429 is honoured over the shorter schedule', async () => {
-    answers.set('/retry/429', (_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200 }));
+    answers.set('/retry/429', (_r, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '3' } } : { status: 200 },
+    );
     const d = await deliver(receiver.url('/retry/429'));
     expect(await d.result).toEqual({ status: 'delivered', attempts: 2 });
     const [first, second] = onPath('/retry/429');
@@ -445,37 +547,49 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
     expect((await listWebhookAttempts(stack.db, d.eventId)).map((a) => a.status_code)).toEqual([503, 503, 503, 503]);
   });
 
-  it('an address that is not public at delivery: every attempt recorded in fixed words, and the deliveries page shows only those', async () => {
-    const { org } = await createOrgWithKey(stack.db);
-    const member = await createTestMember(stack.db, org.id);
-    // Refused at request time too; started here as if its name had turned private since (rebinding).
-    const d = await deliver('https://10.20.30.40/hook', { orgId: org.id });
-    expect(await d.result).toEqual({ status: 'failed', attempts: 4 });
-    const attempts = await listWebhookAttempts(stack.db, d.eventId);
-    expect(attempts.map((a) => [a.status_code, a.error])).toEqual(Array(4).fill([null, ATTEMPT_FAILURES.notPublic]));
-    // The reason, with the address, is the operator's: in the worker's log with the event and generation.
-    expect(workerLog(d.eventId).filter((l) => l.msg === 'webhook attempt failed')[0]).toMatchObject({
-      generation_id: d.generationId,
-      error: ATTEMPT_FAILURES.notPublic,
-      cause: expect.stringContaining('10.20.30.40 is not public (private address)'),
-    });
-    const dashboard = new DashboardClient(stack.url);
-    expect((await dashboard.signIn(member.email, member.password)).status).toBe(303);
-    for (const path of ['/dashboard/webhooks', `/dashboard/generations/${d.generationId}`]) {
-      const page = await dashboard.get(path);
-      expect(page.status, path).toBe(200);
-      expect(page.body, path).toContain(ATTEMPT_FAILURES.notPublic);
-      expect(page.body, path).not.toMatch(/private address|rejected before connecting|10\.20\.30\.40 is/);
-    }
-  });
+  it(
+    'an address that is not public at delivery: every attempt recorded in fixed words, ' +
+      'and the deliveries page shows only those',
+    async () => {
+      const { org } = await createOrgWithKey(stack.db);
+      const member = await createTestMember(stack.db, org.id);
+      // Refused at request time too; started here as if its name had turned private since (rebinding).
+      const d = await deliver('https://10.20.30.40/hook', { orgId: org.id });
+      expect(await d.result).toEqual({ status: 'failed', attempts: 4 });
+      const attempts = await listWebhookAttempts(stack.db, d.eventId);
+      expect(attempts.map((a) => [a.status_code, a.error])).toEqual(Array(4).fill([null, ATTEMPT_FAILURES.notPublic]));
+      // The reason, with the address, is the operator's: in the worker's log with the event and generation.
+      expect(workerLog(d.eventId).filter((l) => l.msg === 'webhook attempt failed')[0]).toMatchObject({
+        generation_id: d.generationId,
+        error: ATTEMPT_FAILURES.notPublic,
+        cause: expect.stringContaining('10.20.30.40 is not public (private address)'),
+      });
+      const dashboard = new DashboardClient(stack.url);
+      expect((await dashboard.signIn(member.email, member.password)).status).toBe(303);
+      for (const path of ['/dashboard/webhooks', `/dashboard/generations/${d.generationId}`]) {
+        const page = await dashboard.get(path);
+        expect(page.status, path).toBe(200);
+        expect(page.body, path).toContain(ATTEMPT_FAILURES.notPublic);
+        expect(page.body, path).not.toMatch(/private address|rejected before connecting|10\.20\.30\.40 is/);
+      }
+    },
+  );
 
   it('attempts recorded before the fixed words (raw error text) are given them by migration 0013', async () => {
     const d = await deliver(receiver.url('/legacy'));
     await d.result;
     const raw = [
       ['no response within 15 s', ATTEMPT_FAILURES.timeout],
-      ['rejected before connecting: webhook_url must be a public HTTPS URL: host a.example could not be resolved (ENOTFOUND)', ATTEMPT_FAILURES.unresolved],
-      ['rejected before connecting: webhook_url must be a public HTTPS URL: host a.example resolves to 10.0.0.1, which is not public (private address)', ATTEMPT_FAILURES.notPublic],
+      [
+        'rejected before connecting: webhook_url must be a public HTTPS URL: host a.example could not be ' +
+          'resolved (ENOTFOUND)',
+        ATTEMPT_FAILURES.unresolved,
+      ],
+      [
+        'rejected before connecting: webhook_url must be a public HTTPS URL: host a.example resolves to 10.0.0.1, ' +
+          'which is not public (private address)',
+        ATTEMPT_FAILURES.notPublic,
+      ],
       ['attempt did not complete: activity StartToClose timeout', ATTEMPT_FAILURES.incomplete],
       ['self-signed certificate', ATTEMPT_FAILURES.tls],
       ['connect ECONNREFUSED 10.1.2.3:443', ATTEMPT_FAILURES.unreachable],
@@ -483,14 +597,18 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
     ] as const;
     for (const [i, [error]] of raw.entries()) {
       await stack.db.query(
-        `INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, now(), NULL, 1, $3)`,
+        `INSERT INTO webhook_attempts (event_id, attempt, attempted_at, status_code, duration_ms, error)
+         VALUES ($1, $2, now(), NULL, 1, $3)`,
         [d.eventId, 10 + i, error],
       );
     }
-    await stack.db.query(fs.readFileSync(new URL('../../src/db/migrations/0013_webhook_attempt_messages.sql', import.meta.url), 'utf8'));
+    await stack.db.query(
+      fs.readFileSync(new URL('../../src/db/migrations/0013_webhook_attempt_messages.sql', import.meta.url), 'utf8'),
+    );
     const stored = (await listWebhookAttempts(stack.db, d.eventId)).filter((a) => a.attempt >= 10);
     expect(stored.map((a) => a.error)).toEqual(raw.map(([, fixed]) => fixed));
-    for (const a of await listWebhookAttempts(stack.db, d.eventId)) expect(a.error === null || isAttemptFailure(a.error)).toBe(true);
+    for (const a of await listWebhookAttempts(stack.db, d.eventId))
+      expect(a.error === null || isAttemptFailure(a.error)).toBe(true);
   });
 
   it('a worker killed between attempts: the next worker carries on and delivers', async () => {
@@ -508,34 +626,51 @@ describe('delivery retries (schedule shortened to 0,1s,1s,2s)', () => {
   }, 90_000);
 
   it('an event type the organization turned off is not sent or recorded', async () => {
-    const d = await deliver(receiver.url('/toggles/off'), { facts: { type: 'video.generation.started', status: 'in_progress', errorMessage: null } });
+    const d = await deliver(receiver.url('/toggles/off'), {
+      facts: { type: 'video.generation.started', status: 'in_progress', errorMessage: null },
+    });
     expect(await d.result).toEqual({ status: 'disabled', attempts: 0 });
     expect(onPath('/toggles/off')).toHaveLength(0);
     expect(await listWebhookEvents(stack.db, d.orgId)).toEqual([]);
   });
 });
 
-
 // ---- Admin CLI: toggles and secret rotation ------------------------------------------------------
 
 const execFileAsync = promisify(execFile);
 
 async function admin(...args: string[]): Promise<any> {
-  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], { env: stack.env });
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], {
+    env: stack.env,
+  });
   return JSON.parse(stdout);
 }
 
 describe('admin CLI', () => {
   it('sets toggles, shows the secret, and rotates it with a grace period in which both secrets sign', async () => {
     const { org } = await createOrgWithKey(stack.db);
-    expect(await admin('webhook-settings', '--org', org.id)).toMatchObject({ enabled_events: ['video.generation.completed'] });
-    const toggled = await admin('webhook-settings', '--org', org.id, '--enable', 'video.generation.queued,video.generation.started', '--disable', 'video.generation.completed');
+    expect(await admin('webhook-settings', '--org', org.id)).toMatchObject({
+      enabled_events: ['video.generation.completed'],
+    });
+    const toggled = await admin(
+      'webhook-settings',
+      '--org',
+      org.id,
+      '--enable',
+      'video.generation.queued,video.generation.started',
+      '--disable',
+      'video.generation.completed',
+    );
     expect(toggled.enabled_events).toEqual(['video.generation.queued', 'video.generation.started']);
     expect((await getWebhookSettings(stack.db, org.id))!.enabled_events).toEqual(toggled.enabled_events);
     await setEnabledWebhookEvents(stack.db, org.id, { enable: ['video.generation.completed'] });
 
     const shown = await admin('webhook-secret', '--org', org.id);
-    expect(shown).toMatchObject({ organization_id: org.id, signing_secret: expect.stringMatching(/^whsec_/), previous_signing_secret: null });
+    expect(shown).toMatchObject({
+      organization_id: org.id,
+      signing_secret: expect.stringMatching(/^whsec_/),
+      previous_signing_secret: null,
+    });
     const rotated = await admin('rotate-webhook-secret', '--org', org.id);
     expect(rotated.previous_signing_secret).toBe(shown.signing_secret);
     expect(rotated.signing_secret).not.toBe(shown.signing_secret);
@@ -552,10 +687,27 @@ describe('admin CLI', () => {
   });
 
   it('refuses unknown event types and organizations', async () => {
-    const bad = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', 'webhook-settings', '--org', 'org_nope', '--enable', 'video.generation.exploded'], { env: stack.env }).catch((e) => e);
+    const bad = await execFileAsync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/admin/cli.ts',
+        'webhook-settings',
+        '--org',
+        'org_nope',
+        '--enable',
+        'video.generation.exploded',
+      ],
+      { env: stack.env },
+    ).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stderr).error.code).toBe('usage');
-    const unknown = await execFileAsync(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', 'webhook-secret', '--org', 'org_nope'], { env: stack.env }).catch((e) => e);
+    const unknown = await execFileAsync(
+      process.execPath,
+      ['--import', 'tsx', 'src/admin/cli.ts', 'webhook-secret', '--org', 'org_nope'],
+      { env: stack.env },
+    ).catch((e) => e);
     expect(unknown.code).toBe(2);
     expect(JSON.parse(unknown.stderr).error.message).toContain('unknown organization org_nope');
   });

@@ -1,7 +1,13 @@
 // The retry schedule and its exceptions (pure; the delivery workflow applies them).
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, loadConfig, parseRetrySchedule } from '../../src/config.js';
-import { delayBeforeNextAttempt, isDelivered, isGone, parseRetryAfter, RETRY_AFTER_CAP_MS } from '../../src/webhooks/retryPolicy.js';
+import {
+  delayBeforeNextAttempt,
+  isDelivered,
+  isGone,
+  parseRetryAfter,
+  RETRY_AFTER_CAP_MS,
+} from '../../src/webhooks/retryPolicy.js';
 
 const verdict = (statusCode: number | null, retryAfterMs: number | null = null) => ({ statusCode, retryAfterMs });
 
@@ -16,7 +22,9 @@ describe('webhook retry policy', () => {
   });
 
   it('the schedule is shortenable by configuration, and a bad one stops start-up', () => {
-    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 250ms, 1s, 2' }).webhooks.retryScheduleMs).toEqual([0, 250, 1000, 2000]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0, 250ms, 1s, 2' }).webhooks.retryScheduleMs).toEqual([
+      0, 250, 1000, 2000,
+    ]);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '0,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '' })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });

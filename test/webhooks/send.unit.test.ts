@@ -43,7 +43,13 @@ const request = (url: string) => ({ url, body: '{"hello":"world"}', headers: { '
 describe('sendWebhook', () => {
   it('posts the exact body and headers and reports the status', async () => {
     const outcome = await sendWebhook(request(receiver.url('/hook?x=1')), local());
-    expect(outcome).toMatchObject({ statusCode: 200, error: null, cause: null, responseExcerpt: 'ok', retryAfterMs: null });
+    expect(outcome).toMatchObject({
+      statusCode: 200,
+      error: null,
+      cause: null,
+      responseExcerpt: 'ok',
+      retryAfterMs: null,
+    });
     const [got] = receiver.requests;
     expect(got).toMatchObject({ path: '/hook?x=1', body: '{"hello":"world"}' });
     expect(got!.headers).toMatchObject({ 'service-webhook-id': 'evt_test', 'content-type': 'application/json' });
@@ -100,7 +106,9 @@ describe('sendWebhook', () => {
   });
 
   it('does not follow redirects', async () => {
-    receiver.respond((r) => (r.path === '/hook' ? { status: 302, headers: { location: receiver.url('/elsewhere') } } : { status: 200 }));
+    receiver.respond((r) =>
+      r.path === '/hook' ? { status: 302, headers: { location: receiver.url('/elsewhere') } } : { status: 200 },
+    );
     const outcome = await sendWebhook(request(receiver.url()), local());
     expect(outcome.statusCode).toBe(302);
     expect(receiver.requests.map((r) => r.path)).toEqual(['/hook']);
@@ -134,20 +142,26 @@ describe('sendWebhook', () => {
     expect(outcome.retryAfterMs).toBeLessThanOrEqual(60_000);
   });
 
-  it('a closed port is a failed attempt: the receiver could not be reached (the connection error is the cause)', async () => {
-    const gone = await startReceiver(cert);
-    const url = gone.url();
-    await gone.close();
-    const outcome = await sendWebhook(request(url), local());
-    expect(outcome).toMatchObject({ statusCode: null, error: ATTEMPT_FAILURES.unreachable });
-    expect(outcome.cause).toContain('ECONNREFUSED');
-  });
+  it(
+    'a closed port is a failed attempt: ' + 'the receiver could not be reached (the connection error is the cause)',
+    async () => {
+      const gone = await startReceiver(cert);
+      const url = gone.url();
+      await gone.close();
+      const outcome = await sendWebhook(request(url), local());
+      expect(outcome).toMatchObject({ statusCode: null, error: ATTEMPT_FAILURES.unreachable });
+      expect(outcome.cause).toContain('ECONNREFUSED');
+    },
+  );
 
   it('a name that does not resolve: refused before connecting, in its own fixed words', async () => {
     const nowhere: HostResolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
     };
-    const outcome = await sendWebhook(request('https://nowhere.example/hook'), { ...local(nowhere), allowLoopback: false });
+    const outcome = await sendWebhook(request('https://nowhere.example/hook'), {
+      ...local(nowhere),
+      allowLoopback: false,
+    });
     expect(outcome).toMatchObject({ statusCode: null, error: ATTEMPT_FAILURES.unresolved });
     expect(outcome.cause).toContain('ENOTFOUND');
   });

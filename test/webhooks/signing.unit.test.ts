@@ -5,7 +5,13 @@ import { newWebhookSecret } from '../../src/ids.js';
 import { signatureHeaders, WEBHOOK_HEADERS } from '../../src/webhooks/signing.js';
 import { verifyDelivery } from './support/receiver.js';
 
-const body = JSON.stringify({ id: 'evt_1', object: 'event', created: 1, type: 'video.generation.completed', data: { object: {} } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  object: 'event',
+  created: 1,
+  type: 'video.generation.completed',
+  data: { object: {} },
+});
 
 describe('webhook signing', () => {
   it('secrets are whsec_ + base64 of 32 random bytes', () => {
@@ -25,9 +31,13 @@ describe('webhook signing', () => {
     expect(headers['service-webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
     expect(verifyDelivery(secret, { headers, body })).toEqual(JSON.parse(body));
-    expect(() => verifyDelivery(secret, { headers, body: body.replace('completed', 'queued') })).toThrow(/No matching signature/);
+    expect(() => verifyDelivery(secret, { headers, body: body.replace('completed', 'queued') })).toThrow(
+      /No matching signature/,
+    );
     expect(() => verifyDelivery(newWebhookSecret(), { headers, body })).toThrow(/No matching signature/);
-    expect(() => verifyDelivery(secret, { headers: { ...headers, 'service-webhook-id': 'evt_other' }, body })).toThrow();
+    expect(() =>
+      verifyDelivery(secret, { headers: { ...headers, 'service-webhook-id': 'evt_other' }, body }),
+    ).toThrow();
   });
 
   it('matches the recipe of 6.5 computed by hand', () => {

@@ -179,7 +179,9 @@ describe('webhook_url policy', () => {
     let calls = 0;
     const rebinding: HostResolver = async () => answers[Math.min(calls++, answers.length - 1)]!;
     const policy = { allowLoopback: false, resolve: rebinding };
-    await expect(vetWebhookUrl('https://rebind.example.com/', policy)).resolves.toMatchObject({ address: '93.184.215.14' });
+    await expect(vetWebhookUrl('https://rebind.example.com/', policy)).resolves.toMatchObject({
+      address: '93.184.215.14',
+    });
     const err = await rejection('https://rebind.example.com/', policy);
     expect(err.message).toContain('resolves to 10.0.0.7, which is not public (private address)');
   });
@@ -194,11 +196,26 @@ describe('webhook_url policy', () => {
 
   it('the unsafe local-testing setting lets loopback through, and nothing else', async () => {
     const config = loadConfig({ OUTBOUND_UNSAFE_ALLOW_LOOPBACK: 'true' });
-    for (const url of ['https://127.0.0.1:9443/', 'https://[::1]/', 'https://0x7f.1/', 'https://localhost/', 'https://loop.example.com/']) {
+    for (const url of [
+      'https://127.0.0.1:9443/',
+      'https://[::1]/',
+      'https://0x7f.1/',
+      'https://localhost/',
+      'https://loop.example.com/',
+    ]) {
       await expect(assertPublicWebhookUrl(url, config, resolver), url).resolves.toBeTruthy();
     }
-    for (const url of ['http://127.0.0.1/', 'https://10.0.0.1/', 'https://169.254.169.254/', 'https://[fe80::1]/', 'https://intranet.example.com/', 'https://u:p@127.0.0.1/']) {
-      await expect(assertPublicWebhookUrl(url, config, resolver), url).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    for (const url of [
+      'http://127.0.0.1/',
+      'https://10.0.0.1/',
+      'https://169.254.169.254/',
+      'https://[fe80::1]/',
+      'https://intranet.example.com/',
+      'https://u:p@127.0.0.1/',
+    ]) {
+      await expect(assertPublicWebhookUrl(url, config, resolver), url).rejects.toMatchObject({
+        code: 'invalid_webhook_url',
+      });
     }
   });
 
@@ -206,6 +223,9 @@ describe('webhook_url policy', () => {
     const config = loadConfig({});
     expect(config.outbound.unsafeAllowLoopback).toBe(false);
     expect(config.outbound.unsafeCaFile).toBeUndefined();
-    await expect(assertPublicWebhookUrl('https://127.0.0.1/', config, resolver)).rejects.toMatchObject({ kind: 'invalid_input', code: 'invalid_webhook_url' });
+    await expect(assertPublicWebhookUrl('https://127.0.0.1/', config, resolver)).rejects.toMatchObject({
+      kind: 'invalid_input',
+      code: 'invalid_webhook_url',
+    });
   });
 });

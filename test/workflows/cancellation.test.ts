@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, inject, test } from 'vitest';
 import type { GenerationRequest, TokenUsage } from '../../src/shared.js';
 import { stateQuery } from '../../src/temporal/contract.js';
-import { emittedEvents, hang, outcomeOf, startHarness, unconfirmedCancellations, usage, type GenerationRun, type Harness, type Name, type Script } from './harness.js';
+import {
+  emittedEvents,
+  hang,
+  outcomeOf,
+  startHarness,
+  unconfirmedCancellations,
+  usage,
+  type GenerationRun,
+  type Harness,
+  type Name,
+  type Script,
+} from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,7 +56,15 @@ const STAGES: Stage[] = [
     blocking: 'fetchMedia',
     script: { fetchMedia: () => hang() },
     request: {
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/a.png' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'A teaser' },
+            { type: 'image', url: 'https://media.example.com/a.png' },
+          ],
+        },
+      ],
     },
     state: { status: 'in_progress', provider: null, progress: { stage: 'composing', provider: null } },
     provider: null,
@@ -109,7 +128,11 @@ describe.concurrent('cancellation', () => {
         error: { code: 'cancelled', message: 'Generation was cancelled' },
         eventSeq: expect.any(Number),
       });
-      expect(await handle.query(stateQuery)).toMatchObject({ status: 'cancelled', provider: stage.provider, progress: null });
+      expect(await handle.query(stateQuery)).toMatchObject({
+        status: 'cancelled',
+        provider: stage.provider,
+        progress: null,
+      });
       expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual(stage.events);
     });
   }

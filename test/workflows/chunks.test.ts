@@ -9,7 +9,16 @@ import { splitFrames } from '../../src/engines/chunks.js';
 import { videoKey } from '../../src/storage/keys.js';
 import type { ChunkRenderInput, RenderProgressReport } from '../../src/temporal/contract.js';
 import { renderProgressSignal } from '../../src/temporal/contract.js';
-import { defaults, gate, hang, outcomeOf, startHarness, stateWhen, unconfirmedCancellations, type Harness } from './harness.js';
+import {
+  defaults,
+  gate,
+  hang,
+  outcomeOf,
+  startHarness,
+  stateWhen,
+  unconfirmedCancellations,
+  type Harness,
+} from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -35,9 +44,20 @@ function allChunks() {
   };
 }
 
-const chunkReport = (input: ChunkRenderInput, fraction: number, stage: RenderProgressReport['stage'] = 'rendering'): Promise<void> => {
+const chunkReport = (
+  input: ChunkRenderInput,
+  fraction: number,
+  stage: RenderProgressReport['stage'] = 'rendering',
+): Promise<void> => {
   const frames = input.chunk.end - input.chunk.start;
-  const report: RenderProgressReport = { stage, fraction, frames_rendered: Math.round(fraction * frames), frames_total: frames, eta_seconds: 10 + input.chunk.index, chunk: input.chunk.index };
+  const report: RenderProgressReport = {
+    stage,
+    fraction,
+    frames_rendered: Math.round(fraction * frames),
+    frames_total: frames,
+    eta_seconds: 10 + input.chunk.index,
+    chunk: input.chunk.index,
+  };
   return Context.current().client.workflow.getHandle(input.generationId).signal(renderProgressSignal, report);
 };
 
@@ -47,7 +67,13 @@ async function halfRenderedPercent(): Promise<number> {
   const release = gate();
   const run = await h.startGeneration({
     renderComposition: async (input) => {
-      await Context.current().client.workflow.getHandle(input.generationId).signal(renderProgressSignal, { stage: 'rendering', fraction: 0.5, frames_rendered: 150, frames_total: 300, eta_seconds: null });
+      await Context.current().client.workflow.getHandle(input.generationId).signal(renderProgressSignal, {
+        stage: 'rendering',
+        fraction: 0.5,
+        frames_rendered: 150,
+        frames_total: 300,
+        eta_seconds: null,
+      });
       reported.open();
       await release.promise;
       return defaults.renderComposition(input);
@@ -69,14 +95,21 @@ describe.concurrent('chunked rendering', () => {
     expect(trace.inputs('renderChunk')).toEqual([]);
   });
 
-  test('a long video: every chunk at once, then one join of all of them in order; their progress is summed', async ({ expect }) => {
+  test('a long video: every chunk at once, then one join of all of them in order; their progress is summed', async ({
+    expect,
+  }) => {
     const [release, started] = [gate(), allChunks()];
     const run = await h.startGeneration({
       ...planned,
       renderChunk: async (input) => {
         await started.arrive();
         // Chunk 0 halfway, chunk 1 done drawing, chunk 2 not reported yet.
-        if (input.chunk.index < 2) await chunkReport(input, input.chunk.index === 0 ? 0.5 : 1, input.chunk.index === 0 ? 'rendering' : 'encoding');
+        if (input.chunk.index < 2)
+          await chunkReport(
+            input,
+            input.chunk.index === 0 ? 0.5 : 1,
+            input.chunk.index === 0 ? 'rendering' : 'encoding',
+          );
         await release.promise;
         return defaults.renderChunk(input);
       },
@@ -85,14 +118,24 @@ describe.concurrent('chunked rendering', () => {
     const state = await stateWhen(h, run.id, (s) => s.progress?.frames_rendered === 150);
     // (0.5·100 + 1·100 + 0·100) / 300 of the render: the generation stands where a one-piece render
     // half drawn stands (its own report, through the same workflow); the estimate waits for every chunk.
-    expect(state.progress).toMatchObject({ stage: 'rendering', frames_rendered: 150, frames_total: 300, eta_seconds: null, percent: await halfRenderedPercent() });
+    expect(state.progress).toMatchObject({
+      stage: 'rendering',
+      frames_rendered: 150,
+      frames_total: 300,
+      eta_seconds: null,
+      percent: await halfRenderedPercent(),
+    });
     release.open();
 
     expect(await outcomeOf(run.handle)).toBe('completed');
     expect(trace.inputs('renderComposition')).toEqual([]);
     expect(trace.inputs('renderChunk').map((i) => i.chunk)).toEqual(expect.arrayContaining(CHUNKS));
     const [join] = trace.inputs('joinChunks');
-    expect(join!.chunks.map((c) => [c.index, c.frames])).toEqual([[0, 100], [1, 100], [2, 100]]);
+    expect(join!.chunks.map((c) => [c.index, c.frames])).toEqual([
+      [0, 100],
+      [1, 100],
+      [2, 100],
+    ]);
     expect(trace.outcome.rendered).toMatchObject({ video: { key: videoKey(run.id) }, duration_seconds: 10 });
   });
 
@@ -101,7 +144,9 @@ describe.concurrent('chunked rendering', () => {
     await trace.waitFor('renderChunk', { nth: CHUNKS.length });
     await handle.cancel();
     expect(await outcomeOf(handle)).toBe('cancelled');
-    expect(trace.calls.filter((c) => 'event' in c && c.activity === 'renderChunk' && c.event === 'cancelled')).toHaveLength(CHUNKS.length);
+    expect(
+      trace.calls.filter((c) => 'event' in c && c.activity === 'renderChunk' && c.event === 'cancelled'),
+    ).toHaveLength(CHUNKS.length);
     expect((await handle.describe()).raw.pendingActivities ?? []).toEqual([]);
     expect(await unconfirmedCancellations(handle)).toBe(0);
     expect(trace.inputs('joinChunks')).toEqual([]);
@@ -115,13 +160,23 @@ describe.concurrent('chunked rendering', () => {
       renderChunk: async (input) => {
         if (input.chunk.index !== 1) return started.arrive().then(() => hang());
         await started.arrive();
-        throw ApplicationFailure.create({ type: 'render_failed', message: 'HyperFrames chunk render failed: page crashed', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'render_failed',
+          message: 'HyperFrames chunk render failed: page crashed',
+          nonRetryable: true,
+        });
       },
     });
     const { trace } = run;
     expect(await outcomeOf(run.handle)).toBe('failed');
-    expect(trace.outcome.error).toEqual({ code: 'render_failed', message: 'HyperFrames chunk render failed: page crashed' });
-    expect(trace.calls.filter((c) => 'event' in c && c.event === 'cancelled').map((c) => c.activity)).toEqual(['renderChunk', 'renderChunk']);
+    expect(trace.outcome.error).toEqual({
+      code: 'render_failed',
+      message: 'HyperFrames chunk render failed: page crashed',
+    });
+    expect(trace.calls.filter((c) => 'event' in c && c.event === 'cancelled').map((c) => c.activity)).toEqual([
+      'renderChunk',
+      'renderChunk',
+    ]);
     expect(await unconfirmedCancellations(run.handle)).toBe(0);
     expect(trace.inputs('joinChunks')).toEqual([]);
   });
@@ -131,14 +186,26 @@ describe.concurrent('chunked rendering', () => {
       ...planned,
       renderChunk: async (input) => {
         if (input.chunk.index === 2 && Context.current().info.attempt === 1) {
-          throw ApplicationFailure.create({ type: 'render_crashed', message: 'Render process was killed by SIGKILL', nonRetryable: false });
+          throw ApplicationFailure.create({
+            type: 'render_crashed',
+            message: 'Render process was killed by SIGKILL',
+            nonRetryable: false,
+          });
         }
         return defaults.renderChunk(input);
       },
     });
     expect(await outcomeOf(handle)).toBe('completed');
-    const attempts = trace.calls.filter((c) => c.activity === 'renderChunk' && !('event' in c)) as { input: ChunkRenderInput; attempt: number }[];
-    expect(attempts.map((c) => [c.input.chunk.index, c.attempt]).sort()).toEqual([[0, 1], [1, 1], [2, 1], [2, 2]]);
+    const attempts = trace.calls.filter((c) => c.activity === 'renderChunk' && !('event' in c)) as {
+      input: ChunkRenderInput;
+      attempt: number;
+    }[];
+    expect(attempts.map((c) => [c.input.chunk.index, c.attempt]).sort()).toEqual([
+      [0, 1],
+      [1, 1],
+      [2, 1],
+      [2, 2],
+    ]);
     expect(trace.inputs('joinChunks')[0]!.chunks).toHaveLength(3);
   });
 });

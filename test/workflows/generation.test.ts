@@ -29,17 +29,31 @@ afterAll(async () => {
   await h?.close();
 });
 
-const finding = (n: number): Finding => ({ code: `bad_${n}`, message: `problem ${n}`, location: `/layers/${n}`, severity: 'error' });
+const finding = (n: number): Finding => ({
+  code: `bad_${n}`,
+  message: `problem ${n}`,
+  location: `/layers/${n}`,
+  severity: 'error',
+});
 
 /** Clients get a fixed message naming the generation; the failure's own words go to the operator's log only. */
-const internalError = (id: string) => ({ code: 'internal_error', message: `The generation failed on an internal error; its cause is in the service's logs under ${id}` });
+const internalError = (id: string) => ({
+  code: 'internal_error',
+  message: `The generation failed on an internal error; its cause is in the service's logs under ${id}`,
+});
 
 describe.concurrent('generation workflow', () => {
   describe('render failure mapping', () => {
-    test('an ApplicationFailure type becomes error.code (render_failed); provider and tokens are kept', async ({ expect }) => {
+    test('an ApplicationFailure type becomes error.code (render_failed); provider and tokens are kept', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         renderComposition: async () => {
-          throw ApplicationFailure.create({ type: 'render_failed', message: 'ffmpeg exited with code 1', nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: 'render_failed',
+            message: 'ffmpeg exited with code 1',
+            nonRetryable: true,
+          });
         },
       });
       expect(await outcomeOf(handle)).toBe('failed');
@@ -58,7 +72,12 @@ describe.concurrent('generation workflow', () => {
         renderComposition: async () => {
           const { attempt: n } = Context.current().info;
           // Retryable failures on the first two attempts (retried at once), then silence: the 5 s heartbeat timeout.
-          if (n < 3) throw ApplicationFailure.create({ type: 'render_crashed', message: 'render process died', nextRetryDelay: 10 });
+          if (n < 3)
+            throw ApplicationFailure.create({
+              type: 'render_crashed',
+              message: 'render process died',
+              nextRetryDelay: 10,
+            });
           return hang({ heartbeat: false });
         },
       });
@@ -92,7 +111,9 @@ describe.concurrent('generation workflow', () => {
       expect(trace.outcome.internalCause).toBe('Error: ENOENT: no such file or directory, open /srv/secret/path');
     });
 
-    test('a provider call that crashes (not a classified provider failure) hands over without its words', async ({ expect }) => {
+    test('a provider call that crashes (not a classified provider failure) hands over without its words', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1')], repairRounds: 1 }),
         writeComposition: async () => {
@@ -100,7 +121,10 @@ describe.concurrent('generation workflow', () => {
         },
       });
       expect(await outcomeOf(handle)).toBe('failed');
-      expect(trace.outcome.error).toEqual({ code: 'provider_unavailable', message: 'No provider could write the composition: p1: the call failed unexpectedly' });
+      expect(trace.outcome.error).toEqual({
+        code: 'provider_unavailable',
+        message: 'No provider could write the composition: p1: the call failed unexpectedly',
+      });
     });
   });
 
@@ -109,7 +133,8 @@ describe.concurrent('generation workflow', () => {
       const { handle, trace, id } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
         writeComposition: async (call) => {
-          if (call.provider === 'p1') throw providerFailure('provider_unavailable', '503 Service Unavailable', usage(3, 4));
+          if (call.provider === 'p1')
+            throw providerFailure('provider_unavailable', '503 Service Unavailable', usage(3, 4));
           return defaults.writeComposition(call);
         },
       });
@@ -124,7 +149,9 @@ describe.concurrent('generation workflow', () => {
       expect(trace.outcome.rendered?.video.key).toBe(videoKey(id));
     });
 
-    test('provider_rejected ends the generation with that code; the message lists the earlier attempts', async ({ expect }) => {
+    test('provider_rejected ends the generation with that code; the message lists the earlier attempts', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2'), attempt('p3')], repairRounds: 1 }),
         writeComposition: async (call) => {
@@ -140,11 +167,16 @@ describe.concurrent('generation workflow', () => {
         provider: null,
         usage: usage(5, 0),
         rendered: null,
-        error: { code: 'provider_rejected', message: 'p2: 400 invalid request (earlier attempts: p1: connection refused)' },
+        error: {
+          code: 'provider_rejected',
+          message: 'p2: 400 invalid request (earlier attempts: p1: connection refused)',
+        },
       });
     });
 
-    test('content_refused ends the generation at once, billed, without trying the next provider', async ({ expect }) => {
+    test('content_refused ends the generation at once, billed, without trying the next provider', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
         writeComposition: async () => {
@@ -160,22 +192,33 @@ describe.concurrent('generation workflow', () => {
       });
     });
 
-    test('a call that times out (activity TimeoutFailure, after its one retry) counts as unavailable', async ({ expect }) => {
+    test('a call that times out (activity TimeoutFailure, after its one retry) counts as unavailable', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
         writeComposition: async (call) => (call.provider === 'p1' ? hang() : defaults.writeComposition(call)),
       });
       expect(await outcomeOf(handle)).toBe('completed');
       // Temporal runs the timed-out call twice (maximumAttempts 2), then p2 takes over.
-      expect(trace.calls.filter((c) => c.activity === 'writeComposition' && !('event' in c)).map((c) => c.attempt)).toEqual([1, 2, 1]);
+      expect(
+        trace.calls.filter((c) => c.activity === 'writeComposition' && !('event' in c)).map((c) => c.attempt),
+      ).toEqual([1, 2, 1]);
       expect(trace.inputs('writeComposition').map((w) => w.provider)).toEqual(['p1', 'p1', 'p2']);
       expect(trace.outcome).toMatchObject({ status: 'completed', provider: 'p2', usage: usage(10, 20) });
     });
 
-    test('skipped providers and all providers failing: provider_unavailable listing each reason', async ({ expect }) => {
+    test('skipped providers and all providers failing: provider_unavailable listing each reason', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration({
         planRoute: async () => ({
-          attempts: [attempt('p1', 'no API key configured'), attempt('p2'), attempt('p3'), attempt('p4', 'model not offered')],
+          attempts: [
+            attempt('p1', 'no API key configured'),
+            attempt('p2'),
+            attempt('p3'),
+            attempt('p4', 'model not offered'),
+          ],
           repairRounds: 1,
         }),
         writeComposition: async (call) => {
@@ -190,49 +233,70 @@ describe.concurrent('generation workflow', () => {
         error: {
           code: 'provider_unavailable',
           message:
-            'No provider could write the composition: p1: skipped, no API key configured; p2: the call did not finish in time; ' +
+            'No provider could write the composition: p1: skipped, no API key configured; p2: ' +
+            'the call did not finish in time; ' +
             'p3: 429 Too Many Requests; p4: skipped, model not offered',
         },
       });
     });
 
-    test('every provider skipped: no call; started (naming the planned first provider) before completed; provider_unavailable with the reasons', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration(
-        { planRoute: async () => ({ attempts: [attempt('p1', 'no API key configured'), attempt('p2', 'model not offered')], repairRounds: 1 }) },
-        { webhook_url: 'https://hooks.example.com/video' },
-      );
-      expect(await outcomeOf(handle)).toBe('failed');
-      expect(trace.inputs('writeComposition')).toEqual([]);
-      expect(trace.outcome).toMatchObject({
-        usage: null,
-        error: {
-          code: 'provider_unavailable',
-          message: 'No provider could write the composition: p1: skipped, no API key configured; p2: skipped, model not offered',
-        },
-      });
-      const events = await emittedEvents(handle);
-      expect(events.map((e) => [e.facts.type, e.facts.provider])).toEqual([
-        ['video.generation.queued', 'p1'],
-        ['video.generation.started', 'p1'],
-        ['video.generation.completed', null],
-      ]);
-      // The started event goes out first, before the terminal record, which is given the completed one to send.
-      const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
-      expect(given).toEqual(events[2]);
-      const { events: history } = await handle.fetchHistory();
-      const startedAt = (history ?? []).findIndex((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId === events[1]!.eventId);
-      const recordAt = (history ?? []).findIndex((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'finishGeneration');
-      expect(startedAt).toBeGreaterThan(0);
-      expect(startedAt).toBeLessThan(recordAt);
-    });
+    test(
+      'every provider skipped: no call; started (naming the planned first provider) before completed; ' +
+        'provider_unavailable with the reasons',
+      async ({ expect }) => {
+        const { handle, trace } = await h.startGeneration(
+          {
+            planRoute: async () => ({
+              attempts: [attempt('p1', 'no API key configured'), attempt('p2', 'model not offered')],
+              repairRounds: 1,
+            }),
+          },
+          { webhook_url: 'https://hooks.example.com/video' },
+        );
+        expect(await outcomeOf(handle)).toBe('failed');
+        expect(trace.inputs('writeComposition')).toEqual([]);
+        expect(trace.outcome).toMatchObject({
+          usage: null,
+          error: {
+            code: 'provider_unavailable',
+            message:
+              'No provider could write the composition: p1: skipped, no API key configured; p2: skipped, ' +
+              'model not offered',
+          },
+        });
+        const events = await emittedEvents(handle);
+        expect(events.map((e) => [e.facts.type, e.facts.provider])).toEqual([
+          ['video.generation.queued', 'p1'],
+          ['video.generation.started', 'p1'],
+          ['video.generation.completed', null],
+        ]);
+        // The started event goes out first, before the terminal record, which is given the completed one to send.
+        const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
+        expect(given).toEqual(events[2]);
+        const { events: history } = await handle.fetchHistory();
+        const startedAt = (history ?? []).findIndex(
+          (e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId === events[1]!.eventId,
+        );
+        const recordAt = (history ?? []).findIndex(
+          (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'finishGeneration',
+        );
+        expect(startedAt).toBeGreaterThan(0);
+        expect(startedAt).toBeLessThan(recordAt);
+      },
+    );
 
     test('an empty plan: "No provider is configured"', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration({ planRoute: async () => ({ attempts: [], repairRounds: 1 }) });
       expect(await outcomeOf(handle)).toBe('failed');
-      expect(trace.outcome.error).toEqual({ code: 'provider_unavailable', message: 'No provider is configured for this request' });
+      expect(trace.outcome.error).toEqual({
+        code: 'provider_unavailable',
+        message: 'No provider is configured for this request',
+      });
     });
 
-    test('expand_prompt: one expansion, reused by the provider that takes over; every call is billed', async ({ expect }) => {
+    test('expand_prompt: one expansion, reused by the provider that takes over; every call is billed', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startGeneration(
         {
           planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
@@ -266,13 +330,17 @@ describe.concurrent('generation workflow', () => {
       );
       expect(await outcomeOf(handle)).toBe('completed');
       expect(trace.inputs('expandPrompt').map((e) => e.provider)).toEqual(['p1', 'p2']);
-      expect(trace.inputs('writeComposition').map((w) => [w.provider, w.expandedPrompt, w.draftNumber])).toEqual([['p2', 'expanded by p2', 1]]);
+      expect(trace.inputs('writeComposition').map((w) => [w.provider, w.expandedPrompt, w.draftNumber])).toEqual([
+        ['p2', 'expanded by p2', 1],
+      ]);
       expect(trace.outcome).toMatchObject({ provider: 'p2', usage: usage(12, 22) });
     });
   });
 
   describe('repair rounds', () => {
-    test('invalid, then valid after one repair: the repair gets the previous draft key and its findings', async ({ expect }) => {
+    test('invalid, then valid after one repair: the repair gets the previous draft key and its findings', async ({
+      expect,
+    }) => {
       const findings = [finding(1)];
       const { handle, trace, id } = await h.startGeneration({
         validateComposition: async (input) => (input.key === draftKey(id, 1) ? findings : []),
@@ -287,29 +355,35 @@ describe.concurrent('generation workflow', () => {
       expect(trace.outcome).toMatchObject({ status: 'completed', provider: 'p1', usage: usage(20, 40) });
     });
 
-    test('still invalid after repairRounds: invalid_composition listing the findings; no other provider is tried', async ({ expect }) => {
-      const findings = Array.from({ length: 12 }, (_, i) => finding(i + 1));
-      const { handle, trace, id } = await h.startGeneration({
-        planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 2 }),
-        validateComposition: async () => findings,
-      });
-      expect(await outcomeOf(handle)).toBe('failed');
-      const writes = trace.inputs('writeComposition');
-      expect(writes.map((w) => [w.provider, w.draftNumber, w.repair?.draftKey ?? null])).toEqual([
-        ['p1', 1, null],
-        ['p1', 2, draftKey(id, 1)],
-        ['p1', 3, draftKey(id, 2)],
-      ]);
-      const listed = findings
-        .slice(0, 10)
-        .map((f) => `${f.code} at ${f.location}: ${f.message}`)
-        .join('; ');
-      expect(trace.outcome).toMatchObject({
-        status: 'failed',
-        usage: usage(30, 60),
-        error: { code: 'invalid_composition', message: `The composition from p1 is still invalid after 2 repair round(s): ${listed}; and 2 more` },
-      });
-    });
+    test(
+      'still invalid after repairRounds: ' + 'invalid_composition listing the findings; no other provider is tried',
+      async ({ expect }) => {
+        const findings = Array.from({ length: 12 }, (_, i) => finding(i + 1));
+        const { handle, trace, id } = await h.startGeneration({
+          planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 2 }),
+          validateComposition: async () => findings,
+        });
+        expect(await outcomeOf(handle)).toBe('failed');
+        const writes = trace.inputs('writeComposition');
+        expect(writes.map((w) => [w.provider, w.draftNumber, w.repair?.draftKey ?? null])).toEqual([
+          ['p1', 1, null],
+          ['p1', 2, draftKey(id, 1)],
+          ['p1', 3, draftKey(id, 2)],
+        ]);
+        const listed = findings
+          .slice(0, 10)
+          .map((f) => `${f.code} at ${f.location}: ${f.message}`)
+          .join('; ');
+        expect(trace.outcome).toMatchObject({
+          status: 'failed',
+          usage: usage(30, 60),
+          error: {
+            code: 'invalid_composition',
+            message: `The composition from p1 is still invalid after 2 repair round(s): ${listed}; and 2 more`,
+          },
+        });
+      },
+    );
 
     test('repairRounds 0: the first invalid draft fails the generation', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration({
@@ -332,11 +406,17 @@ describe.concurrent('generation workflow', () => {
       });
       expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.inputs('validateComposition')).toHaveLength(3); // planning retry policy: 3 attempts
-      expect(trace.outcome).toMatchObject({ usage: usage(10, 20), error: internalError(id), internalCause: 'StorageError: storage read failed' });
+      expect(trace.outcome).toMatchObject({
+        usage: usage(10, 20),
+        error: internalError(id),
+        internalCause: 'StorageError: storage read failed',
+      });
     });
   });
 
-  test('stateQuery: queued, then in_progress without and with the provider, then the terminal status', async ({ expect }) => {
+  test('stateQuery: queued, then in_progress without and with the provider, then the terminal status', async ({
+    expect,
+  }) => {
     const [started, written, rendered] = [gate(), gate(), gate()];
     const { handle, trace } = await h.startGeneration({
       planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
@@ -352,14 +432,26 @@ describe.concurrent('generation workflow', () => {
       },
     });
     await trace.waitFor('markStarted');
-    expect(await handle.query(stateQuery)).toMatchObject({ status: 'queued', provider: null, progress: { stage: 'queued', percent: 0 } });
+    expect(await handle.query(stateQuery)).toMatchObject({
+      status: 'queued',
+      provider: null,
+      progress: { stage: 'queued', percent: 0 },
+    });
     started.open();
     await trace.waitFor('writeComposition', { nth: 2 });
     // The second provider after the first failed: composing with p2, the bar moved on.
-    expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_progress', provider: null, progress: { stage: 'composing', provider: 'p2', repair_round: 0, percent: 8 } });
+    expect(await handle.query(stateQuery)).toMatchObject({
+      status: 'in_progress',
+      provider: null,
+      progress: { stage: 'composing', provider: 'p2', repair_round: 0, percent: 8 },
+    });
     written.open();
     await trace.waitFor('renderComposition');
-    expect(await handle.query(stateQuery)).toMatchObject({ status: 'in_progress', provider: 'p2', progress: { stage: 'rendering', percent: 15 } });
+    expect(await handle.query(stateQuery)).toMatchObject({
+      status: 'in_progress',
+      provider: 'p2',
+      progress: { stage: 'rendering', percent: 15 },
+    });
     rendered.open();
     expect(await outcomeOf(handle)).toBe('completed');
     const final = await handle.query(stateQuery);

@@ -39,16 +39,23 @@ import { generationRequest } from '../support/fixtures.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
-export type AllActivities = ProviderActivities & RecordActivities & MediaActivities & RenderPlanActivities & RenderActivities & WebhookActivities;
+export type AllActivities = ProviderActivities &
+  RecordActivities &
+  MediaActivities &
+  RenderPlanActivities &
+  RenderActivities &
+  WebhookActivities;
 export type Name = keyof AllActivities;
 /** What a trace keeps of a call: the argument, or the argument list of a multi-argument activity. */
-export type Input<K extends Name> = Parameters<AllActivities[K]> extends [infer Only] ? Only : Parameters<AllActivities[K]>;
+export type Input<K extends Name> =
+  Parameters<AllActivities[K]> extends [infer Only] ? Only : Parameters<AllActivities[K]>;
 
 /** How one execution's activities behave: any activity left out runs its default below. */
 export type Script = Partial<AllActivities>;
 
 /** One stub invocation, in the order they started. `event` marks what a stub observed (e.g. its cancellation). */
-export type Call = { activity: Name; input: unknown; attempt: number } | { event: string; activity: Name; attempt: number };
+export type Call =
+  { activity: Name; input: unknown; attempt: number } | { event: string; activity: Name; attempt: number };
 
 /** The calls of one execution, with a way to wait for the next one. */
 export class Trace {
@@ -62,13 +69,16 @@ export class Trace {
 
   /** Inputs of the completed-or-running calls of one activity (every attempt). */
   inputs<K extends Name>(activity: K): Input<K>[] {
-    return this.calls.filter((c) => c.activity === activity && !('event' in c)).map((c) => (c as { input: unknown }).input as Input<K>);
+    return this.calls
+      .filter((c) => c.activity === activity && !('event' in c))
+      .map((c) => (c as { input: unknown }).input as Input<K>);
   }
 
   /** Resolves when the nth call (1-based) of `activity` has started, or `event` (e.g. 'cancelled') was seen. */
   waitFor(activity: Name, opts: { nth?: number; event?: string } = {}): Promise<Call> {
     const nth = opts.nth ?? 1;
-    const matches = (c: Call) => c.activity === activity && (opts.event ? 'event' in c && c.event === opts.event : !('event' in c));
+    const matches = (c: Call) =>
+      c.activity === activity && (opts.event ? 'event' in c && c.event === opts.event : !('event' in c));
     let seen = this.calls.filter(matches).length;
     if (seen >= nth) return Promise.resolve(this.calls.filter(matches)[nth - 1]!);
     return new Promise((resolve) =>
@@ -79,10 +89,14 @@ export class Trace {
     );
   }
 
-  /** The outcome the workflow wrote with finishGeneration (exactly one call is expected), without the completed event it may carry. */
+  /**
+   * The outcome the workflow wrote with finishGeneration (exactly one call is expected), without the completed event it
+   * may carry.
+   */
   get outcome(): GenerationOutcome {
     const outcomes = this.inputs('finishGeneration');
-    if (outcomes.length !== 1) throw new Error(`finishGeneration called ${outcomes.length} times: ${JSON.stringify(this.calls)}`);
+    if (outcomes.length !== 1)
+      throw new Error(`finishGeneration called ${outcomes.length} times: ${JSON.stringify(this.calls)}`);
     const [outcome] = outcomes as unknown as [GenerationOutcome | [GenerationOutcome, unknown]];
     return Array.isArray(outcome) ? outcome[0] : outcome;
   }
@@ -106,7 +120,11 @@ export const CALL_TIMEOUT_MS = 1000;
  * A planned provider. `timeoutMs` defaults to CALL_TIMEOUT_MS - CALL_GRACE_MS (negative: no real plan
  * has that), so the workflow's timeout for each call comes out at CALL_TIMEOUT_MS.
  */
-export function attempt(provider: string, skipped: string | null = null, timeoutMs = CALL_TIMEOUT_MS - CALL_GRACE_MS): PlannedAttempt {
+export function attempt(
+  provider: string,
+  skipped: string | null = null,
+  timeoutMs = CALL_TIMEOUT_MS - CALL_GRACE_MS,
+): PlannedAttempt {
   return { provider, skipped, timeoutMs };
 }
 
@@ -131,7 +149,11 @@ export async function hang({ heartbeat = true } = {}): Promise<never> {
 }
 
 /** Asks the state until it satisfies `ok` (the signal is handled asynchronously). */
-export async function stateWhen(h: Harness, id: string, ok: (s: GenerationLiveState) => boolean): Promise<GenerationLiveState> {
+export async function stateWhen(
+  h: Harness,
+  id: string,
+  ok: (s: GenerationLiveState) => boolean,
+): Promise<GenerationLiveState> {
   const handle = h.client.workflow.getHandle(id);
   for (;;) {
     const state = await handle.query(stateQuery);
@@ -179,13 +201,30 @@ export function traceOf(key: string): Trace {
   return t;
 }
 
-export const draftKey = (generationId: string, draftNumber: number) => compositionKey(generationId, draftNumber, 'html');
+export const draftKey = (generationId: string, draftNumber: number) =>
+  compositionKey(generationId, draftNumber, 'html');
 
 /** The asset the default fetchMedia stub describes for a part: a 320×180 PNG image, or a 2-second MP4 video. */
 export function stubAsset(part: MediaPart): MediaAsset {
   return part.kind === 'image'
-    ? { name: `image-${part.number}.png`, kind: 'image', mediaType: 'image/png', bytes: 1234, width: 320, height: 180, durationSeconds: null }
-    : { name: `video-${part.number}.mp4`, kind: 'video', mediaType: 'video/mp4', bytes: 56_789, width: 320, height: 180, durationSeconds: 2 };
+    ? {
+        name: `image-${part.number}.png`,
+        kind: 'image',
+        mediaType: 'image/png',
+        bytes: 1234,
+        width: 320,
+        height: 180,
+        durationSeconds: null,
+      }
+    : {
+        name: `video-${part.number}.mp4`,
+        kind: 'video',
+        mediaType: 'video/mp4',
+        bytes: 56_789,
+        width: 320,
+        height: 180,
+        durationSeconds: 2,
+      };
 }
 
 /** What an activity does when the execution's script does not say otherwise: everything succeeds. */
@@ -250,7 +289,9 @@ function stub<K extends Name>(activity: K, keyOf: (...args: Parameters<AllActivi
     const ctx = Context.current();
     current.set(ctx, { key, activity });
     traceOf(key).push({ activity, input: args.length === 1 ? args[0] : args, attempt: ctx.info.attempt });
-    const impl = (scripts.get(key)?.[activity] ?? defaults[activity]) as (...a: Parameters<AllActivities[K]>) => unknown;
+    const impl = (scripts.get(key)?.[activity] ?? defaults[activity]) as (
+      ...a: Parameters<AllActivities[K]>
+    ) => unknown;
     return impl(...args);
   };
   return run as unknown as AllActivities[K];
@@ -278,7 +319,10 @@ export const stubActivities = {
     return input.generationId;
   }),
   attemptWebhookDelivery: stub('attemptWebhookDelivery', (req) => eventToGeneration.get(req.eventId) ?? req.eventId),
-  recordWebhookAttempt: stub('recordWebhookAttempt', (result) => eventToGeneration.get(result.eventId) ?? result.eventId),
+  recordWebhookAttempt: stub(
+    'recordWebhookAttempt',
+    (result) => eventToGeneration.get(result.eventId) ?? result.eventId,
+  ),
 } satisfies AllActivities;
 
 const { renderComposition, renderChunk, joinChunks, ...ioActivities } = stubActivities;
@@ -286,7 +330,12 @@ const { renderComposition, renderChunk, joinChunks, ...ioActivities } = stubActi
 // ---- requests and executions ----------------------------------------------------------------------
 
 export function request(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
-  return generationRequest('hyperframes', 'test-model', { content: [{ type: 'text', text: 'A bold product launch teaser' }], width: 540, height: 960, ...overrides });
+  return generationRequest('hyperframes', 'test-model', {
+    content: [{ type: 'text', text: 'A bold product launch teaser' }],
+    width: 540,
+    height: 960,
+    ...overrides,
+  });
 }
 
 export type GenerationRun = { id: string; handle: WorkflowHandle<GenerationWorkflow>; trace: Trace };
@@ -297,15 +346,24 @@ export type Harness = {
   client: Client;
   /** Starts the generation workflow (id = generation id) as the API does, its activities following `script`. */
   startGeneration(script?: Script, overrides?: Partial<GenerationRequest>): Promise<GenerationRun>;
-  /** Starts one webhook delivery workflow (id = event id) with its activities following `script`; `withInput` may change its input. */
-  startWebhook(script?: Script, facts?: Partial<GenerationEventFacts>, withInput?: (input: WebhookDeliveryInput) => WebhookDeliveryInput): Promise<WebhookRun>;
+  /**
+   * Starts one webhook delivery workflow (id = event id) with its activities following `script`; `withInput` may change
+   * its input.
+   */
+  startWebhook(
+    script?: Script,
+    facts?: Partial<GenerationEventFacts>,
+    withInput?: (input: WebhookDeliveryInput) => WebhookDeliveryInput,
+  ): Promise<WebhookRun>;
   close(): Promise<void>;
 };
 
 const id = (prefix: string) => `${prefix}_${crypto.randomBytes(8).toString('hex')}`;
 
 let runtimeInstalled = false;
-/** The SDK's own logs (TS and core) only from ERROR up: scripted failures would otherwise fill the output with warnings. */
+/**
+ * The SDK's own logs (TS and core) only from ERROR up: scripted failures would otherwise fill the output with warnings.
+ */
 export function installQuietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
@@ -320,7 +378,10 @@ export function installQuietRuntime() {
 }
 
 /** `ioWorker`: options of the `video-io` worker beyond the harness's (e.g. fewer activity slots). */
-export async function startHarness(address: string, opts: { ioWorker?: Partial<WorkerOptions> } = {}): Promise<Harness> {
+export async function startHarness(
+  address: string,
+  opts: { ioWorker?: Partial<WorkerOptions> } = {},
+): Promise<Harness> {
   installQuietRuntime();
   const namespace = `wf-${crypto.randomBytes(4).toString('hex')}`;
   await createNamespace(address, namespace);
@@ -334,8 +395,18 @@ export async function startHarness(address: string, opts: { ioWorker?: Partial<W
     defaultHeartbeatThrottleInterval: '50 ms',
   } as const;
   const workers = await Promise.all([
-    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.io, workflowsPath: WORKFLOWS_PATH, activities: ioActivities, ...opts.ioWorker }),
-    Worker.create({ ...compressed, taskQueue: TASK_QUEUES.render, activities: { renderComposition, renderChunk, joinChunks } }),
+    Worker.create({
+      ...compressed,
+      taskQueue: TASK_QUEUES.io,
+      workflowsPath: WORKFLOWS_PATH,
+      activities: ioActivities,
+      ...opts.ioWorker,
+    }),
+    Worker.create({
+      ...compressed,
+      taskQueue: TASK_QUEUES.render,
+      activities: { renderComposition, renderChunk, joinChunks },
+    }),
   ]);
   const running = Promise.all(workers.map((w) => w.run()));
   running.catch(() => {}); // surfaced by close()
@@ -356,7 +427,8 @@ export async function startHarness(address: string, opts: { ioWorker?: Partial<W
         // As the API names it: the head of the planned order (the stub plan's first provider).
         firstProvider: 'p1',
       };
-      // Id, task queue, fairness key and search attributes as the API starts it (src/api/generations/service.ts, generationStartOptions).
+      // Id, task queue, fairness key and search attributes as the API starts it (src/api/generations/service.ts,
+      // generationStartOptions).
       const handle = await client.workflow.start<GenerationWorkflow>(WORKFLOW_TYPES.generation, {
         workflowId: generationId,
         taskQueue: TASK_QUEUES.io,
@@ -383,9 +455,20 @@ export async function startHarness(address: string, opts: { ioWorker?: Partial<W
         webhookUrl: 'https://hooks.example.com/video',
         engine: 'hyperframes',
         model: 'test-model',
-        facts: { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: null, ...facts },
+        facts: {
+          type: 'video.generation.completed',
+          status: 'completed',
+          provider: 'p1',
+          errorMessage: null,
+          videoKey: null,
+          ...facts,
+        },
       };
-      const handle = await client.workflow.start<WebhookDeliveryWorkflow>(WORKFLOW_TYPES.webhookDelivery, { workflowId: eventId, taskQueue: TASK_QUEUES.io, args: [withInput(input)] });
+      const handle = await client.workflow.start<WebhookDeliveryWorkflow>(WORKFLOW_TYPES.webhookDelivery, {
+        workflowId: eventId,
+        taskQueue: TASK_QUEUES.io,
+        args: [withInput(input)],
+      });
       return { eventId, handle, trace: traceOf(generationId) };
     },
     async close() {
@@ -431,7 +514,10 @@ export async function unconfirmedCancellations(handle: WorkflowHandle): Promise<
   for (const e of events ?? []) {
     const asked = e.activityTaskCancelRequestedEventAttributes?.scheduledEventId;
     if (asked != null) requested.add(String(asked));
-    const done = e.activityTaskCanceledEventAttributes?.scheduledEventId ?? e.activityTaskCompletedEventAttributes?.scheduledEventId ?? e.activityTaskFailedEventAttributes?.scheduledEventId;
+    const done =
+      e.activityTaskCanceledEventAttributes?.scheduledEventId ??
+      e.activityTaskCompletedEventAttributes?.scheduledEventId ??
+      e.activityTaskFailedEventAttributes?.scheduledEventId;
     if (done != null) requested.delete(String(done));
   }
   return requested.size;

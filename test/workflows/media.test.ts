@@ -29,35 +29,43 @@ const unavailable = (message: string, retryable = false) =>
   ApplicationFailure.create({ type: 'media_unavailable', message, nonRetryable: !retryable });
 
 describe.concurrent('media step', () => {
-  test('parts numbered per kind are fetched once, before the providers; the assets reach composition, validation and render', async ({ expect }) => {
-    const { id, handle, trace } = await h.startGeneration(
-      {},
-      {
-        ...withMedia(image('https://media.example.com/a.png'), video('https://media.example.com/b.mp4'), image('asset:image-2.jpg')),
-        expand_prompt: true,
-      },
-    );
-    expect(await outcomeOf(handle)).toBe('completed');
-    const order = trace.calls.filter((c) => !('event' in c)).map((c) => c.activity);
-    expect(order.slice(0, 3)).toEqual(['markStarted', 'fetchMedia', 'planRoute']);
-    expect(trace.inputs('fetchMedia')).toEqual([
-      {
-        generationId: id,
-        parts: [
-          { kind: 'image', number: 1, url: 'https://media.example.com/a.png' },
-          { kind: 'video', number: 1, url: 'https://media.example.com/b.mp4' },
-          { kind: 'image', number: 2, url: 'asset:image-2.jpg' },
-        ],
-      },
-    ]);
-    const assets = trace.inputs('fetchMedia')[0]!.parts.map(stubAsset);
-    expect(trace.inputs('expandPrompt')[0]!.assets).toEqual(assets);
-    expect(trace.inputs('writeComposition')[0]!.assets).toEqual(assets);
-    expect(trace.inputs('validateComposition')[0]!.assets).toEqual(assets);
-    expect(trace.inputs('renderComposition')[0]!.assets).toEqual(
-      assets.map((a) => ({ ...a, key: mediaAssetKey(id, a.name) })),
-    );
-  });
+  test(
+    'parts numbered per kind are fetched once, before the providers; the assets reach composition, ' +
+      'validation and render',
+    async ({ expect }) => {
+      const { id, handle, trace } = await h.startGeneration(
+        {},
+        {
+          ...withMedia(
+            image('https://media.example.com/a.png'),
+            video('https://media.example.com/b.mp4'),
+            image('asset:image-2.jpg'),
+          ),
+          expand_prompt: true,
+        },
+      );
+      expect(await outcomeOf(handle)).toBe('completed');
+      const order = trace.calls.filter((c) => !('event' in c)).map((c) => c.activity);
+      expect(order.slice(0, 3)).toEqual(['markStarted', 'fetchMedia', 'planRoute']);
+      expect(trace.inputs('fetchMedia')).toEqual([
+        {
+          generationId: id,
+          parts: [
+            { kind: 'image', number: 1, url: 'https://media.example.com/a.png' },
+            { kind: 'video', number: 1, url: 'https://media.example.com/b.mp4' },
+            { kind: 'image', number: 2, url: 'asset:image-2.jpg' },
+          ],
+        },
+      ]);
+      const assets = trace.inputs('fetchMedia')[0]!.parts.map(stubAsset);
+      expect(trace.inputs('expandPrompt')[0]!.assets).toEqual(assets);
+      expect(trace.inputs('writeComposition')[0]!.assets).toEqual(assets);
+      expect(trace.inputs('validateComposition')[0]!.assets).toEqual(assets);
+      expect(trace.inputs('renderComposition')[0]!.assets).toEqual(
+        assets.map((a) => ({ ...a, key: mediaAssetKey(id, a.name) })),
+      );
+    },
+  );
 
   test('a request without media runs no fetchMedia; every step gets no assets', async ({ expect }) => {
     const { handle, trace } = await h.startGeneration();
@@ -68,26 +76,41 @@ describe.concurrent('media step', () => {
     expect(trace.inputs('renderComposition')[0]!.assets).toEqual([]);
   });
 
-  test('unusable media (non-retryable): failed with media_unavailable after one attempt, no provider called, nothing billed', async ({ expect }) => {
-    const message = 'The image https://media.example.com/gone.png (image 1 of the request) cannot be used: HTTP 404 Not Found';
-    const { handle, trace } = await h.startGeneration(
-      {
-        fetchMedia: async () => {
-          throw unavailable(message);
+  test(
+    'unusable media (non-retryable): failed with media_unavailable after one attempt, no provider called, ' +
+      'nothing billed',
+    async ({ expect }) => {
+      const message =
+        'The image https://media.example.com/gone.png (image 1 of the request) cannot be used: HTTP 404 Not Found';
+      const { handle, trace } = await h.startGeneration(
+        {
+          fetchMedia: async () => {
+            throw unavailable(message);
+          },
         },
-      },
-      { ...withMedia(image('https://media.example.com/gone.png')), webhook_url: 'https://hooks.example.com/video' },
-    );
-    expect(await outcomeOf(handle)).toBe('failed');
-    expect(trace.inputs('fetchMedia')).toHaveLength(1);
-    expect(trace.inputs('planRoute')).toEqual([]);
-    expect(trace.outcome).toMatchObject({ status: 'failed', provider: null, usage: null, rendered: null, error: { code: 'media_unavailable', message } });
-    const events = await emittedEvents(handle);
-    // It reached in_progress, so started comes before completed, though no provider was called.
-    expect(events.map((e) => e.facts.type)).toEqual(['video.generation.queued', 'video.generation.started', 'video.generation.completed']);
-    expect(events[1]!.facts.provider).toBe('p1');
-    expect(events[2]!.facts).toMatchObject({ status: 'failed', errorMessage: message });
-  });
+        { ...withMedia(image('https://media.example.com/gone.png')), webhook_url: 'https://hooks.example.com/video' },
+      );
+      expect(await outcomeOf(handle)).toBe('failed');
+      expect(trace.inputs('fetchMedia')).toHaveLength(1);
+      expect(trace.inputs('planRoute')).toEqual([]);
+      expect(trace.outcome).toMatchObject({
+        status: 'failed',
+        provider: null,
+        usage: null,
+        rendered: null,
+        error: { code: 'media_unavailable', message },
+      });
+      const events = await emittedEvents(handle);
+      // It reached in_progress, so started comes before completed, though no provider was called.
+      expect(events.map((e) => e.facts.type)).toEqual([
+        'video.generation.queued',
+        'video.generation.started',
+        'video.generation.completed',
+      ]);
+      expect(events[1]!.facts.provider).toBe('p1');
+      expect(events[2]!.facts).toMatchObject({ status: 'failed', errorMessage: message });
+    },
+  );
 
   test('network trouble (retryable) is tried 3 times, then fails with media_unavailable', async ({ expect }) => {
     const { handle, trace } = await h.startGeneration(

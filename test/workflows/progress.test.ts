@@ -18,7 +18,11 @@ afterAll(async () => {
   await h?.close();
 });
 
-const report = (stage: RenderProgressReport['stage'], fraction: number, frames: number | null = null): RenderProgressReport => ({
+const report = (
+  stage: RenderProgressReport['stage'],
+  fraction: number,
+  frames: number | null = null,
+): RenderProgressReport => ({
   stage,
   fraction,
   frames_rendered: frames,
@@ -31,7 +35,9 @@ const signal = (input: RenderInput, r: RenderProgressReport) =>
   Context.current().client.workflow.getHandle(input.generationId).signal(renderProgressSignal, r);
 
 describe.concurrent('live progress', () => {
-  test('render reports become the query’s progress: frames, estimate, stages; the percentage never goes back', async ({ expect }) => {
+  test('render reports become the query’s progress: frames, estimate, stages; the percentage never goes back', async ({
+    expect,
+  }) => {
     const [step1, step2, step3, done] = [gate(), gate(), gate(), gate()];
     const { id, handle } = await h.startGeneration({
       renderComposition: async (input) => {
@@ -47,13 +53,24 @@ describe.concurrent('live progress', () => {
       },
     });
     const half = await stateWhen(h, id, (s) => s.progress?.frames_rendered === 50);
-    expect(half.progress).toEqual({ stage: 'rendering', percent: 55, frames_rendered: 50, frames_total: 100, eta_seconds: 50, provider: null, repair_round: null });
+    expect(half.progress).toEqual({
+      stage: 'rendering',
+      percent: 55,
+      frames_rendered: 50,
+      frames_total: 100,
+      eta_seconds: 50,
+      provider: null,
+      repair_round: null,
+    });
     step1.open();
     const late = await stateWhen(h, id, (s) => s.progress?.frames_rendered === 25);
     expect(late.progress?.percent).toBe(55);
     expect(late.seq).toBeGreaterThan(half.seq);
     step2.open();
-    expect((await stateWhen(h, id, (s) => s.progress?.stage === 'encoding')).progress).toMatchObject({ percent: 93, frames_rendered: 100 });
+    expect((await stateWhen(h, id, (s) => s.progress?.stage === 'encoding')).progress).toMatchObject({
+      percent: 93,
+      frames_rendered: 100,
+    });
     step3.open();
     expect((await stateWhen(h, id, (s) => s.progress?.stage === 'storing')).progress).toMatchObject({ percent: 97 });
     done.open();
@@ -61,7 +78,9 @@ describe.concurrent('live progress', () => {
     expect((await handle.query(stateQuery)).progress).toBeNull();
   });
 
-  test('progress events: with a webhook_url and the type enabled, at most one per 10 points, in order', async ({ expect }) => {
+  test('progress events: with a webhook_url and the type enabled, at most one per 10 points, in order', async ({
+    expect,
+  }) => {
     const { handle } = await h.startGeneration(
       {
         webhookEventEnabled: async () => true,
@@ -77,7 +96,9 @@ describe.concurrent('live progress', () => {
       { webhook_url: 'https://hooks.example.com/video' },
     );
     expect(await outcomeOf(handle)).toBe('completed');
-    const progress = (await emittedEvents(handle)).filter((e) => e.facts.type === 'video.generation.progress').map((e) => e.facts.progress!.percent);
+    const progress = (await emittedEvents(handle))
+      .filter((e) => e.facts.type === 'video.generation.progress')
+      .map((e) => e.facts.progress!.percent);
     // 15 % (rendering began) and then every further ten up to 95 %.
     expect(progress.length).toBeGreaterThanOrEqual(8);
     expect(progress.length).toBeLessThanOrEqual(10);
@@ -102,14 +123,22 @@ describe.concurrent('live progress', () => {
       { webhook_url: 'https://hooks.example.com/video' },
     );
     expect(await outcomeOf(handle)).toBe('completed');
-    expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual(['video.generation.queued', 'video.generation.started', 'video.generation.completed']);
+    expect((await emittedEvents(handle)).map((e) => e.facts.type)).toEqual([
+      'video.generation.queued',
+      'video.generation.started',
+      'video.generation.completed',
+    ]);
     expect(trace.inputs('webhookEventEnabled')).toHaveLength(1);
   });
 
   test('a failed generation’s workflow ends Failed, its type the error code', async ({ expect }) => {
     const { handle } = await h.startGeneration({
       renderComposition: async () => {
-        throw ApplicationFailure.create({ type: 'render_failed', message: 'ffmpeg exited with code 1', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: 'render_failed',
+          message: 'ffmpeg exited with code 1',
+          nonRetryable: true,
+        });
       },
     });
     const failure = await handle.result().catch((err: unknown) => err);

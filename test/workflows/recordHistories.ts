@@ -18,7 +18,16 @@ import { splitFrames } from '../../src/engines/chunks.js';
 import { startDevServer, type DevServer } from '../../src/tooling/temporalDevServer.js';
 import { freePort } from '../../src/tooling/ports.js';
 import { historyToJson } from './historyJson.js';
-import { attempt, attemptResult, emittedEvents, hang, outcomeOf, providerFailure, startHarness, type Harness } from './harness.js';
+import {
+  attempt,
+  attemptResult,
+  emittedEvents,
+  hang,
+  outcomeOf,
+  providerFailure,
+  startHarness,
+  type Harness,
+} from './harness.js';
 
 const HISTORIES_DIR = fileURLToPath(new URL('../histories/', import.meta.url));
 
@@ -62,14 +71,23 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
         fetchMedia: async () => {
           throw ApplicationFailure.create({
             type: 'media_unavailable',
-            message: 'The image https://media.example.com/gone.png (image 1 of the request) cannot be used: HTTP 404 Not Found',
+            message:
+              'The image https://media.example.com/gone.png (image 1 of the request) cannot be used: HTTP 404 Not Found',
             nonRetryable: true,
           });
         },
       },
       {
         webhook_url,
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'A teaser' }, { type: 'image', url: 'https://media.example.com/gone.png' }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'A teaser' },
+              { type: 'image', url: 'https://media.example.com/gone.png' },
+            ],
+          },
+        ],
       },
     );
     await outcomeOf(handle);
@@ -83,7 +101,12 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
    */
   async 'generation-no-provider'(h) {
     const { handle } = await h.startGeneration(
-      { planRoute: async () => ({ attempts: [attempt('p1', 'OPENAI_API_KEY is not set'), attempt('p2', 'does not serve model test-model')], repairRounds: 1 }) },
+      {
+        planRoute: async () => ({
+          attempts: [attempt('p1', 'OPENAI_API_KEY is not set'), attempt('p2', 'does not serve model test-model')],
+          repairRounds: 1,
+        }),
+      },
       { webhook_url },
     );
     await outcomeOf(handle);
@@ -99,7 +122,11 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
       }),
       writeComposition: async (call) => {
         if (call.provider === 'p2') return hang();
-        if (call.provider === 'p3') throw providerFailure('provider_unavailable', '503 Service Unavailable', { input_tokens: 3, output_tokens: 0 });
+        if (call.provider === 'p3')
+          throw providerFailure('provider_unavailable', '503 Service Unavailable', {
+            input_tokens: 3,
+            output_tokens: 0,
+          });
         throw providerFailure('provider_rejected', '400 invalid request', { input_tokens: 5, output_tokens: 0 });
       },
     });
@@ -112,7 +139,9 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     const { handle } = await h.startGeneration(
       {
         validateComposition: async (input) =>
-          input.key.endsWith('/1.html') ? [{ code: 'no_timeline', message: 'no GSAP timeline', severity: 'error' as const }] : [],
+          input.key.endsWith('/1.html')
+            ? [{ code: 'no_timeline', message: 'no GSAP timeline', severity: 'error' as const }]
+            : [],
       },
       { webhook_url },
     );
@@ -125,7 +154,11 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     const { handle } = await h.startGeneration(
       {
         renderComposition: async () => {
-          throw ApplicationFailure.create({ type: 'render_failed', message: 'ffmpeg exited with code 1', nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: 'render_failed',
+            message: 'ffmpeg exited with code 1',
+            nonRetryable: true,
+          });
         },
       },
       { webhook_url },
@@ -136,7 +169,10 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
 
   /** A 10 s video planned as three chunks, rendered at once, joined. */
   async 'generation-chunked'(h) {
-    const { handle } = await h.startGeneration({ planRender: async () => ({ chunks: splitFrames(300, 3) }) }, { webhook_url });
+    const { handle } = await h.startGeneration(
+      { planRender: async () => ({ chunks: splitFrames(300, 3) }) },
+      { webhook_url },
+    );
     await outcomeOf(handle);
     return handle;
   },
@@ -166,9 +202,15 @@ const SCENARIOS: Record<string, (h: Harness) => Promise<WorkflowHandle>> = {
     return (await completedWithRecord(h)).delivery;
   },
 
-  /** A completed event the terminal record prepared without attempting it (the schedule starts with a wait): its workflow waits, then attempt 1. */
+  /**
+   * A completed event the terminal record prepared without attempting it (the schedule starts with a wait): its
+   * workflow waits, then attempt 1.
+   */
   async 'webhook-prepared-with-record'(h) {
-    const { handle } = await h.startGeneration({ finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [200, 200] } } }, { webhook_url });
+    const { handle } = await h.startGeneration(
+      { finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [200, 200] } } },
+      { webhook_url },
+    );
     await outcomeOf(handle);
     const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
     const delivery = h.client.workflow.getHandle(completed.eventId);
@@ -195,7 +237,11 @@ async function completedWithRecord(h: Harness): Promise<{ generation: WorkflowHa
   const { handle } = await h.startGeneration(
     {
       finishGeneration: async (_outcome, event) =>
-        event && { plan: { retryScheduleMs: [0, 200, 200] }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503), status: 'pending' },
+        event && {
+          plan: { retryScheduleMs: [0, 200, 200] },
+          result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503),
+          status: 'pending',
+        },
     },
     { webhook_url },
   );
@@ -209,12 +255,14 @@ async function completedWithRecord(h: Harness): Promise<{ generation: WorkflowHa
 async function main() {
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !(name in SCENARIOS));
-  if (unknown.length) throw new Error(`no scenario ${unknown.join(', ')}; there are ${Object.keys(SCENARIOS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`no scenario ${unknown.join(', ')}; there are ${Object.keys(SCENARIOS).join(', ')}`);
   let server: DevServer | undefined;
   let address = process.env.TEMPORAL_ADDRESS;
   if (!address) {
     const cliPath = findTemporalCli();
-    if (!cliPath) throw new Error('Temporal CLI not installed: run `npm start` or `npm test` once, or set TEMPORAL_ADDRESS');
+    if (!cliPath)
+      throw new Error('Temporal CLI not installed: run `npm start` or `npm test` once, or set TEMPORAL_ADDRESS');
     server = await startDevServer({ cliPath, port: await freePort(), uiPort: null });
     address = server.address;
   }

@@ -25,7 +25,10 @@ beforeAll(async () => {
     history: historyFromJson(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8'))),
   }));
   // One replay worker, one bundle, every history.
-  for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH, replayName: 'replay-gate' }, histories)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowsPath: WORKFLOWS_PATH, replayName: 'replay-gate' },
+    histories,
+  )) {
     results.set(result.workflowId, result);
   }
 });

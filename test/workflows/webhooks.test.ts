@@ -7,7 +7,16 @@ import type { WebhookEventStatus } from '../../src/shared.js';
 import { videoKey } from '../../src/storage/keys.js';
 import type { WebhookDeliveryInput } from '../../src/temporal/contract.js';
 import { ATTEMPT_FAILURES } from '../../src/webhooks/attemptFailures.js';
-import { attemptResult, emittedEvents, outcomeOf, providerFailure, startHarness, timerDurations, type Harness, type Trace } from './harness.js';
+import {
+  attemptResult,
+  emittedEvents,
+  outcomeOf,
+  providerFailure,
+  startHarness,
+  timerDurations,
+  type Harness,
+  type Trace,
+} from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -22,7 +31,13 @@ const schedule = async () => ({ retryScheduleMs: SCHEDULE });
 
 /** The attempts as recordWebhookAttempt received them: [attempt, status code, event status]. */
 const recorded = (trace: Trace) =>
-  trace.inputs('recordWebhookAttempt').map(([result, status]): [number, number | null, WebhookEventStatus] => [result.attempt, result.statusCode, status]);
+  trace
+    .inputs('recordWebhookAttempt')
+    .map(([result, status]): [number, number | null, WebhookEventStatus] => [
+      result.attempt,
+      result.statusCode,
+      status,
+    ]);
 
 // Every test below runs concurrently (at most vitest's maxConcurrency, 5, at once).
 describe.concurrent('webhooks', () => {
@@ -71,26 +86,31 @@ describe.concurrent('webhooks', () => {
       expect(await timerDurations(handle)).toEqual([200, 200, 400]);
     });
 
-    test('Retry-After of a 429/503 longer than the scheduled wait is honoured; shorter, or on other codes, it is not', async ({ expect }) => {
-      const replies = [
-        { statusCode: 429, retryAfterMs: 1000 }, // next wait: 1000 instead of 200
-        { statusCode: 503, retryAfterMs: 50 }, // shorter than the schedule's 200: 200
-        { statusCode: 500, retryAfterMs: 5000 }, // not a 429/503: the schedule's 400
-        { statusCode: 200, retryAfterMs: null },
-      ];
-      const { handle, trace } = await h.startWebhook({
-        prepareWebhookEvent: schedule,
-        attemptWebhookDelivery: async (req) => {
-          const { statusCode, retryAfterMs } = replies[req.attempt - 1]!;
-          return attemptResult(req, statusCode, { retryAfterMs });
-        },
-      });
-      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 4 });
-      expect(await timerDurations(handle)).toEqual([1000, 200, 400]);
-      expect(recorded(trace).map(([, , status]) => status)).toEqual(['pending', 'pending', 'pending', 'delivered']);
-    });
+    test(
+      'Retry-After of a 429/503 longer than the scheduled wait is honoured; ' + 'shorter, or on other codes, it is not',
+      async ({ expect }) => {
+        const replies = [
+          { statusCode: 429, retryAfterMs: 1000 }, // next wait: 1000 instead of 200
+          { statusCode: 503, retryAfterMs: 50 }, // shorter than the schedule's 200: 200
+          { statusCode: 500, retryAfterMs: 5000 }, // not a 429/503: the schedule's 400
+          { statusCode: 200, retryAfterMs: null },
+        ];
+        const { handle, trace } = await h.startWebhook({
+          prepareWebhookEvent: schedule,
+          attemptWebhookDelivery: async (req) => {
+            const { statusCode, retryAfterMs } = replies[req.attempt - 1]!;
+            return attemptResult(req, statusCode, { retryAfterMs });
+          },
+        });
+        expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 4 });
+        expect(await timerDurations(handle)).toEqual([1000, 200, 400]);
+        expect(recorded(trace).map(([, , status]) => status)).toEqual(['pending', 'pending', 'pending', 'delivered']);
+      },
+    );
 
-    test('an attempt whose activity throws is a failed attempt, recorded, and the schedule goes on', async ({ expect }) => {
+    test('an attempt whose activity throws is a failed attempt, recorded, and the schedule goes on', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startWebhook({
         prepareWebhookEvent: schedule,
         attemptWebhookDelivery: async (req) => {
@@ -103,7 +123,12 @@ describe.concurrent('webhooks', () => {
       expect(trace.inputs('attemptWebhookDelivery').map((r) => r.attempt)).toEqual([1, 2]);
       // Recorded in fixed words; the cause went to the worker's log.
       const [failed] = trace.inputs('recordWebhookAttempt')[0]!;
-      expect(failed).toMatchObject({ attempt: 1, statusCode: null, retryAfterMs: null, error: ATTEMPT_FAILURES.incomplete });
+      expect(failed).toMatchObject({
+        attempt: 1,
+        statusCode: null,
+        retryAfterMs: null,
+        error: ATTEMPT_FAILURES.incomplete,
+      });
       expect(JSON.stringify(trace.inputs('recordWebhookAttempt'))).not.toContain('worker lost');
       expect(recorded(trace)).toEqual([
         [1, null, 'pending'],
@@ -111,17 +136,31 @@ describe.concurrent('webhooks', () => {
       ]);
     });
 
-    test('a delivery workflow started before `prepared` was named so (its input says `attempted`) carries on from attempt 2', async ({ expect }) => {
-      const { handle, trace, eventId } = await h.startWebhook({ attemptWebhookDelivery: async (req) => attemptResult(req, 200) }, {}, (input) => ({
-        ...input,
-        attempted: { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: input.eventId, attempt: 1 }, 500), status: 'pending' },
-      }));
-      expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 2 });
-      expect(trace.inputs('attemptWebhookDelivery')).toEqual([{ eventId, attempt: 2 }]);
-      expect(trace.inputs('prepareWebhookEvent')).toEqual([]);
-    });
+    test(
+      'a delivery workflow started before `prepared` was named so (its input says `attempted`) ' +
+        'carries on from attempt 2',
+      async ({ expect }) => {
+        const { handle, trace, eventId } = await h.startWebhook(
+          { attemptWebhookDelivery: async (req) => attemptResult(req, 200) },
+          {},
+          (input) => ({
+            ...input,
+            attempted: {
+              plan: { retryScheduleMs: SCHEDULE },
+              result: attemptResult({ eventId: input.eventId, attempt: 1 }, 500),
+              status: 'pending',
+            },
+          }),
+        );
+        expect(await outcomeOf(handle)).toEqual({ status: 'delivered', attempts: 2 });
+        expect(trace.inputs('attemptWebhookDelivery')).toEqual([{ eventId, attempt: 2 }]);
+        expect(trace.inputs('prepareWebhookEvent')).toEqual([]);
+      },
+    );
 
-    test('an event type the organization disabled (prepare returns null): disabled, nothing sent', async ({ expect }) => {
+    test('an event type the organization disabled (prepare returns null): disabled, nothing sent', async ({
+      expect,
+    }) => {
       const { handle, trace } = await h.startWebhook({ prepareWebhookEvent: async () => null });
       expect(await outcomeOf(handle)).toEqual({ status: 'disabled', attempts: 0 });
       expect(trace.inputs('attemptWebhookDelivery')).toEqual([]);
@@ -139,16 +178,33 @@ describe.concurrent('webhooks', () => {
       expect(events.map((e) => e.facts)).toEqual([
         { type: 'video.generation.queued', status: 'queued', provider: 'p1', errorMessage: null, videoKey: null },
         { type: 'video.generation.started', status: 'in_progress', provider: 'p1', errorMessage: null, videoKey: null },
-        { type: 'video.generation.completed', status: 'completed', provider: 'p1', errorMessage: null, videoKey: videoKey(id) },
+        {
+          type: 'video.generation.completed',
+          status: 'completed',
+          provider: 'p1',
+          errorMessage: null,
+          videoKey: videoKey(id),
+        },
       ]);
       for (const event of events) {
-        expect(event).toMatchObject({ generationId: id, organizationId: 'org_test', webhookUrl: webhook_url, engine: 'hyperframes', model: 'test-model' });
+        expect(event).toMatchObject({
+          generationId: id,
+          organizationId: 'org_test',
+          webhookUrl: webhook_url,
+          engine: 'hyperframes',
+          model: 'test-model',
+        });
         expect(event.eventId).toMatch(/^evt_[0-9a-f]{32}$/);
         // Each child workflow (id = event id) ran its delivery to the end.
         expect(await h.client.workflow.getHandle(event.eventId).result()).toEqual({ status: 'delivered', attempts: 1 });
       }
       expect(new Set(events.map((e) => e.eventId)).size).toBe(3);
-      expect(trace.inputs('prepareWebhookEvent').map((e) => e.eventId).sort()).toEqual(events.map((e) => e.eventId).sort());
+      expect(
+        trace
+          .inputs('prepareWebhookEvent')
+          .map((e) => e.eventId)
+          .sort(),
+      ).toEqual(events.map((e) => e.eventId).sort());
     });
 
     test('a failed generation announces its completion with the error message', async ({ expect }) => {
@@ -162,61 +218,104 @@ describe.concurrent('webhooks', () => {
       );
       expect(await outcomeOf(handle)).toBe('failed');
       const completed = (await emittedEvents(handle)).at(-1)!;
-      expect(completed.facts).toEqual({ type: 'video.generation.completed', status: 'failed', provider: null, errorMessage: 'p1: refused', videoKey: null });
+      expect(completed.facts).toEqual({
+        type: 'video.generation.completed',
+        status: 'failed',
+        provider: null,
+        errorMessage: 'p1: refused',
+        videoKey: null,
+      });
     });
 
-    test('the completed event goes to the terminal record, which makes its first attempt; its delivery workflow attempts nothing more', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration(
-        { finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 204), status: 'delivered' } },
-        { webhook_url },
-      );
-      expect(await outcomeOf(handle)).toBe('completed');
-      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
-      const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
-      expect(given).toEqual({ ...completed, prepared: undefined });
-      expect(completed.prepared).toMatchObject({ status: 'delivered', result: { statusCode: 204 } });
-      expect(await h.client.workflow.getHandle(completed.eventId).result()).toEqual({ status: 'delivered', attempts: 1 });
-      // Queued and started are prepared and attempted by their own workflows; the completed one is not.
-      expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type).sort()).toEqual(['video.generation.queued', 'video.generation.started']);
-      expect(trace.inputs('attemptWebhookDelivery').map((r) => r.eventId)).not.toContain(completed.eventId);
-    });
+    test(
+      'the completed event goes to the terminal record, which makes its first attempt; ' +
+        'its delivery workflow attempts nothing more',
+      async ({ expect }) => {
+        const { handle, trace } = await h.startGeneration(
+          {
+            finishGeneration: async (_outcome, event) =>
+              event && {
+                plan: { retryScheduleMs: SCHEDULE },
+                result: attemptResult({ eventId: event.eventId, attempt: 1 }, 204),
+                status: 'delivered',
+              },
+          },
+          { webhook_url },
+        );
+        expect(await outcomeOf(handle)).toBe('completed');
+        const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+        const [, given] = trace.inputs('finishGeneration')[0] as unknown as [unknown, WebhookDeliveryInput];
+        expect(given).toEqual({ ...completed, prepared: undefined });
+        expect(completed.prepared).toMatchObject({ status: 'delivered', result: { statusCode: 204 } });
+        expect(await h.client.workflow.getHandle(completed.eventId).result()).toEqual({
+          status: 'delivered',
+          attempts: 1,
+        });
+        // Queued and started are prepared and attempted by their own workflows; the completed one is not.
+        expect(
+          trace
+            .inputs('prepareWebhookEvent')
+            .map((e) => e.facts.type)
+            .sort(),
+        ).toEqual(['video.generation.queued', 'video.generation.started']);
+        expect(trace.inputs('attemptWebhookDelivery').map((r) => r.eventId)).not.toContain(completed.eventId);
+      },
+    );
 
-    test('a first attempt with the record that failed (503, Retry-After): the delivery workflow waits and carries on from attempt 2', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration(
-        {
-          finishGeneration: async (_outcome, event) =>
-            event && { plan: { retryScheduleMs: SCHEDULE }, result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503, { retryAfterMs: 300 }), status: 'pending' },
-          attemptWebhookDelivery: async (req) => attemptResult(req, 200),
-        },
-        { webhook_url },
-      );
-      expect(await outcomeOf(handle)).toBe('completed');
-      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
-      const delivery = h.client.workflow.getHandle(completed.eventId);
-      expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
-      expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([{ eventId: completed.eventId, attempt: 2 }]);
-      expect(recorded(trace).filter(([attempt]) => attempt === 2)).toEqual([[2, 200, 'delivered']]);
-      // The schedule's 200 ms, lengthened to the receiver's Retry-After.
-      expect(await timerDurations(delivery)).toEqual([300]);
-    });
+    test(
+      'a first attempt with the record that failed (503, Retry-After): the delivery workflow waits and carries on ' +
+        'from attempt 2',
+      async ({ expect }) => {
+        const { handle, trace } = await h.startGeneration(
+          {
+            finishGeneration: async (_outcome, event) =>
+              event && {
+                plan: { retryScheduleMs: SCHEDULE },
+                result: attemptResult({ eventId: event.eventId, attempt: 1 }, 503, { retryAfterMs: 300 }),
+                status: 'pending',
+              },
+            attemptWebhookDelivery: async (req) => attemptResult(req, 200),
+          },
+          { webhook_url },
+        );
+        expect(await outcomeOf(handle)).toBe('completed');
+        const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+        const delivery = h.client.workflow.getHandle(completed.eventId);
+        expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 2 });
+        expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([
+          { eventId: completed.eventId, attempt: 2 },
+        ]);
+        expect(recorded(trace).filter(([attempt]) => attempt === 2)).toEqual([[2, 200, 'delivered']]);
+        // The schedule's 200 ms, lengthened to the receiver's Retry-After.
+        expect(await timerDurations(delivery)).toEqual([300]);
+      },
+    );
 
-    test('prepared by the terminal record without an attempt (the schedule starts with a wait): the delivery workflow waits and makes attempt 1, preparing nothing', async ({ expect }) => {
-      const { handle, trace } = await h.startGeneration(
-        {
-          finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [300, 200] } },
-          attemptWebhookDelivery: async (req) => attemptResult(req, 200),
-        },
-        { webhook_url },
-      );
-      expect(await outcomeOf(handle)).toBe('completed');
-      const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
-      expect(completed.prepared).toEqual({ plan: { retryScheduleMs: [300, 200] } });
-      const delivery = h.client.workflow.getHandle(completed.eventId);
-      expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 1 });
-      expect(await timerDurations(delivery)).toEqual([300]);
-      expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([{ eventId: completed.eventId, attempt: 1 }]);
-      expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type)).not.toContain('video.generation.completed');
-    });
+    test(
+      'prepared by the terminal record without an attempt (the schedule starts with a wait): ' +
+        'the delivery workflow waits and makes attempt 1, preparing nothing',
+      async ({ expect }) => {
+        const { handle, trace } = await h.startGeneration(
+          {
+            finishGeneration: async (_outcome, event) => event && { plan: { retryScheduleMs: [300, 200] } },
+            attemptWebhookDelivery: async (req) => attemptResult(req, 200),
+          },
+          { webhook_url },
+        );
+        expect(await outcomeOf(handle)).toBe('completed');
+        const completed = (await emittedEvents(handle)).find((e) => e.facts.type === 'video.generation.completed')!;
+        expect(completed.prepared).toEqual({ plan: { retryScheduleMs: [300, 200] } });
+        const delivery = h.client.workflow.getHandle(completed.eventId);
+        expect(await delivery.result()).toEqual({ status: 'delivered', attempts: 1 });
+        expect(await timerDurations(delivery)).toEqual([300]);
+        expect(trace.inputs('attemptWebhookDelivery').filter((r) => r.eventId === completed.eventId)).toEqual([
+          { eventId: completed.eventId, attempt: 1 },
+        ]);
+        expect(trace.inputs('prepareWebhookEvent').map((e) => e.facts.type)).not.toContain(
+          'video.generation.completed',
+        );
+      },
+    );
 
     test('without webhook_url: no event, no child workflow', async ({ expect }) => {
       const { handle, trace } = await h.startGeneration({});

@@ -22,7 +22,8 @@ export function brandRoutes(deps: AppDeps) {
         throw new DomainError(
           'forbidden',
           'brand_not_allowed',
-          'This API key may not change the brand kit: use a key created with the right to manage it (dashboard, API keys), or the dashboard’s Brand page',
+          'This API key may not change the brand kit: use a key created with the right to manage it (dashboard, ' +
+            'API keys), or the dashboard’s Brand page',
         );
       }
       const refuse = (reason: string) => invalidInput(`logo: ${reason}`, 'logo');
@@ -32,8 +33,17 @@ export function brandRoutes(deps: AppDeps) {
         if ('problem' in decoded) throw refuse(decoded.problem);
         logo = decoded.bytes;
       }
-      const colors = { background: body.colors?.background ?? null, text: body.colors?.text ?? null, accent: body.colors?.accent ?? null };
-      const kit = await replaceBrandKit(deps, organizationId, { colors, font: body.font ?? null, logo, logo_on_closing: body.logo_on_closing ?? true }, refuse);
+      const colors = {
+        background: body.colors?.background ?? null,
+        text: body.colors?.text ?? null,
+        accent: body.colors?.accent ?? null,
+      };
+      const kit = await replaceBrandKit(
+        deps,
+        organizationId,
+        { colors, font: body.font ?? null, logo, logo_on_closing: body.logo_on_closing ?? true },
+        refuse,
+      );
       ctx.state.log.info({ organization_id: organizationId }, 'brand kit replaced');
       ctx.body = await brandView(deps.storage, kit);
     }),

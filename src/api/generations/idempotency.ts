@@ -12,6 +12,13 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 export function idempotencyOf(ctx: Pick<Context, 'get'>, shape: string, body: unknown): Idempotency | undefined {
   const key = ctx.get('idempotency-key');
   if (!key) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw invalidInput('Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key');
-  return { key, requestHash: crypto.createHash('sha256').update(`${shape}\n${JSON.stringify(body)}`).digest('hex') };
+  if (!IDEMPOTENCY_KEY.test(key))
+    throw invalidInput('Idempotency-Key must be 1 to 255 printable ASCII characters', 'Idempotency-Key');
+  return {
+    key,
+    requestHash: crypto
+      .createHash('sha256')
+      .update(`${shape}\n${JSON.stringify(body)}`)
+      .digest('hex'),
+  };
 }

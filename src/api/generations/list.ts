@@ -52,7 +52,8 @@ const BLANK: GenerationSnapshot = {
 };
 
 const cursor = (description: string) => z.string().min(1).max(MAX_ID_CHARS).optional().describe(description);
-const unixSeconds = (description: string) => z.coerce.number().int().min(0).max(MAX_UNIX_SECONDS).optional().describe(description);
+const unixSeconds = (description: string) =>
+  z.coerce.number().int().min(0).max(MAX_UNIX_SECONDS).optional().describe(description);
 
 /** The query a listing accepts (unknown parameters are a 400 naming them); `status` in the view's words. */
 export function listQuerySchema(view: View) {
@@ -66,7 +67,9 @@ export function listQuerySchema(view: View) {
       .default(LIST_LIMIT.default)
       .describe(`Items per page, 1–${LIST_LIMIT.max} (default ${LIST_LIMIT.default})`),
     after: cursor('A generation id of this organization: the page starts just after it (older items)'),
-    before: cursor('A generation id of this organization: the page holds the items just newer than it, still newest first'),
+    before: cursor(
+      'A generation id of this organization: the page holds the items just newer than it, still newest first',
+    ),
     status: z.enum(statuses).optional().describe('Only generations showing this status'),
     engine: z.string().min(1).max(64).optional().describe('Only generations of this engine'),
     model: z.string().min(1).max(100).optional().describe('Only generations of this orchestration model'),
@@ -81,7 +84,8 @@ export function mountList(router: Router<AppState>, deps: AppDeps, shape: { path
   router.get(
     shape.path,
     validate({ query: listQuerySchema(shape.view) }, async (ctx, { query }) => {
-      if (query.after !== undefined && query.before !== undefined) throw invalidInput('before: give either after or before, not both', 'before');
+      if (query.after !== undefined && query.before !== undefined)
+        throw invalidInput('before: give either after or before, not both', 'before');
       const page = await listGenerations(deps.db, ctx.state.auth.organizationId, {
         limit: query.limit,
         after: query.after,
@@ -100,7 +104,13 @@ export function mountList(router: Router<AppState>, deps: AppDeps, shape: { path
         throw invalidInput(`${param}: no generation with id ${query.after ?? query.before}`, param);
       }
       const data = await Promise.all(page.rows.map(async (row) => shape.view(await snapshot(deps, row, null))));
-      ctx.body = { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.hasMore };
+      ctx.body = {
+        object: 'list',
+        data,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+        has_more: page.hasMore,
+      };
     }),
   );
 }

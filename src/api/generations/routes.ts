@@ -11,7 +11,14 @@ import { mountList } from './list.js';
 import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
 import { streamGeneration, type StreamShape } from './stream.js';
-import { fromChatRequest, fromResponsesRequest, toChatView, toResponsesView, type GenerationSnapshot, type TranslatedRequest } from './translate.js';
+import {
+  fromChatRequest,
+  fromResponsesRequest,
+  toChatView,
+  toResponsesView,
+  type GenerationSnapshot,
+  type TranslatedRequest,
+} from './translate.js';
 
 /** Extension: `?stream=true` attaches to the generation's event stream, after event `starting_after`. */
 const readQuery = z.object({
@@ -38,12 +45,25 @@ export function generationsRoutes(deps: AppDeps) {
       validate({ body: shape.schema }, async (ctx, { body }) => {
         const idempotency = idempotencyOf(ctx, shape.name, body);
         const { app, warnings } = readAppHeaders(ctx);
-        const { generation, replayed } = await createGeneration(deps, ctx.state.auth, shape.translate(body), app, idempotency, body.brand);
+        const { generation, replayed } = await createGeneration(
+          deps,
+          ctx.state.auth,
+          shape.translate(body),
+          app,
+          idempotency,
+          body.brand,
+        );
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
         if (warnings.length) ctx.set(ATTRIBUTION_WARNING_HEADER, warnings.join('; '));
         const { organizationId } = ctx.state.auth;
         // A replayed create attaches to the generation's stream like a GET ?stream=true.
-        if (body.stream) return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id: generation.id, created: replayed ? undefined : generation });
+        if (body.stream)
+          return streamGeneration(ctx, deps, {
+            shape: shape.name,
+            organizationId,
+            id: generation.id,
+            created: replayed ? undefined : generation,
+          });
         ctx.status = 200;
         ctx.body = shape.view(generation);
       }),
@@ -52,7 +72,13 @@ export function generationsRoutes(deps: AppDeps) {
       `${shape.path}/:id`,
       validate({ params: idParams, query: readQuery }, async (ctx, { params: { id }, query }) => {
         const { organizationId } = ctx.state.auth;
-        if (query.stream === 'true') return streamGeneration(ctx, deps, { shape: shape.name, organizationId, id, startingAfter: query.starting_after });
+        if (query.stream === 'true')
+          return streamGeneration(ctx, deps, {
+            shape: shape.name,
+            organizationId,
+            id,
+            startingAfter: query.starting_after,
+          });
         ctx.body = shape.view(await readGeneration(deps, organizationId, id));
       }),
     );
@@ -64,8 +90,20 @@ export function generationsRoutes(deps: AppDeps) {
       }),
     );
   };
-  mount({ name: 'responses', path: '/v1/responses', schema: responsesRequest, translate: (body) => fromResponsesRequest(body, deps), view: toResponsesView });
-  mount({ name: 'chat', path: '/v1/chat/completions', schema: chatRequest, translate: (body) => fromChatRequest(body, deps), view: toChatView });
+  mount({
+    name: 'responses',
+    path: '/v1/responses',
+    schema: responsesRequest,
+    translate: (body) => fromResponsesRequest(body, deps),
+    view: toResponsesView,
+  });
+  mount({
+    name: 'chat',
+    path: '/v1/chat/completions',
+    schema: chatRequest,
+    translate: (body) => fromChatRequest(body, deps),
+    view: toChatView,
+  });
   mountList(router, deps, { path: '/v1/responses', view: toResponsesView });
   mountList(router, deps, { path: '/v1/chat/completions', view: toChatView });
   return router;

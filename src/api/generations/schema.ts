@@ -3,7 +3,13 @@
 import { z } from 'zod';
 import { isStorableText, STORABLE_TEXT_MESSAGE } from '../../shared.js';
 import { brandRequestSchema } from '../brand/schema.js';
-import { defaultEngineId, engineIds, MAX_CANVAS_SIDE, MAX_DURATION_SECONDS, MIN_CANVAS_SIDE } from '../../engines/index.js';
+import {
+  defaultEngineId,
+  engineIds,
+  MAX_CANVAS_SIDE,
+  MAX_DURATION_SECONDS,
+  MIN_CANVAS_SIDE,
+} from '../../engines/index.js';
 import { storyboardSchema, variablesSchema } from '../../storyboard/schema.js';
 
 export const LIMITS = {
@@ -23,7 +29,11 @@ export const LIMITS = {
   maxProviders: 8,
 } as const;
 
-const text = z.string().max(LIMITS.maxTextChars).refine(isStorableText, STORABLE_TEXT_MESSAGE).describe(`Text, at most ${LIMITS.maxTextChars} characters`);
+const text = z
+  .string()
+  .max(LIMITS.maxTextChars)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+  .describe(`Text, at most ${LIMITS.maxTextChars} characters`);
 const httpUrl = z.url({ protocol: /^https?$/ }).max(LIMITS.maxUrlChars);
 /**
  * A media part's URL: http(s) (checked against the URL policy when the request is served: public
@@ -38,7 +48,9 @@ const mediaUrl = z
     const issue = httpUrl.safeParse(value).error?.issues[0];
     if (issue) ctx.addIssue({ code: 'custom', message: issue.message });
   })
-  .describe('A public https URL (at most 2048 characters), or for images a data: URL of a PNG, JPEG, GIF or WebP image.');
+  .describe(
+    'A public https URL (at most 2048 characters), or for images a data: URL of a PNG, JPEG, GIF or WebP image.',
+  );
 /** Interface shape `{url}`; a bare string is accepted too (what OpenAI clients send for Responses images). */
 const urlRef = z
   .union([mediaUrl, z.object({ url: mediaUrl }).describe('`{url}`, as in the interface')])
@@ -46,7 +58,9 @@ const urlRef = z
   .describe('`{url}` or the URL itself');
 
 const instructions = text.describe('Guidance kept apart from the prompt (tone, brand, constraints)');
-const role = z.enum(['system', 'developer', 'user', 'assistant']).describe('Who speaks; system and developer messages guide like `instructions`');
+const role = z
+  .enum(['system', 'developer', 'user', 'assistant'])
+  .describe('Who speaks; system and developer messages guide like `instructions`');
 
 // The canvas limits are checked by resolveCanvas (one message for given and derived sides); the
 // document states them.
@@ -54,7 +68,9 @@ const dimension = z.number().int().positive().meta({ minimum: MIN_CANVAS_SIDE, m
 const aspectRatio = z
   .string()
   .regex(/^\d{1,4}:\d{1,4}$/, 'must be "<w>:<h>", for example "9:16"')
-  .describe('`<w>:<h>`, for example `9:16`. With one side given, the other is derived; alone, the long side is 1920 px');
+  .describe(
+    '`<w>:<h>`, for example `9:16`. With one side given, the other is derived; alone, the long side is 1920 px',
+  );
 const provider = z
   .object({
     order: z
@@ -62,7 +78,10 @@ const provider = z
       .min(1)
       .max(LIMITS.maxProviders)
       .optional()
-      .describe('Providers to try for the orchestration LLM, in this order (the next one on failure); default: the model’s own order'),
+      .describe(
+        'Providers to try for the orchestration LLM, in this order (the next one on failure); default: ' +
+          'the model’s own order',
+      ),
   })
   .loose()
   .describe('Provider routing');
@@ -70,34 +89,54 @@ const webhookUrl = z
   .string()
   .max(LIMITS.maxUrlChars)
   .refine(isStorableText, STORABLE_TEXT_MESSAGE)
-  .describe('Public HTTPS URL that receives this generation’s signed lifecycle events; localhost, private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)');
+  .describe(
+    'Public HTTPS URL that receives this generation’s signed lifecycle events; localhost, ' +
+      'private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)',
+  );
 
 // Responses shape
-const responsesPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('input_text').describe('`input_text`'), text }).describe('Text'),
-  z.object({ type: z.literal('input_image').describe('`input_image`'), image_url: urlRef }).describe('An image the video may show'),
-  z.object({ type: z.literal('input_video').describe('`input_video`'), video_url: urlRef }).describe('Extension: a video clip the video may show'),
-]).describe('A content part');
+const responsesPart = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('input_text').describe('`input_text`'), text }).describe('Text'),
+    z
+      .object({ type: z.literal('input_image').describe('`input_image`'), image_url: urlRef })
+      .describe('An image the video may show'),
+    z
+      .object({ type: z.literal('input_video').describe('`input_video`'), video_url: urlRef })
+      .describe('Extension: a video clip the video may show'),
+  ])
+  .describe('A content part');
 const responsesMessage = z
   .object({
     type: z.literal('message').optional().describe('`message` (optional)'),
     role,
-    content: z.union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)]).describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`),
+    content: z
+      .union([text, z.array(responsesPart).min(1).max(LIMITS.maxPartsPerMessage)])
+      .describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`),
   })
   .describe('A message');
 // Chat shape
-const chatPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text').describe('`text`'), text }).describe('Text'),
-  z.object({ type: z.literal('image_url').describe('`image_url`'), image_url: urlRef }).describe('An image the video may show'),
-  z.object({ type: z.literal('video_url').describe('`video_url`'), video_url: urlRef }).describe('A video clip the video may show'),
-]).describe('A content part');
+const chatPart = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('text').describe('`text`'), text }).describe('Text'),
+    z
+      .object({ type: z.literal('image_url').describe('`image_url`'), image_url: urlRef })
+      .describe('An image the video may show'),
+    z
+      .object({ type: z.literal('video_url').describe('`video_url`'), video_url: urlRef })
+      .describe('A video clip the video may show'),
+  ])
+  .describe('A content part');
 
 /**
  * An optional field that also takes null for "not given": typed SDKs send unset optional fields as
  * null. The handler sees undefined (or the default) either way.
  */
 function nullAsAbsent<T extends z.ZodType>(schema: T) {
-  const wrapped = schema.nullable().optional().transform((v): z.output<T> | undefined => v ?? undefined);
+  const wrapped = schema
+    .nullable()
+    .optional()
+    .transform((v): z.output<T> | undefined => v ?? undefined);
   // The OpenAPI document reads the outermost schema's description.
   return schema.description ? wrapped.describe(schema.description) : wrapped;
 }
@@ -111,11 +150,28 @@ export function requestSchemas() {
     engine: nullAsAbsent(z.enum([...engineIds(), 'auto']))
       .transform((engine) => engine ?? defaultEngineId())
       // Named here: JSON Schema has no place for the default of a field that also takes null.
-      .describe(`Rendering engine (see GET /v1/engines); \`auto\` lets the prompt decide; default (also for null) \`${defaultEngineId()}\``),
-    model: z.string().min(1).max(100).refine(isStorableText, STORABLE_TEXT_MESSAGE).describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
-    expand_prompt: z.boolean().default(false).describe('First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)'),
-    width: nullAsAbsent(dimension).describe(`Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`),
-    height: nullAsAbsent(dimension).describe(`Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`),
+      .describe(
+        `Rendering engine (see GET /v1/engines); \`auto\` lets the prompt decide; ` +
+          `default (also for null) \`${defaultEngineId()}\``,
+      ),
+    model: z
+      .string()
+      .min(1)
+      .max(100)
+      .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+      .describe('Orchestration LLM id (see GET /v1/engines); not an engine id'),
+    expand_prompt: z
+      .boolean()
+      .default(false)
+      .describe(
+        'First rewrite the prompt into a detailed brief with the engine’s prompting guide (one more LLM call, billed)',
+      ),
+    width: nullAsAbsent(dimension).describe(
+      `Canvas width in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1080`,
+    ),
+    height: nullAsAbsent(dimension).describe(
+      `Canvas height in pixels, ${MIN_CANVAS_SIDE}–${MAX_CANVAS_SIDE}, rounded to an even number; default 1920`,
+    ),
     provider: provider.optional(),
     webhook_url: nullAsAbsent(webhookUrl),
     /** Extension: the video's length in seconds; without it, a length the prompt states, else the composition's own. */
@@ -124,16 +180,26 @@ export function requestSchemas() {
       .min(1)
       .max(MAX_DURATION_SECONDS)
       .optional()
-      .describe('Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second teaser"), else the composition’s own.'),
+      .describe(
+        'Extension: the video length in seconds (1–60). Without it, a length the prompt states ("a 10-second ' +
+          'teaser"), else the composition’s own.',
+      ),
     brand: brandRequestSchema,
     storyboard: storyboardSchema
       .optional()
-      .describe('Extension: the video scene by scene, instead of (or with) a prompt. Rendered as written: nothing is planned or asked of an LLM; a prompt sent with it only supplies the images its scenes name (`image-1`…)'),
+      .describe(
+        'Extension: the video scene by scene, instead of (or with) a prompt. Rendered as written: ' +
+          'nothing is planned or asked of an LLM; a prompt sent with it only supplies the images its scenes name ' +
+          '(`image-1`…)',
+      ),
     variables: variablesSchema.optional(),
     stream: z
       .boolean()
       .default(false)
-      .describe('Extension: answer with server-sent events in OpenAI’s streaming format (status and progress until the video is done) instead of one JSON object.'),
+      .describe(
+        'Extension: answer with server-sent events in OpenAI’s streaming format (status and progress until the video ' +
+          'is done) instead of one JSON object.',
+      ),
   };
   // Strict: an unknown field is a 400 naming it (as OpenAI answers), never silently ignored.
   const responsesRequest = z
@@ -142,7 +208,10 @@ export function requestSchemas() {
       input: z
         .union([text.min(1), z.array(responsesMessage).min(1).max(LIMITS.maxMessages)])
         .optional()
-        .describe(`The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts. Required unless \`storyboard\` is given`),
+        .describe(
+          `The prompt: text, or up to ${LIMITS.maxMessages} messages with text, image and video parts. ` +
+            `Required unless \`storyboard\` is given`,
+        ),
       instructions: nullAsAbsent(instructions),
       aspect_ratio: nullAsAbsent(aspectRatio),
     })
@@ -154,18 +223,31 @@ export function requestSchemas() {
       messages: z
         .array(
           z
-            .object({ role, content: z.union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)]).describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`) })
+            .object({
+              role,
+              content: z
+                .union([text, z.array(chatPart).min(1).max(LIMITS.maxPartsPerMessage)])
+                .describe(`Text, or up to ${LIMITS.maxPartsPerMessage} parts`),
+            })
             .describe('A message'),
         )
         .min(1)
         .max(LIMITS.maxMessages)
         .optional()
-        .describe(`The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user. Required unless \`storyboard\` is given`),
+        .describe(
+          `The prompt: up to ${LIMITS.maxMessages} messages, at least one from the user. ` +
+            `Required unless \`storyboard\` is given`,
+        ),
       instructions: nullAsAbsent(instructions),
       aspectRatio: nullAsAbsent(aspectRatio),
       // Sent by OpenAI clients with `stream: true`; the final chunk carries usage either way.
       stream_options: z
-        .object({ include_usage: z.boolean().optional().describe('Accepted for OpenAI clients; the last chunk carries usage either way') })
+        .object({
+          include_usage: z
+            .boolean()
+            .optional()
+            .describe('Accepted for OpenAI clients; the last chunk carries usage either way'),
+        })
         .optional()
         .describe('OpenAI streaming options'),
     })

@@ -57,13 +57,15 @@ export async function createGeneration(
   brand?: BrandChoice,
 ): Promise<{ generation: GenerationSnapshot; replayed: boolean }> {
   const { request: requested, mediaParams, storyboardJson } = translated;
-  if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config); // '' included: 400, not "absent"
+  // '' included: 400, not "absent".
+  if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config);
   // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
   const prepared = await prepareRequestMedia(requested, deps.config, mediaParams);
   const { uploads } = prepared;
   const id = newId('gen');
   const { organizationId } = principal;
-  // The kit as it is now goes with the request (and its logo into the generation's assets): a render never changes with the kit.
+  // The kit as it is now goes with the request (and its logo into the generation's assets): a render never changes with
+  // the kit.
   const kit = await getBrandKit(deps.db, organizationId);
   const branded = brandSnapshot(kit, brand);
   const request: GenerationRequest = branded === undefined ? prepared.request : { ...prepared.request, brand: branded };
@@ -71,17 +73,31 @@ export async function createGeneration(
     const claim = await claimIdempotencyKey(deps.db, organizationId, idempotency.key, idempotency.requestHash, id);
     if (!claim.claimed) {
       if (claim.requestHash !== idempotency.requestHash) {
-        throw new DomainError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was used with a different request in the last 24 hours; send a new key for a new request', 'Idempotency-Key');
+        throw new DomainError(
+          'conflict',
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different request in the last 24 hours; ' +
+            'send a new key for a new request',
+          'Idempotency-Key',
+        );
       }
       const replayed = await generationOfKey(deps, organizationId, idempotency, claim.generationId);
       if (replayed) return { generation: replayed, replayed: true };
-      return createGeneration(deps, principal, translated, app, idempotency, brand); // the first request failed and gave the key up
+      // The first request failed and gave the key up.
+      return createGeneration(deps, principal, translated, app, idempotency, brand);
     }
   }
   try {
     // Admitted only while the balance covers the open holds and this one (atomically with charges).
     const holdMicros = creditHoldMicros(deps, request);
-    const admission = await admitGeneration(deps.db, { id, organizationId, apiKeyId: principal.apiKeyId, request, app, holdMicros });
+    const admission = await admitGeneration(deps.db, {
+      id,
+      organizationId,
+      apiKeyId: principal.apiKeyId,
+      request,
+      app,
+      holdMicros,
+    });
     if (!admission.admitted) throw insufficientCredits(holdMicros, admission.availableMicros);
     const { row } = admission;
     try {
@@ -91,13 +107,29 @@ export async function createGeneration(
       if (storyboardJson !== null) await deps.storage.putText(storyboardKey(id), storyboardJson, 'application/json');
       await deps.temporal.workflow.start(
         WORKFLOW_TYPES.generation,
-        generationStartOptions({ generationId: id, organizationId, request, createdAtMs: row.created_at.getTime(), firstProvider: firstProvider(deps, request) }, app),
+        generationStartOptions(
+          {
+            generationId: id,
+            organizationId,
+            request,
+            createdAtMs: row.created_at.getTime(),
+            firstProvider: firstProvider(deps, request),
+          },
+          app,
+        ),
       );
     } catch (err) {
       // Nothing half-created: without a workflow there is no generation.
       await deleteGeneration(deps.db, id);
-      deps.logger.error({ err, generation_id: id }, uploads.length ? 'storing media or workflow start failed' : 'workflow start failed');
-      throw new DomainError('unavailable', 'temporarily_unavailable', 'The generation could not be started; retry shortly');
+      deps.logger.error(
+        { err, generation_id: id },
+        uploads.length ? 'storing media or workflow start failed' : 'workflow start failed',
+      );
+      throw new DomainError(
+        'unavailable',
+        'temporarily_unavailable',
+        'The generation could not be started; retry shortly',
+      );
     }
     metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
     return { generation: await snapshot(deps, row, null), replayed: false };
@@ -125,8 +157,9 @@ function insufficientCredits(holdMicros: number, availableMicros: number): Domai
   return new DomainError(
     'payment_required',
     'insufficient_credits',
-    `This generation holds up to ${cents(holdMicros)} of credit while it runs (its worst-case cost) and the balance covers ` +
-      `${cents(availableMicros)} beyond the holds of generations in flight; add credits or wait for those to finish`,
+    `This generation holds up to ${cents(holdMicros)} of credit while it runs (its worst-case cost) ` +
+      `and the balance covers ${cents(availableMicros)} beyond the holds of generations in flight; ` +
+      'add credits or wait for those to finish',
   );
 }
 
@@ -134,19 +167,32 @@ function insufficientCredits(holdMicros: number, availableMicros: number): Domai
  * The generation another request with the same key started, in its current state. That request may
  * still be creating it (waited for, up to IDEMPOTENT_WAIT_MS); null when it failed and gave the key up.
  */
-async function generationOfKey(deps: AppDeps, organizationId: string, idempotency: Idempotency, generationId: string): Promise<GenerationSnapshot | null> {
+async function generationOfKey(
+  deps: AppDeps,
+  organizationId: string,
+  idempotency: Idempotency,
+  generationId: string,
+): Promise<GenerationSnapshot | null> {
   const deadline = Date.now() + IDEMPOTENT_WAIT_MS;
   for (;;) {
-    if (await getGeneration(deps.db, organizationId, generationId)) return readGeneration(deps, organizationId, generationId);
+    if (await getGeneration(deps.db, organizationId, generationId))
+      return readGeneration(deps, organizationId, generationId);
     const held = await heldIdempotencyKey(deps.db, organizationId, idempotency.key);
     if (held?.generationId !== generationId) return null;
-    if (Date.now() > deadline) throw conflict('A request with this Idempotency-Key is still being processed; retry shortly', 'idempotency_key_in_use');
+    if (Date.now() > deadline)
+      throw conflict(
+        'A request with this Idempotency-Key is still being processed; retry shortly',
+        'idempotency_key_in_use',
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
 /** How a generation's workflow is started: id = generation id, search attributes and memo for operators. */
-export function generationStartOptions(input: GenerationWorkflowInput, app: AppInfo): WorkflowStartOptions<GenerationWorkflow> {
+export function generationStartOptions(
+  input: GenerationWorkflowInput,
+  app: AppInfo,
+): WorkflowStartOptions<GenerationWorkflow> {
   const { generationId, organizationId, request } = input;
   return {
     workflowId: generationId,
@@ -172,7 +218,8 @@ export async function readGeneration(deps: AppDeps, organizationId: string, id: 
   if (TERMINAL_STATUSES.includes(row.status)) return snapshot(deps, row, null);
   const live = await queryLiveState(deps, id);
   // A terminal live state means the record was just written (the workflow writes it first): re-read it.
-  if (!live || TERMINAL_STATUSES.includes(live.status)) return snapshot(deps, await findOwned(deps, organizationId, id), null);
+  if (!live || TERMINAL_STATUSES.includes(live.status))
+    return snapshot(deps, await findOwned(deps, organizationId, id), null);
   return snapshot(deps, row, live);
 }
 
@@ -192,7 +239,10 @@ export async function cancelGeneration(deps: AppDeps, organizationId: string, id
   await Promise.race([handle.result().catch(() => null), new Promise((r) => setTimeout(r, CANCEL_WAIT_MS).unref())]);
   const { status } = await findOwned(deps, organizationId, id);
   if (status === 'completed' || status === 'failed') {
-    throw conflict(`Generation ${id} finished with status ${status} before it could be cancelled`, 'generation_finished');
+    throw conflict(
+      `Generation ${id} finished with status ${status} before it could be cancelled`,
+      'generation_finished',
+    );
   }
 }
 
@@ -211,7 +261,11 @@ export async function findOwned(deps: AppDeps, organizationId: string, id: strin
 let failingQueries = 0;
 
 /** The workflow's live state, or null when it cannot be asked (`level`: how a first failure is logged). */
-export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 'debug' = 'warn'): Promise<GenerationLiveState | null> {
+export async function queryLiveState(
+  deps: AppDeps,
+  id: string,
+  level: 'warn' | 'debug' = 'warn',
+): Promise<GenerationLiveState | null> {
   try {
     const state = await deps.temporal.connection.withDeadline(Date.now() + QUERY_DEADLINE_MS, () =>
       deps.temporal.workflow.getHandle<GenerationWorkflow>(id).query(stateQuery),
@@ -221,12 +275,19 @@ export async function queryLiveState(deps: AppDeps, id: string, level: 'warn' | 
     return state;
   } catch (err) {
     const first = failingQueries++ === 0;
-    deps.logger[first ? level : 'debug']({ err: String(err), generation_id: id }, 'state query failed; answering from the record until queries answer again');
+    deps.logger[first ? level : 'debug'](
+      { err: String(err), generation_id: id },
+      'state query failed; answering from the record until queries answer again',
+    );
     return null;
   }
 }
 
-export async function snapshot(deps: AppDeps, row: GenerationRow, live: GenerationLiveState | null): Promise<GenerationSnapshot> {
+export async function snapshot(
+  deps: AppDeps,
+  row: GenerationRow,
+  live: GenerationLiveState | null,
+): Promise<GenerationSnapshot> {
   const completed = row.status === 'completed';
   const [video, artifact, storyboard] = await Promise.all([
     completed && row.video_key ? deps.storage.url(row.video_key) : null,
@@ -251,6 +312,8 @@ export async function snapshot(deps: AppDeps, row: GenerationRow, live: Generati
         : null,
     latencyMs: row.latency_ms,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
-    progress: TERMINAL_STATUSES.includes(live?.status ?? row.status) ? null : (live?.progress ?? (row.status === 'queued' ? stageProgress('queued') : null)),
+    progress: TERMINAL_STATUSES.includes(live?.status ?? row.status)
+      ? null
+      : (live?.progress ?? (row.status === 'queued' ? stageProgress('queued') : null)),
   };
 }

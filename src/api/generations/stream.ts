@@ -30,7 +30,9 @@ export type StreamOptions = {
 export async function streamGeneration(ctx: Context, deps: AppDeps, opts: StreamOptions): Promise<void> {
   const early: LiveUpdate[] = [];
   let deliver: ((update: LiveUpdate) => void) | null = null;
-  const unsubscribe = await generationWatchers(deps).subscribe(opts.organizationId, opts.id, (update) => (deliver ? deliver(update) : early.push(update)));
+  const unsubscribe = await generationWatchers(deps).subscribe(opts.organizationId, opts.id, (update) =>
+    deliver ? deliver(update) : early.push(update),
+  );
   const stream = openEventStream(ctx, deps.config.streamHeartbeatMs);
   void stream.closed.then(unsubscribe);
   const writer = opts.shape === 'responses' ? responsesWriter(stream, opts.startingAfter ?? -1) : chatWriter(stream);
@@ -68,14 +70,21 @@ function responsesWriter(stream: EventStream, startingAfter: number): Writer {
       const response = toResponsesView(snapshot);
       if (terminal) return send(seq, RESPONSE_END_EVENTS[snapshot.status] ?? 'response.completed', { response });
       // A stream that saw the creation also sees the queued state, even when processing began at once.
-      if (snapshot.status === 'queued' || opened) send(1, 'response.queued', { response: { ...response, status: 'queued' } });
+      if (snapshot.status === 'queued' || opened)
+        send(1, 'response.queued', { response: { ...response, status: 'queued' } });
       if (snapshot.status === 'in_progress') send(2, 'response.in_progress', { response });
-      if (snapshot.progress && seq > 2) send(seq, 'response.progress', { response_id: snapshot.id, progress: snapshot.progress });
+      if (snapshot.progress && seq > 2)
+        send(seq, 'response.progress', { response_id: snapshot.id, progress: snapshot.progress });
     },
   };
 }
 
-const FINISH_REASONS: Partial<Record<GenerationStatus, string>> = { completed: 'stop', failed: 'error', cancelled: 'cancelled', incomplete: 'error' };
+const FINISH_REASONS: Partial<Record<GenerationStatus, string>> = {
+  completed: 'stop',
+  failed: 'error',
+  cancelled: 'cancelled',
+  incomplete: 'error',
+};
 
 function chatWriter(stream: EventStream): Writer {
   let first = true;
@@ -105,7 +114,8 @@ function chatWriter(stream: EventStream): Writer {
       const view = toChatView(snapshot);
       if (terminal) {
         // The error rides in the delta: a top-level `error` makes OpenAI clients throw mid-stream.
-        const outcome = view.status === 'completed' ? { video_url: view.choices[0].message.video_url } : { error: view.error };
+        const outcome =
+          view.status === 'completed' ? { video_url: view.choices[0].message.video_url } : { error: view.error };
         chunk(snapshot, { status: view.status, ...outcome }, FINISH_REASONS[snapshot.status] ?? 'stop', view.usage);
         stream.sendRaw('[DONE]');
         return;

@@ -3,14 +3,39 @@
 // service keeps beside it), and a stored generation → either view.
 import { invalidInput } from '../../errors.js';
 import { chooseEngine, getEngine, resolveCanvas, resolveDuration } from '../../engines/index.js';
-import { fillVariables, imageRefs, storyboardSchema, toStoryboard, type PublicStoryboard } from '../../storyboard/schema.js';
+import {
+  fillVariables,
+  imageRefs,
+  storyboardSchema,
+  toStoryboard,
+  type PublicStoryboard,
+} from '../../storyboard/schema.js';
 import { sceneTexts } from '../../storyboard/types.js';
 import { assertProviderOrder, registryOf } from '../../providers/registry.js';
 import type { AppDeps } from '../../http/context.js';
-import { mediaPartsOf, type ContentPart, type GenerationProgress, type GenerationRequest, type GenerationStatus, type InputMessage } from '../../shared.js';
+import {
+  mediaPartsOf,
+  type ContentPart,
+  type GenerationProgress,
+  type GenerationRequest,
+  type GenerationStatus,
+  type InputMessage,
+} from '../../shared.js';
 import { LIMITS, type ChatRequest, type ResponsesRequest } from './schema.js';
 
-type Common = Pick<ResponsesRequest, 'model' | 'engine' | 'expand_prompt' | 'width' | 'height' | 'provider' | 'webhook_url' | 'duration_seconds' | 'storyboard' | 'variables'>;
+type Common = Pick<
+  ResponsesRequest,
+  | 'model'
+  | 'engine'
+  | 'expand_prompt'
+  | 'width'
+  | 'height'
+  | 'provider'
+  | 'webhook_url'
+  | 'duration_seconds'
+  | 'storyboard'
+  | 'variables'
+>;
 
 /** What request translation needs: the catalog (models per engine) and the config (provider registry). */
 export type TranslateDeps = Pick<AppDeps, 'catalog' | 'config'>;
@@ -27,7 +52,10 @@ export type TranslatedRequest = {
    * request's media parts, for the media URL checks' 400 naming the part.
    */
   mediaParams: string[];
-  /** A storyboard request's storyboard, filled and checked, as JSON, which the service stores under the generation; null: none. */
+  /**
+   * A storyboard request's storyboard, filled and checked, as JSON, which the service stores under the generation;
+   * null: none.
+   */
   storyboardJson: string | null;
 };
 
@@ -72,9 +100,12 @@ export function fromChatRequest(body: ChatRequest, deps: TranslateDeps): Transla
   );
   const systemText = all
     .filter(isSystem)
-    .flatMap((m) => toContentParts(m.content, 'messages').flatMap(({ part }) => (part.type === 'text' ? [part.text] : [])));
+    .flatMap((m) =>
+      toContentParts(m.content, 'messages').flatMap(({ part }) => (part.type === 'text' ? [part.text] : [])),
+    );
   const instructions = [body.instructions, ...systemText].filter(Boolean).join('\n\n') || null;
-  if (messages.length === 0 && !body.storyboard) throw invalidInput('messages: at least one user message is required (or a storyboard)', 'messages');
+  if (messages.length === 0 && !body.storyboard)
+    throw invalidInput('messages: at least one user message is required (or a storyboard)', 'messages');
   return build(body, deps, messages, instructions, body.aspectRatio ?? null, 'aspectRatio');
 }
 
@@ -87,7 +118,9 @@ function build(
   aspectParam: string,
 ): TranslatedRequest {
   const messages: InputMessage[] = located.map((m) => ({ role: m.role, content: m.content.map(({ part }) => part) }));
-  const mediaParams = located.flatMap((m) => m.content.flatMap(({ part, param }) => (part.type === 'text' ? [] : [param])));
+  const mediaParams = located.flatMap((m) =>
+    m.content.flatMap(({ part, param }) => (part.type === 'text' ? [] : [param])),
+  );
   const texts = messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const allText = [instructions ?? '', ...texts].join('\n');
   // Characters the requester wrote (the '\n' separators above are ours and do not count).
@@ -95,20 +128,31 @@ function build(
     throw invalidInput(`Prompt text is longer than ${LIMITS.maxTotalTextChars} characters in total`, 'input');
   }
   if (!body.storyboard && texts.every((t) => t.trim() === '')) throw invalidInput('The prompt has no text', 'input');
-  if (body.variables && !body.storyboard) throw invalidInput('variables: they fill a storyboard’s placeholders; send a storyboard with them', 'variables');
+  if (body.variables && !body.storyboard)
+    throw invalidInput('variables: they fill a storyboard’s placeholders; send a storyboard with them', 'variables');
   if (mediaParams.length > LIMITS.maxMediaParts) {
-    throw invalidInput(`At most ${LIMITS.maxMediaParts} image and video parts per request (got ${mediaParams.length})`, 'input');
+    throw invalidInput(
+      `At most ${LIMITS.maxMediaParts} image and video parts per request (got ${mediaParams.length})`,
+      'input',
+    );
   }
 
   const storyboard = body.storyboard ? checkedStoryboard(body.storyboard, body, messages) : null;
   const engine = chooseEngine(body.engine, storyboard ? `${allText}\n${storyboard.texts}` : allText);
-  if (storyboard && !getEngine(engine).drawStoryboard) throw invalidInput(`storyboard: engine ${engine} does not render storyboards`, 'engine');
+  if (storyboard && !getEngine(engine).drawStoryboard)
+    throw invalidInput(`storyboard: engine ${engine} does not render storyboards`, 'engine');
   if (!catalog.price(engine, body.model)) {
     const offered = catalog.modelIds(engine);
-    throw invalidInput(`model: "${body.model}" is not offered on engine ${engine}; choose one of ${offered.join(', ')}`, 'model');
+    throw invalidInput(
+      `model: "${body.model}" is not offered on engine ${engine}; choose one of ${offered.join(', ')}`,
+      'model',
+    );
   }
   if (body.provider?.order) assertProviderOrder(registryOf(config), body.provider.order, body.model);
-  const canvas = resolveCanvas({ width: body.width, height: body.height, aspect_ratio: aspectRatio ?? undefined }, aspectParam);
+  const canvas = resolveCanvas(
+    { width: body.width, height: body.height, aspect_ratio: aspectRatio ?? undefined },
+    aspectParam,
+  );
   const request: GenerationRequest = {
     model: body.model,
     engine,
@@ -120,7 +164,9 @@ function build(
     height: canvas.height,
     aspect_ratio: aspectRatio,
     // A storyboard's length is its own (its scenes' seconds, or the duration it or the request gives).
-    duration_seconds: storyboard ? storyboard.durationSeconds : resolveDuration(body.duration_seconds, texts.join('\n')),
+    duration_seconds: storyboard
+      ? storyboard.durationSeconds
+      : resolveDuration(body.duration_seconds, texts.join('\n')),
     provider_order: body.provider?.order ?? null,
     webhook_url: body.webhook_url ?? null,
     ...(storyboard && { storyboard: { bytes: Buffer.byteLength(storyboard.json, 'utf8') } }),
@@ -134,12 +180,17 @@ function build(
  * among the request's image parts. Nothing is planned: the storyboard is the video.
  */
 function checkedStoryboard(sent: PublicStoryboard, body: Common, messages: InputMessage[]) {
-  if (body.expand_prompt) throw invalidInput('expand_prompt: a storyboard is rendered as written; nothing is expanded', 'expand_prompt');
+  if (body.expand_prompt)
+    throw invalidInput('expand_prompt: a storyboard is rendered as written; nothing is expanded', 'expand_prompt');
   const filled = fillVariables(sent, body.variables ?? {});
   const imageCount = mediaPartsOf({ messages }).filter((p) => p.kind === 'image').length;
   for (const { ref, param } of imageRefs(filled)) {
     if (Number(ref.slice('image-'.length)) > imageCount) {
-      throw invalidInput(`${param}: ${ref} names image part ${ref.slice('image-'.length)}, but the request has ${imageCount} image part(s)`, param);
+      throw invalidInput(
+        `${param}: ${ref} names image part ${ref.slice('image-'.length)}, ` +
+          `but the request has ${imageCount} image part(s)`,
+        param,
+      );
     }
   }
   // Variables may make a text longer than its field allows: checked again, filled.
@@ -149,7 +200,11 @@ function checkedStoryboard(sent: PublicStoryboard, body: Common, messages: Input
     throw invalidInput(`${param}: ${issue.message} (with the variables filled)`, param);
   }
   const board = toStoryboard(filled, { image: (ref) => ref, durationSeconds: body.duration_seconds ?? null });
-  return { json: JSON.stringify(filled), durationSeconds: board.durationSeconds, texts: board.scenes.flatMap(sceneTexts).join('\n') };
+  return {
+    json: JSON.stringify(filled),
+    durationSeconds: board.durationSeconds,
+    texts: board.scenes.flatMap(sceneTexts).join('\n'),
+  };
 }
 
 // ---- Views -------------------------------------------------------------------------------------
@@ -195,7 +250,11 @@ export function toResponsesView(g: GenerationSnapshot) {
         type: 'message' as const,
         id: `${g.id}_msg`,
         role: 'assistant' as const,
-        status: completed ? 'completed' : g.status === 'queued' || g.status === 'in_progress' ? 'in_progress' : 'incomplete',
+        status: completed
+          ? 'completed'
+          : g.status === 'queued' || g.status === 'in_progress'
+            ? 'in_progress'
+            : 'incomplete',
         content: completed && g.video ? [{ type: 'output_video' as const, video_url: g.video }] : [],
       },
     ],

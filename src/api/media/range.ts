@@ -34,7 +34,12 @@ export function entityTag(size: number, modified: Date): string {
  * comparison (a weak tag never does); a date only when it is exactly the Last-Modified (whole seconds)
  * and that date is strong, i.e. at least one second before now.
  */
-export function rangeApplies(ifRange: string | undefined, etag: string, lastModified: Date, nowMs = Date.now()): boolean {
+export function rangeApplies(
+  ifRange: string | undefined,
+  etag: string,
+  lastModified: Date,
+  nowMs = Date.now(),
+): boolean {
   if (!ifRange) return true;
   const validator = ifRange.trim();
   if (validator.startsWith('"')) return validator === etag;

@@ -26,7 +26,9 @@ export function rateLimitMiddleware({ db, config, logger }: AppDeps): Middleware
   const sweepIdleKeys = () => {
     if (Date.now() < nextSweepAt) return;
     nextSweepAt = Date.now() + windowSeconds * 1000;
-    sweepIdleRateLimitKeys(db, windowSeconds).catch((err) => logger.warn({ err: String(err) }, 'rate-limit sweep failed'));
+    sweepIdleRateLimitKeys(db, windowSeconds).catch((err) =>
+      logger.warn({ err: String(err) }, 'rate-limit sweep failed'),
+    );
   };
 
   return async (ctx, next) => {
@@ -58,13 +60,19 @@ export async function takeUnauthenticatedSlot({ db, config }: AppDeps, address: 
   const decision = await takeRateLimitSlot(db, `address:${address}`, unauthenticatedPerWindow, windowSeconds);
   if (decision.allowed) return null;
   metrics.rateLimitRejections.inc();
-  const message = `Too many requests without a valid API key from this address (limit ${unauthenticatedPerWindow} per ${windowSeconds} s); retry after ${decision.retryAfterSeconds} s`;
+  const message =
+    `Too many requests without a valid API key from this address (limit ${unauthenticatedPerWindow} per ` +
+    `${windowSeconds} s); retry after ${decision.retryAfterSeconds} s`;
   return rateLimitError(message, decision.retryAfterSeconds, {});
 }
 
 /** The 429 body satisfies both shapes of interface section 7: `error.code` and `message` + `data.retry_after`. */
 function rateLimitExceeded(limit: number, windowSeconds: number, retryAfter: number, headers: Record<string, string>) {
-  return rateLimitError(`Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry after ${retryAfter} s`, retryAfter, headers);
+  return rateLimitError(
+    `Rate limit of ${limit} requests per ${windowSeconds} s exceeded for this API key; retry after ${retryAfter} s`,
+    retryAfter,
+    headers,
+  );
 }
 
 function rateLimitError(message: string, retryAfter: number, headers: Record<string, string>) {

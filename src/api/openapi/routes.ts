@@ -19,13 +19,17 @@ const REDOC_BUNDLE = createRequire(import.meta.url).resolve('redoc/bundles/redoc
 const PICTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pictures');
 
 /** The reference page: Redoc rendering /openapi.json, everything from this origin. */
-const DOCS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+const DOCS_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" \
+content="width=device-width, initial-scale=1">
 <title>Video generation API reference</title><link rel="icon" href="data:,"></head>
-<body><redoc spec-url="/openapi.json" hide-download-button="false" expand-responses="200" required-props-first="true" json-sample-expand-level="4"></redoc>
+<body><redoc spec-url="/openapi.json" hide-download-button="false" expand-responses="200" required-props-first="true" \
+json-sample-expand-level="4"></redoc>
 <script src="/docs/redoc.standalone.js"></script></body></html>`;
 
 /** Redoc styles its elements at run time (inline styles) and searches in a blob: worker. */
-const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'";
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'";
 
 export function openApiRoutes({ config }: AppDeps) {
   const router = new Router<AppState>();
@@ -41,7 +45,8 @@ export function openApiRoutes({ config }: AppDeps) {
   });
   router.get('/docs/pictures/:name', async (ctx) => {
     const { name } = ctx.params;
-    if (!name || !/^[a-z]+-[a-z]+\.png$/.test(name) || !fs.existsSync(path.join(PICTURES, name))) throw notFound('No such picture');
+    if (!name || !/^[a-z]+-[a-z]+\.png$/.test(name) || !fs.existsSync(path.join(PICTURES, name)))
+      throw notFound('No such picture');
     ctx.set({ 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     ctx.type = 'image/png';
     ctx.body = await fs.promises.readFile(path.join(PICTURES, name));

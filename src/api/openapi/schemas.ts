@@ -17,9 +17,14 @@ export const errorBody = z
   .looseObject({
     error: z
       .strictObject({
-        code: z.string().describe('Stable, machine-readable reason, for example `invalid_request` or `insufficient_credits`'),
+        code: z
+          .string()
+          .describe('Stable, machine-readable reason, for example `invalid_request` or `insufficient_credits`'),
         message: z.string().describe('What went wrong, for a person'),
-        param: z.string().optional().describe('The offending field, parameter or header, as a dotted path (`input.0.content.1.image_url`)'),
+        param: z
+          .string()
+          .optional()
+          .describe('The offending field, parameter or header, as a dotted path (`input.0.content.1.image_url`)'),
       })
       .describe('The failure'),
   })
@@ -30,23 +35,44 @@ export const rateLimitBody = z
   .strictObject({
     error: errorBody.shape.error,
     message: z.string().describe('Same as `error.message`'),
-    data: z.strictObject({ retry_after: z.number().int().describe('Seconds to wait before retrying (also the Retry-After header)') }).describe('Retry hint'),
+    data: z
+      .strictObject({
+        retry_after: z.number().int().describe('Seconds to wait before retrying (also the Retry-After header)'),
+      })
+      .describe('Retry hint'),
   })
   .describe('The error shape, plus `message` and `data.retry_after` (interface section 7)');
 
 /** Extension: where an in-flight generation is; null once terminal. */
 export const progress = z
   .strictObject({
-    stage: z.enum(['queued', 'composing', 'rendering', 'encoding', 'storing']).describe('What is happening now: waiting, the LLM writing the composition, frames, the MP4, upload'),
+    stage: z
+      .enum(['queued', 'composing', 'rendering', 'encoding', 'storing'])
+      .describe('What is happening now: waiting, the LLM writing the composition, frames, the MP4, upload'),
     percent: z.number().int().min(0).max(100).describe('Percent of the whole generation done; never decreases'),
     frames_rendered: z.number().int().nullable().describe('Frames rendered so far (rendering and encoding); else null'),
     frames_total: z.number().int().nullable().describe('Frames the video has (rendering and encoding); else null'),
-    eta_seconds: z.number().int().nullable().describe('Estimated seconds left, from the render pace; null until frames are rendered'),
+    eta_seconds: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Estimated seconds left, from the render pace; null until frames are rendered'),
     provider: z.string().nullable().describe('While composing: the provider being called'),
-    repair_round: z.number().int().nullable().describe('While composing: 0 for the first draft, then 1, 2… for each repair of a composition the engine refused'),
+    repair_round: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'While composing: 0 for the first draft, then 1, 2… for each repair of a composition the engine refused',
+      ),
   })
   .describe('Extension: live progress of a generation in flight');
-const progressField = progress.nullable().describe('Extension: live progress while in flight (`GET` reads it from the running workflow); null once terminal and in lists');
+const progressField = progress
+  .nullable()
+  .describe(
+    'Extension: live progress while in flight (`GET` reads it from the running workflow); ' +
+      'null once terminal and in lists',
+  );
 
 const usageOf = (input: string, output: string) =>
   z
@@ -64,13 +90,33 @@ const common = {
   model: z.string().describe('Orchestration LLM id (see GET /v1/engines)'),
   engine: z.string().describe('Rendering engine id (see GET /v1/engines)'),
   provider: z.string().nullable().describe('Provider that served the LLM call; null until one answered'),
-  completed_at: z.number().int().nullable().describe('When it reached a terminal status, Unix time in milliseconds; null before'),
-  latency_ms: z.number().int().nullable().describe('Milliseconds from creation to the terminal status, set on every terminal status (completed, failed, cancelled); null while in flight'),
-  artifact_url: signedUrl.nullable().describe('The engine’s own artifact (for example the Lottie JSON) when produced; else null'),
-  artifact_type: z.string().nullable().describe('Media type of the artifact (`application/json`, `text/html`); null without one'),
+  completed_at: z
+    .number()
+    .int()
+    .nullable()
+    .describe('When it reached a terminal status, Unix time in milliseconds; null before'),
+  latency_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Milliseconds from creation to the terminal status, set on every terminal status (completed, failed, ' +
+        'cancelled); null while in flight',
+    ),
+  artifact_url: signedUrl
+    .nullable()
+    .describe('The engine’s own artifact (for example the Lottie JSON) when produced; else null'),
+  artifact_type: z
+    .string()
+    .nullable()
+    .describe('Media type of the artifact (`application/json`, `text/html`); null without one'),
   storyboard_url: signedUrl
     .nullable()
-    .describe('Extension: the storyboard the video draws (JSON, the `storyboard` request field’s form), when the embedded composer planned it or the request sent it; null otherwise (an LLM’s composition, or before it is known). Change it and send it back as `storyboard` to make the same video with that change'),
+    .describe(
+      'Extension: the storyboard the video draws (JSON, the `storyboard` request field’s form), ' +
+        'when the embedded composer planned it or the request sent it; null otherwise (an LLM’s composition, ' +
+        'or before it is known). Change it and send it back as `storyboard` to make the same video with that change',
+    ),
   progress: progressField,
 };
 
@@ -80,7 +126,10 @@ export const responsesView = z
     object: z.literal('response').describe('Always `response`'),
     status: z
       .enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled', 'incomplete'])
-      .describe('`queued` → `in_progress` → `completed`, `failed` or `cancelled`. `incomplete` is in the interface’s vocabulary (terminal, counted as failed); this service does not produce it today'),
+      .describe(
+        '`queued` → `in_progress` → `completed`, `failed` or `cancelled`. `incomplete` is in the interface’s ' +
+          'vocabulary (terminal, counted as failed); this service does not produce it today',
+      ),
     model: common.model,
     engine: common.engine,
     provider: common.provider,
@@ -93,19 +142,37 @@ export const responsesView = z
             type: z.literal('message').describe('Always `message`'),
             id: z.string().describe('`<generation id>_msg`'),
             role: z.literal('assistant').describe('Always `assistant`'),
-            status: z.enum(['in_progress', 'completed', 'incomplete']).describe('`in_progress` while running, `completed` once the video is there, `incomplete` when the generation failed or was cancelled'),
+            status: z
+              .enum(['in_progress', 'completed', 'incomplete'])
+              .describe(
+                '`in_progress` while running, `completed` once the video is there, `incomplete` when the generation ' +
+                  'failed or was cancelled',
+              ),
             content: z
-              .array(z.strictObject({ type: z.literal('output_video').describe('Always `output_video`'), video_url: signedUrl }).describe('The video'))
+              .array(
+                z
+                  .strictObject({
+                    type: z.literal('output_video').describe('Always `output_video`'),
+                    video_url: signedUrl,
+                  })
+                  .describe('The video'),
+              )
               .describe('Empty until completed; then the video'),
           })
           .describe('The assistant message that carries the video'),
       )
       .describe('One output message'),
-    output_video_url: z.string().nullable().describe('The finished MP4 (same URL as in `output`); null until completed'),
+    output_video_url: z
+      .string()
+      .nullable()
+      .describe('The finished MP4 (same URL as in `output`); null until completed'),
     usage: usageOf('input_tokens', 'output_tokens'),
     latency_ms: common.latency_ms,
     error: z
-      .strictObject({ code: z.string().describe('Stable reason, for example `render_failed`'), message: z.string().describe('Details for a person') })
+      .strictObject({
+        code: z.string().describe('Stable reason, for example `render_failed`'),
+        message: z.string().describe('Details for a person'),
+      })
       .nullable()
       .describe('Why it failed or was cancelled; null otherwise'),
     artifact_url: common.artifact_url,
@@ -147,7 +214,10 @@ export const chatView = z
     usage: usageOf('prompt_tokens', 'completion_tokens'),
     latency_ms: common.latency_ms,
     error: z
-      .strictObject({ message: z.string().describe('Details for a person'), type: z.string().describe('Stable reason, for example `render_failed` or `cancelled`') })
+      .strictObject({
+        message: z.string().describe('Details for a person'),
+        type: z.string().describe('Stable reason, for example `render_failed` or `cancelled`'),
+      })
       .nullable()
       .describe('Why it failed or was cancelled; null otherwise'),
     artifact_url: common.artifact_url,
@@ -163,8 +233,14 @@ const listOf = <T extends z.ZodType>(item: T, shape: string) =>
     .strictObject({
       object: z.literal('list').describe('Always `list`'),
       data: z.array(item).describe('The generations of this page, newest first'),
-      first_id: z.string().nullable().describe('Id of the first (newest) item: `before` of the previous page; null when the page is empty'),
-      last_id: z.string().nullable().describe('Id of the last (oldest) item: `after` of the next page; null when the page is empty'),
+      first_id: z
+        .string()
+        .nullable()
+        .describe('Id of the first (newest) item: `before` of the previous page; null when the page is empty'),
+      last_id: z
+        .string()
+        .nullable()
+        .describe('Id of the last (oldest) item: `after` of the next page; null when the page is empty'),
       has_more: z.boolean().describe('More items beyond this page in the direction read (older; with `before`, newer)'),
     })
     .describe(`Extension: a page of generations in the ${shape} view`);
@@ -196,7 +272,11 @@ export const enginesCatalog = z
             supported_models: z
               .array(
                 z
-                  .strictObject({ id: z.string().describe('Model id: the `model` field of a create'), name: z.string().describe('Display name'), pricing })
+                  .strictObject({
+                    id: z.string().describe('Model id: the `model` field of a create'),
+                    name: z.string().describe('Display name'),
+                    pricing,
+                  })
                   .describe('An orchestration model'),
               )
               .describe('Orchestration LLMs that write compositions for this engine'),
@@ -208,7 +288,8 @@ export const enginesCatalog = z
   .describe('The public catalog');
 
 // Fractional cents: the ledger is integer micro-dollars, and a cheap generation costs a fraction of a cent.
-const cents = (what: string) => z.number().describe(`${what}, in US cents with up to 4 decimals (exact micro-dollars, never rounded)`);
+const cents = (what: string) =>
+  z.number().describe(`${what}, in US cents with up to 4 decimals (exact micro-dollars, never rounded)`);
 const count = (what: string) => z.number().describe(what);
 const dayCounts = {
   request_count: count('Generations created'),
@@ -220,7 +301,8 @@ export const usageResource = z
   .strictObject({
     credit_balance: cents('Current credit balance'),
     credit_held: cents(
-      'Extension: credit reserved by the generations in flight, each its worst-case cost (README, "Credits and holds"); a create is admitted while `credit_balance` − `credit_held` covers its own hold',
+      'Extension: credit reserved by the generations in flight, each its worst-case cost (README, ' +
+        '"Credits and holds"); a create is admitted while `credit_balance` − `credit_held` covers its own hold',
     ),
     totals: z
       .strictObject({
@@ -231,7 +313,15 @@ export const usageResource = z
       })
       .describe('All time'),
     daily_usage: z
-      .array(z.strictObject({ date: z.string().describe('Day (UTC), `YYYY-MM-DD`'), ...dayCounts, total_duration_seconds: z.number().describe('Seconds of video produced') }).describe('One day'))
+      .array(
+        z
+          .strictObject({
+            date: z.string().describe('Day (UTC), `YYYY-MM-DD`'),
+            ...dayCounts,
+            total_duration_seconds: z.number().describe('Seconds of video produced'),
+          })
+          .describe('One day'),
+      )
       .describe('Per day (UTC), oldest first, ending today'),
     daily_usage_by_route: z
       .array(
@@ -248,7 +338,11 @@ export const usageResource = z
                     ...dayCounts,
                     total_prompt_tokens: count('Input tokens'),
                     total_completion_tokens: count('Output tokens'),
-                    avg_latency_ms: z.number().describe('Mean creation-to-completion time of the completed ones, milliseconds (0 when none completed)'),
+                    avg_latency_ms: z
+                      .number()
+                      .describe(
+                        'Mean creation-to-completion time of the completed ones, milliseconds (0 when none completed)',
+                      ),
                   })
                   .describe('One engine, model and provider'),
               )
@@ -268,7 +362,9 @@ export const usageResource = z
             cost_cents: cents('What it cost'),
             latency_ms: z.number().nullable().describe('Creation to completion, milliseconds; null while in flight'),
             created_at: unixMs('When it was created'),
-            completed_at: unixMs('When it finished').nullable().describe('When it finished, Unix time in milliseconds; null while in flight'),
+            completed_at: unixMs('When it finished')
+              .nullable()
+              .describe('When it finished, Unix time in milliseconds; null while in flight'),
           })
           .describe('A generation'),
       )
@@ -283,7 +379,12 @@ export const webhookEvent = z
     object: z.literal('event').describe('Always `event`'),
     created: unixSeconds('When the event happened'),
     type: z
-      .enum(['video.generation.queued', 'video.generation.started', 'video.generation.completed', 'video.generation.progress'])
+      .enum([
+        'video.generation.queued',
+        'video.generation.started',
+        'video.generation.completed',
+        'video.generation.progress',
+      ])
       .describe('Event type; `video.generation.progress` is an extension'),
     data: z
       .strictObject({
@@ -291,10 +392,16 @@ export const webhookEvent = z
           .strictObject({
             id: z.string().describe('Generation id (as returned by the create)'),
             object: z.literal('video.generation').describe('Always `video.generation`'),
-            status: z.enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled']).describe('`completed` or `failed` on the completed event'),
+            status: z
+              .enum(['queued', 'in_progress', 'completed', 'failed', 'cancelled'])
+              .describe('`completed` or `failed` on the completed event'),
             engine: z.string().optional().describe('Engine id; on queued, started and progress events'),
             model: z.string().optional().describe('Orchestration model id; on queued, started and progress events'),
-            provider: z.string().nullable().optional().describe('Provider slug (null before one answered); on queued, started and progress events'),
+            provider: z
+              .string()
+              .nullable()
+              .optional()
+              .describe('Provider slug (null before one answered); on queued, started and progress events'),
             output_url: z.string().nullable().describe('The MP4 (signed) when completed; else null'),
             error_message: z.string().nullable().describe('Why it failed; else null'),
             progress: progress.optional().describe('Extension: progress events only'),
@@ -312,9 +419,16 @@ export const brandKit = z
   .strictObject({
     object: z.literal('brand_kit').describe('`brand_kit`'),
     colors: z
-      .strictObject({ background: brandColour('Background'), text: brandColour('Text colour'), accent: brandColour('Accent') })
+      .strictObject({
+        background: brandColour('Background'),
+        text: brandColour('Text colour'),
+        accent: brandColour('Accent'),
+      })
       .describe('Up to three colours'),
-    font: z.enum(['sans', 'serif', 'mono', 'rounded']).nullable().describe('Type style from the installed families; null: the composer’s own'),
+    font: z
+      .enum(['sans', 'serif', 'mono', 'rounded'])
+      .nullable()
+      .describe('Type style from the installed families; null: the composer’s own'),
     logo: z
       .strictObject({
         url: z.string().describe('The logo, signed: works without the API key until `expires_at`'),
@@ -329,10 +443,21 @@ export const brandKit = z
     logo_on_closing: z.boolean().describe('Whether the closing scene shows the logo'),
     contrast: z
       .strictObject({
-        text_on_background: z.number().nullable().describe('WCAG contrast ratio of the text colour on the background (1–21); null unless both are set'),
-        meets_wcag_aa: z.boolean().nullable().describe('Whether it reaches 4.5:1 (WCAG AA for body text); a kit below is kept, but flagged here and on the dashboard'),
+        text_on_background: z
+          .number()
+          .nullable()
+          .describe('WCAG contrast ratio of the text colour on the background (1–21); null unless both are set'),
+        meets_wcag_aa: z
+          .boolean()
+          .nullable()
+          .describe(
+            'Whether it reaches 4.5:1 (WCAG AA for body text); a kit below is kept, ' +
+              'but flagged here and on the dashboard',
+          ),
       })
       .describe('Legibility of the text on the background'),
     updated_at: z.string().nullable().describe('When the kit was last set (ISO 8601); null: never'),
   })
-  .describe('Extension: the organization’s brand kit, applied to every generation unless the request opts out (`brand: false`)');
+  .describe(
+    'Extension: the organization’s brand kit, applied to every generation unless the request opts out (`brand: false`)',
+  );

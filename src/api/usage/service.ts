@@ -44,7 +44,9 @@ export async function readUsage({ db }: AppDeps, organizationId: string) {
 /** The `count` UTC dates ending with `today`, oldest first. */
 function lastDays(today: string, count: number): string[] {
   const todayMs = Date.parse(`${today}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) => new Date(todayMs - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) =>
+    new Date(todayMs - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
 }
 
 function groupByDay(routeDays: RouteDayUsage[]): Map<string, RouteDayUsage[]> {

@@ -71,7 +71,8 @@ function followGeneration(card) {
   });
   source.addEventListener('error', () => {
     // Closed for good (signed out, or the generation is gone); otherwise the browser reconnects.
-    if (source.readyState === EventSource.CLOSED) stage.textContent = 'Live updates stopped. Reload the page to see the latest state.';
+    if (source.readyState === EventSource.CLOSED)
+      stage.textContent = 'Live updates stopped. Reload the page to see the latest state.';
   });
 }
 
@@ -120,7 +121,9 @@ if (brandForm) {
   const live = document.getElementById('contrast-live');
   const colour = (name) => brandForm.querySelector(`[data-colour="${name}"]`).value.trim().toLowerCase();
   const luminance = (hex) => {
-    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    const [r, g, b] = [1, 3, 5]
+      .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r + 0.7152 * g + 0.0722 * b;
   };
   const update = () => {

@@ -19,13 +19,18 @@ const LOGIN_CSRF_COOKIE = 'dashboard_login_csrf';
 const LOGIN_PATH = '/dashboard/login';
 
 /** Only dashboard paths are followed after sign-in (no open redirect). */
-const safeNext = (next: string | null | undefined) => (next && /^\/dashboard(\/[\w-]+)*$/.test(next) ? next : '/dashboard');
+const safeNext = (next: string | null | undefined) =>
+  next && /^\/dashboard(\/[\w-]+)*$/.test(next) ? next : '/dashboard';
 
 export function authRoutes(deps: AppDeps): Router<DashboardState> {
   const router = new Router<DashboardState>();
 
   /** Renders the sign-in form with a fresh double-submit token (cookie + hidden field). */
-  const showLogin = (ctx: DashboardContext, status: number, opts: { email?: string; next?: string; error?: string; info?: string }) => {
+  const showLogin = (
+    ctx: DashboardContext,
+    status: number,
+    opts: { email?: string; next?: string; error?: string; info?: string },
+  ) => {
     const csrf = newCsrfToken();
     setCookie(ctx, deps.config, LOGIN_CSRF_COOKIE, csrf, { path: LOGIN_PATH, maxAgeSeconds: 3600 });
     sendPage(ctx, loginPage({ csrf, ...opts }), status);
@@ -43,7 +48,11 @@ export function authRoutes(deps: AppDeps): Router<DashboardState> {
     const password = form.get('password') ?? '';
     const next = safeNext(form.get('next'));
     if (!sameToken(form.get(CSRF_FIELD), readTokenCookie(ctx, LOGIN_CSRF_COOKIE))) {
-      return showLogin(ctx, 403, { email, next, error: 'The sign-in form expired or did not come from this site. Please try again.' });
+      return showLogin(ctx, 403, {
+        email,
+        next,
+        error: 'The sign-in form expired or did not come from this site. Please try again.',
+      });
     }
     if (!email || !password || password.length > PASSWORD_MAX_LENGTH) {
       return showLogin(ctx, 400, { email, next, error: 'Enter your email and password.' });

@@ -19,13 +19,29 @@ export function brandRoutes(deps: AppDeps): Router<DashboardState> {
   const { db, storage } = deps;
   const router = new Router<DashboardState>();
 
-  const show = async (ctx: DashboardContext, values?: BrandFormValues, message?: { kind: 'ok' | 'error'; text: string }, status = 200) => {
+  const show = async (
+    ctx: DashboardContext,
+    values?: BrandFormValues,
+    message?: { kind: 'ok' | 'error'; text: string },
+    status = 200,
+  ) => {
     const session = member(ctx);
     const kit = await getBrandKit(db, session.organizationId);
     const shown = values ?? kitValues(kit);
     // The warning follows what the form shows: a refused submission is checked too.
     const colours = { background: hexOrNull(shown.background), text: hexOrNull(shown.text), accent: null };
-    sendPage(ctx, brandPage({ session, kit, values: shown, logoUrl: await mediaUrl(ctx, storage, kit?.logo?.key ?? null), contrast: textContrast(colours), message }), status);
+    sendPage(
+      ctx,
+      brandPage({
+        session,
+        kit,
+        values: shown,
+        logoUrl: await mediaUrl(ctx, storage, kit?.logo?.key ?? null),
+        contrast: textContrast(colours),
+        message,
+      }),
+      status,
+    );
   };
 
   router.get('/dashboard/brand', requireMember(), async (ctx) => {
@@ -45,14 +61,24 @@ export function brandRoutes(deps: AppDeps): Router<DashboardState> {
     try {
       const colors = {} as BrandColours;
       for (const name of ['background', 'text', 'accent'] as const) {
-        if (values[name] && !hexOrNull(values[name])) throw invalidInput(`${LABELS[name]}: write the colour as #rrggbb (for example #0b1f3a), or leave it empty`, name);
+        if (values[name] && !hexOrNull(values[name]))
+          throw invalidInput(
+            `${LABELS[name]}: write the colour as #rrggbb (for example #0b1f3a), or leave it empty`,
+            name,
+          );
         colors[name] = hexOrNull(values[name]);
       }
-      if (values.font && !(BRAND_FONTS as readonly string[]).includes(values.font)) throw invalidInput(`Font family: choose one of ${BRAND_FONTS.join(', ')}`, 'font');
+      if (values.font && !(BRAND_FONTS as readonly string[]).includes(values.font))
+        throw invalidInput(`Font family: choose one of ${BRAND_FONTS.join(', ')}`, 'font');
       const upload = formFile(ctx, 'logo');
       const logo = upload ? upload.bytes : f.get('remove_logo') === 'on' ? null : undefined;
       const font = (values.font || null) as BrandFont | null;
-      await replaceBrandKit(deps, session.organizationId, { colors, font, logo, logo_on_closing: values.logo_on_closing }, (reason) => invalidInput(`Logo: ${reason}`, 'logo'));
+      await replaceBrandKit(
+        deps,
+        session.organizationId,
+        { colors, font, logo, logo_on_closing: values.logo_on_closing },
+        (reason) => invalidInput(`Logo: ${reason}`, 'logo'),
+      );
     } catch (err) {
       if (!(err instanceof DomainError) || err.kind !== 'invalid_input') throw err;
       return show(ctx, values, { kind: 'error', text: err.message }, 400);

@@ -39,7 +39,6 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
   const { db, storage, config } = deps;
   const router = new Router<DashboardState>();
 
-
   router.get(
     '/dashboard/generations/:id',
     requireMember(),
@@ -83,7 +82,9 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
       // Subscribing checks ownership: an unknown or another organization's id is a 404 before any event.
       const early: LiveUpdate[] = [];
       let deliver: ((update: LiveUpdate) => void) | null = null;
-      const unsubscribe = await generationWatchers(deps).subscribe(session.organizationId, id, (update) => (deliver ? deliver(update) : early.push(update)));
+      const unsubscribe = await generationWatchers(deps).subscribe(session.organizationId, id, (update) =>
+        deliver ? deliver(update) : early.push(update),
+      );
       const stream = openEventStream(ctx, config.streamHeartbeatMs);
       void stream.closed.then(unsubscribe);
       // Events go out in order; the last one waits for its poster lookup.

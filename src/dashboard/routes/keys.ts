@@ -22,7 +22,14 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
   router.get('/dashboard/keys', requireMember(), async (ctx) => {
     const session = member(ctx);
     const text = NOTICES[String(ctx.query.notice)];
-    sendPage(ctx, keysPage({ session, keys: await listApiKeys(db, session.organizationId), message: text ? { kind: 'ok', text } : undefined }));
+    sendPage(
+      ctx,
+      keysPage({
+        session,
+        keys: await listApiKeys(db, session.organizationId),
+        message: text ? { kind: 'ok', text } : undefined,
+      }),
+    );
   });
 
   router.post('/dashboard/keys', requireMember(), async (ctx) => {
@@ -30,9 +37,15 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
     const name = keyName.safeParse(form(ctx).get('name') ?? '');
     if (!name.success) {
       const keys = await listApiKeys(db, session.organizationId);
-      return sendPage(ctx, keysPage({ session, keys, message: { kind: 'error', text: name.error.issues[0]!.message } }), 400);
+      return sendPage(
+        ctx,
+        keysPage({ session, keys, message: { kind: 'error', text: name.error.issues[0]!.message } }),
+        400,
+      );
     }
-    const created = await createApiKey(db, session.organizationId, name.data, { manageBrand: form(ctx).get('manage_brand') === 'on' });
+    const created = await createApiKey(db, session.organizationId, name.data, {
+      manageBrand: form(ctx).get('manage_brand') === 'on',
+    });
     ctx.state.log.info({ api_key_id: created.id }, 'dashboard: key created');
     const keys = await listApiKeys(db, session.organizationId);
     sendPage(ctx, keysPage({ session, keys, created, message: { kind: 'ok', text: 'Key created.' } }), 201);

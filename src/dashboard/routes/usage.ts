@@ -17,7 +17,6 @@ export function usageRoutes(deps: AppDeps): Router<DashboardState> {
   const { db, storage, config } = deps;
   const router = new Router<DashboardState>();
 
-
   router.get('/dashboard', requireMember(), (ctx) => ctx.redirect('/dashboard/usage'));
 
   router.get('/dashboard/usage', requireMember(), async (ctx) => {

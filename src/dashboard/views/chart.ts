@@ -29,7 +29,8 @@ export function dailyChart(days: ChartDay[]): SafeHtml {
   const line = days.map((d, i) => `${fixed(x(i))},${fixed(y(d.total_cost_cents, maxCost))}`).join(' ');
   const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1]);
   const bottom = PAD.top + plotH;
-  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="Requests and cost per day, last ${days.length} days">
+  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" \
+aria-label="Requests and cost per day, last ${days.length} days">
 <line class="axis" x1="${PAD.left}" y1="${bottom}" x2="${W - PAD.right}" y2="${bottom}"/>
 <line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${W - PAD.right}" y2="${PAD.top}"/>
 <text x="${PAD.left - 6}" y="${bottom}" text-anchor="end">0</text>
@@ -39,11 +40,19 @@ export function dailyChart(days: ChartDay[]): SafeHtml {
 ${days.map((d, i) => {
   const top = y(d.request_count, maxRequests);
   return html`<g><title>${d.date}: ${count(d.request_count)} requests, ${money(d.total_cost_cents)}</title>
-<rect class="bar" x="${fixed(x(i) - slot * 0.35)}" y="${fixed(top)}" width="${fixed(slot * 0.7)}" height="${fixed(bottom - top)}"/></g>`;
+<rect class="bar" x="${fixed(x(i) - slot * 0.35)}" y="${fixed(top)}" width="${fixed(slot * 0.7)}" \
+height="${fixed(bottom - top)}"/></g>`;
 })}
 <polyline class="cost" points="${line}"/>
-${days.map((d, i) => (d.total_cost_cents > 0 ? html`<circle class="dot" cx="${fixed(x(i))}" cy="${fixed(y(d.total_cost_cents, maxCost))}" r="2.5"/>` : ''))}
-${days.map((d, i) => (labelled.has(i) ? html`<text x="${fixed(x(i))}" y="${H - 8}" text-anchor="middle">${d.date.slice(5)}</text>` : ''))}
+${days.map((d, i) =>
+  d.total_cost_cents > 0
+    ? html`<circle class="dot" cx="${fixed(x(i))}" cy="${fixed(y(d.total_cost_cents, maxCost))}" r="2.5"/>`
+    : '',
+)}
+${days.map((d, i) =>
+  labelled.has(i) ? html`<text x="${fixed(x(i))}" y="${H - 8}" text-anchor="middle">${d.date.slice(5)}</text>` : '',
+)}
 </svg>
-<div class="legend"><span><span class="swatch bar"></span>Requests</span><span><span class="swatch cost"></span>Cost</span></div>`;
+<div class="legend"><span><span class="swatch bar"></span>Requests</span>\
+<span><span class="swatch cost"></span>Cost</span></div>`;
 }

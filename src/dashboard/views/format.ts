@@ -1,7 +1,12 @@
 // Display formats shared by the dashboard views. Times are shown in UTC, like the usage days.
 import type { GenerationRequest } from '../../shared.js';
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+const usd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 6,
+});
 const integer = new Intl.NumberFormat('en-US');
 
 /** Cents (possibly fractional, as in the usage resource) as dollars: 1234.5 → $12.345. */
@@ -38,7 +43,13 @@ export function promptText(request: GenerationRequest): string {
 
 /** The prompt's first non-blank line, whitespace collapsed, cut at a word boundary to at most `max` characters. */
 export function promptFirstLine(request: GenerationRequest, max = 80): string {
-  const line = (promptText(request).split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+  const line = (
+    promptText(request)
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? ''
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
   const chars = [...line]; // whole code points: never half an emoji
   if (chars.length <= max) return line;
   const cut = chars.slice(0, max - 1).join('');
@@ -47,7 +58,12 @@ export function promptFirstLine(request: GenerationRequest, max = 80): string {
 }
 
 /** `width` × `height` scaled (down or up) to fit a `boxWidth` × `boxHeight` box, in whole pixels. */
-export function fitBox(width: number, height: number, boxWidth: number, boxHeight: number): { width: number; height: number } {
+export function fitBox(
+  width: number,
+  height: number,
+  boxWidth: number,
+  boxHeight: number,
+): { width: number; height: number } {
   const scale = Math.min(boxWidth / width, boxHeight / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

@@ -13,9 +13,11 @@ ${notice('error', opts.error)}${notice('ok', opts.info)}
   ${csrfField(opts.csrf)}
   ${opts.next ? html`<input type="hidden" name="next" value="${opts.next}">` : ''}
   <div class="field"><label for="email">Email</label>
-    <input type="email" id="email" name="email" autocomplete="username" required maxlength="320" value="${opts.email ?? ''}" ${opts.email ? '' : html`autofocus`}></div>
+    <input type="email" id="email" name="email" autocomplete="username" required \
+maxlength="320" value="${opts.email ?? ''}" ${opts.email ? '' : html`autofocus`}></div>
   <div class="field"><label for="password">Password</label>
-    <input type="password" id="password" name="password" autocomplete="current-password" required maxlength="1024" ${opts.email ? html`autofocus` : ''}></div>
+    <input type="password" id="password" name="password" autocomplete="current-password" required \
+maxlength="1024" ${opts.email ? html`autofocus` : ''}></div>
   <button type="submit">Sign in</button>
 </form>
 </div>`,

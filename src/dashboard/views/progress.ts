@@ -3,7 +3,12 @@
 // "Encoding", "Storing"; and how it ended.
 import type { GenerationProgress, GenerationStatus } from '../../shared.js';
 
-const ENDED: Partial<Record<GenerationStatus, string>> = { completed: 'Done', failed: 'Failed', cancelled: 'Cancelled', incomplete: 'Incomplete' };
+const ENDED: Partial<Record<GenerationStatus, string>> = {
+  completed: 'Done',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  incomplete: 'Incomplete',
+};
 
 /** "about 12 s left", "about 3 min left". */
 export function timeLeft(seconds: number): string {
@@ -12,7 +17,11 @@ export function timeLeft(seconds: number): string {
   return `about ${Math.round(seconds / 60)} min left`;
 }
 
-export function progressLabel(status: GenerationStatus, progress: GenerationProgress | null, error?: { message: string } | null): string {
+export function progressLabel(
+  status: GenerationStatus,
+  progress: GenerationProgress | null,
+  error?: { message: string } | null,
+): string {
   const ended = ENDED[status];
   if (ended) return error?.message && status !== 'cancelled' ? `${ended}: ${error.message}` : ended;
   if (!progress) return status === 'queued' ? 'Queued' : 'In progress';
@@ -24,7 +33,9 @@ export function progressLabel(status: GenerationStatus, progress: GenerationProg
       return `${progress.provider ? `Composing with ${progress.provider}` : 'Composing'}${round}`;
     }
     case 'rendering': {
-      const frames = progress.frames_total ? `Rendering frame ${progress.frames_rendered ?? 0} of ${progress.frames_total}` : 'Rendering';
+      const frames = progress.frames_total
+        ? `Rendering frame ${progress.frames_rendered ?? 0} of ${progress.frames_total}`
+        : 'Rendering';
       return progress.eta_seconds === null ? frames : `${frames}, ${timeLeft(progress.eta_seconds)}`;
     }
     case 'encoding':

@@ -4,7 +4,8 @@ import type { PublicScene, PublicStoryboard } from '../../storyboard/schema.js';
 import { html } from '../html.js';
 
 const quoted = (t: string | null | undefined) => (t ? `“${t}”` : '');
-const figure = (s: { value: number | string; prefix?: string; suffix?: string }) => `${s.prefix ?? ''}${s.value}${s.suffix ?? ''}`;
+const figure = (s: { value: number | string; prefix?: string; suffix?: string }) =>
+  `${s.prefix ?? ''}${s.value}${s.suffix ?? ''}`;
 const joined = (parts: (string | null | undefined | false)[]) => parts.filter(Boolean).join(' · ');
 
 /** One scene in words: "Counter: 12,000+ — teams use Nimbus". */
@@ -22,8 +23,12 @@ export function sceneInWords(s: PublicScene): string {
       return `Bars: ${joined([quoted(s.label), s.items.map((b) => `${b.label} ${figure(b)}`).join(', ')])}`;
     case 'list':
       return `List: ${joined([quoted(s.heading), s.items.map(quoted).join(', ')])}`;
-    case 'steps':
-      return `Steps: ${joined([quoted(s.heading), s.items.map((it) => (typeof it === 'string' ? quoted(it) : `${it.marker ?? ''} ${quoted(it.text)}`.trim())).join(', ')])}`;
+    case 'steps': {
+      const items = s.items.map((it) =>
+        typeof it === 'string' ? quoted(it) : `${it.marker ?? ''} ${quoted(it.text)}`.trim(),
+      );
+      return `Steps: ${joined([quoted(s.heading), items.join(', ')])}`;
+    }
     case 'countdown':
       return `Countdown: ${joined([s.numbers.join(', '), quoted(s.payoff)])}`;
     case 'quote':
@@ -39,8 +44,15 @@ export function storyboardCard(storyboard: PublicStoryboard, downloadUrl: string
   return html`<section class="card" id="generation-storyboard">
 <h2>Storyboard</h2>
 <ol class="scenes">
-${storyboard.scenes.map((s) => html`<li>${sceneInWords(s)}${s.seconds === undefined ? '' : html` <span class="muted small">(${String(s.seconds)} s)</span>`}</li>`)}
+${storyboard.scenes.map(
+  (s) =>
+    html`<li>${sceneInWords(s)}${
+      s.seconds === undefined ? '' : html` <span class="muted small">(${String(s.seconds)} s)</span>`
+    }</li>`,
+)}
 </ol>
-<p class="small"><a id="storyboard-download" href="${downloadUrl}" download="storyboard-${generationId}.json">Download the storyboard (JSON)</a>: change it and send it back as <code>storyboard</code> to make this video with your changes.</p>
+<p class="small"><a id="storyboard-download" href="${downloadUrl}" \
+download="storyboard-${generationId}.json">Download the storyboard (JSON)</a>: \
+change it and send it back as <code>storyboard</code> to make this video with your changes.</p>
 </section>`;
 }

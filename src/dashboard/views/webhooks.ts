@@ -27,7 +27,8 @@ export type WebhooksPageOptions = {
 };
 
 export const rotateQuestion = (graceSeconds: number) =>
-  `Rotate the signing secret? The current secret keeps signing next to the new one for ${span(graceSeconds)}; update your receivers within that time.`;
+  `Rotate the signing secret? The current secret keeps signing next to the new one for ${span(graceSeconds)}; ` +
+  `update your receivers within that time.`;
 
 export function webhooksPage(o: WebhooksPageOptions) {
   const { session, secrets } = o;
@@ -38,19 +39,34 @@ export function webhooksPage(o: WebhooksPageOptions) {
 ${notice('ok', o.message)}
 <section class="card">
 <h2>Signing secret</h2>
-<p class="muted small">Every delivery carries <code>${WEBHOOK_HEADERS.id}</code>, <code>${WEBHOOK_HEADERS.timestamp}</code> and
-<code>${WEBHOOK_HEADERS.signature}</code> (<code>v1,&lt;base64 HMAC-SHA256&gt;</code> of <code>id.timestamp.body</code>, keyed with this secret
+<p class="muted small">Every delivery carries <code>${WEBHOOK_HEADERS.id}</code>, \
+<code>${WEBHOOK_HEADERS.timestamp}</code> and
+<code>${WEBHOOK_HEADERS.signature}</code> (<code>v1,&lt;base64 HMAC-SHA256&gt;</code> of \
+<code>id.timestamp.body</code>, keyed with this secret
 base64-decoded after <code>whsec_</code>). Verify it before trusting a payload.</p>
-${o.reveal
-  ? html`${copyable('signing-secret', secrets.signing_secret)}
-${secrets.previous_signing_secret
-  ? html`<p class="small">Previous secret, still signing next to the new one until ${dateTime(secrets.previous_secret_expires_at)}:</p>${copyable('previous-signing-secret', secrets.previous_signing_secret)}`
-  : ''}
+${
+  o.reveal
+    ? html`${copyable('signing-secret', secrets.signing_secret)}
+${
+  secrets.previous_signing_secret
+    ? html`<p class="small">Previous secret, still signing next to the new one until \
+${dateTime(secrets.previous_secret_expires_at)}:</p>\
+${copyable('previous-signing-secret', secrets.previous_signing_secret)}`
+    : ''
+}
 <p><a href="/dashboard/webhooks">Hide</a></p>`
-  : html`<div class="secret"><code>${masked}</code><a class="button secondary small" href="/dashboard/webhooks?reveal=1" id="reveal-secret">Reveal</a></div>
-${secrets.previous_signing_secret ? html`<p class="small muted">The previous secret still signs until ${dateTime(secrets.previous_secret_expires_at)}.</p>` : ''}`}
+    : html`<div class="secret"><code>${masked}</code><a class="button secondary small" \
+href="/dashboard/webhooks?reveal=1" id="reveal-secret">Reveal</a></div>
+${
+  secrets.previous_signing_secret
+    ? html`<p class="small muted">The previous secret still signs until \
+${dateTime(secrets.previous_secret_expires_at)}.</p>`
+    : ''
+}`
+}
 <h2>Rotate</h2>
-<p class="small muted">Rotation makes a new secret. For ${span(o.graceSeconds)} afterwards, deliveries are signed with both secrets
+<p class="small muted">Rotation makes a new secret. For ${span(o.graceSeconds)} afterwards, \
+deliveries are signed with both secrets
 (two <code>v1,</code> entries), so receivers keep verifying while you update them.</p>
 ${confirmButton({
   action: '/dashboard/webhooks/rotate',
@@ -62,7 +78,8 @@ ${confirmButton({
 </section>
 <section class="card">
 <h2>Event types</h2>
-<p class="small muted">Sent only for generations requested with a <code>webhook_url</code>. Changes apply to events sent from now on.</p>
+<p class="small muted">Sent only for generations requested with a <code>webhook_url</code>. \
+Changes apply to events sent from now on.</p>
 <form method="post" action="/dashboard/webhooks/events">
   ${csrfField(session.csrfToken)}
   <div class="checks">
@@ -94,13 +111,15 @@ ${deliveries.map(
 <td><a href="/dashboard/generations/${d.generation_id}"><code>${d.generation_id}</code></a></td>
 <td class="small"><code>${d.url}</code></td>
 <td><span class="badge ${d.status}">${d.status}</span></td>
-<td>${d.attemptRows.length === 0
-  ? html`<span class="muted">none yet</span>`
-  : html`<ol class="attempts small">${d.attemptRows.map(
-      (a) => html`<li data-status-code="${a.status_code ?? ''}">${dateTime(a.attempted_at)} —
+<td>${
+    d.attemptRows.length === 0
+      ? html`<span class="muted">none yet</span>`
+      : html`<ol class="attempts small">${d.attemptRows.map(
+          (a) => html`<li data-status-code="${a.status_code ?? ''}">${dateTime(a.attempted_at)} —
         ${a.status_code !== null ? html`<strong>HTTP ${a.status_code}</strong>` : html`<strong>no response</strong>`}
         in ${latency(a.duration_ms)}${a.error ? html`: <span class="muted">${a.error}</span>` : ''}</li>`,
-    )}</ol>`}</td>
+        )}</ol>`
+  }</td>
 </tr>`,
 )}
 </tbody></table></div>`;

@@ -6,10 +6,20 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { EngineLlmKit } from '../types.js';
 
-const HYPERFRAMES_DOCS = path.join(path.dirname(createRequire(import.meta.url).resolve('@hyperframes/core/package.json')), 'docs');
+const HYPERFRAMES_DOCS = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@hyperframes/core/package.json')),
+  'docs',
+);
 
-/** Sections of the HyperFrames reference (core.md) a prompt writer needs: what the engine can show and how time works. */
-export const HYPERFRAMES_GUIDE_SECTIONS = ['Overview', 'Clip Types', 'Two Layers: Primitives and Scripts', 'Timeline Contract'];
+/**
+ * Sections of the HyperFrames reference (core.md) a prompt writer needs: what the engine can show and how time works.
+ */
+export const HYPERFRAMES_GUIDE_SECTIONS = [
+  'Overview',
+  'Clip Types',
+  'Two Layers: Primitives and Scripts',
+  'Timeline Contract',
+];
 
 /** The `## heading` section of a markdown document, up to the next `## ` heading; undefined when absent. */
 export function markdownSection(markdown: string, heading: string): string | undefined {
@@ -17,7 +27,10 @@ export function markdownSection(markdown: string, heading: string): string | und
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
   if (start === -1) return undefined;
   const end = lines.findIndex((l, i) => i > start && /^##? /.test(l));
-  return lines.slice(start, end === -1 ? undefined : end).join('\n').trim();
+  return lines
+    .slice(start, end === -1 ? undefined : end)
+    .join('\n')
+    .trim();
 }
 
 function readGuide(): string {

@@ -28,7 +28,12 @@ export type ChromeOptions = {
 };
 
 /** Writes the Chrome wrapper into `dir`, starting the proxy when `opts.guard`. */
-export async function guardPageNetwork(realChromePath: string, dir: string, log: Logger, opts: ChromeOptions): Promise<PageNetworkGuard> {
+export async function guardPageNetwork(
+  realChromePath: string,
+  dir: string,
+  log: Logger,
+  opts: ChromeOptions,
+): Promise<PageNetworkGuard> {
   const chromePath = path.join(dir, 'chromium-headless-shell');
   if (!opts.guard) {
     writeWrapper(chromePath, realChromePath, [], opts.sandbox);
@@ -59,7 +64,12 @@ export async function guardPageNetwork(realChromePath: string, dir: string, log:
   const { port } = server.address() as AddressInfo;
 
   // `<-loopback>` removes Chrome's implicit proxy bypass for localhost, so loopback goes through the guard too.
-  writeWrapper(chromePath, realChromePath, [`--proxy-server=http://127.0.0.1:${port}`, '--proxy-bypass-list=<-loopback>'], opts.sandbox);
+  writeWrapper(
+    chromePath,
+    realChromePath,
+    [`--proxy-server=http://127.0.0.1:${port}`, '--proxy-bypass-list=<-loopback>'],
+    opts.sandbox,
+  );
   return {
     chromePath,
     close: () => {
@@ -110,9 +120,14 @@ function ownListeningPorts(): Set<number> {
 /** A shell script running Chrome with `extraArgs`, without the producer's sandbox-disabling flags when `sandbox`. */
 function writeWrapper(file: string, realChromePath: string, extraArgs: string[], sandbox: boolean) {
   const dropNoSandbox = sandbox
-    ? 'for a; do shift; case "$a" in --no-sandbox|--no-zygote|--single-process|--disable-gpu-sandbox) ;; *) set -- "$@" "$a" ;; esac; done\n'
+    ? 'for a; do shift; case "$a" in --no-sandbox|--no-zygote|--single-process|--disable-gpu-sandbox) ;; ' +
+      '*) set -- "$@" "$a" ;; esac; done\n'
     : '';
-  fs.writeFileSync(file, `#!/bin/sh\n${dropNoSandbox}exec ${[realChromePath, ...extraArgs].map(shellQuote).join(' ')} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    file,
+    `#!/bin/sh\n${dropNoSandbox}exec ${[realChromePath, ...extraArgs].map(shellQuote).join(' ')} "$@"\n`,
+    { mode: 0o755 },
+  );
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -3,7 +3,15 @@
 // without GSAP timelines get `data-no-timeline` (otherwise the producer polls 45 s for a timeline).
 // Problems found on the way are returned as findings.
 import type { Finding } from '../types.js';
-import { findRootComposition, getAttr, inlineScripts, replaceTags, scanStartTags, setAttr, type StartTag } from './html.js';
+import {
+  findRootComposition,
+  getAttr,
+  inlineScripts,
+  replaceTags,
+  scanStartTags,
+  setAttr,
+  type StartTag,
+} from './html.js';
 import { localCopyFor, VENDOR_DIR, type VendorFile } from './vendor.js';
 
 export type PreparedComposition = { html: string; vendorFiles: VendorFile[]; findings: Finding[] };
@@ -31,7 +39,9 @@ export function prepareComposition(source: string, canvas: { width: number; heig
           severity: 'error',
           location: snippet(tag.raw),
           message: `Remote script ${src} cannot load: videos render without network access`,
-          fix_hint: 'Use GSAP (any plugin) or lottie-web from their usual CDN URLs, which are served locally, or inline the code.',
+          fix_hint:
+            'Use GSAP (any plugin) or lottie-web from their usual CDN URLs, which are served locally, ' +
+            'or inline the code.',
         });
       }
     } else if (tag.name === 'link' && isRemote(getAttr(tag.raw, 'href'))) {
@@ -43,7 +53,9 @@ export function prepareComposition(source: string, canvas: { width: number; heig
           severity: 'warning',
           location: snippet(tag.raw),
           message: `Remote stylesheet ${getAttr(tag.raw, 'href')} was removed: videos render without network access`,
-          fix_hint: 'Put CSS in a <style> element. Fonts such as Inter, Montserrat, Oswald, Nunito, Outfit are available without loading them.',
+          fix_hint:
+            'Put CSS in a <style> element. Fonts such as Inter, Montserrat, Oswald, Nunito, ' +
+            'Outfit are available without loading them.',
         });
       }
     } else if (['img', 'video', 'audio', 'source'].includes(tag.name) && isRemote(getAttr(tag.raw, 'src'))) {
@@ -63,16 +75,29 @@ export function prepareComposition(source: string, canvas: { width: number; heig
   return { html: replaceTags(source, edits), vendorFiles: [...vendorFiles.values()], findings };
 }
 
-function prepareRoot(root: StartTag, source: string, canvas: { width: number; height: number }, findings: Finding[]): string {
+function prepareRoot(
+  root: StartTag,
+  source: string,
+  canvas: { width: number; height: number },
+  findings: Finding[],
+): string {
   let raw = root.raw;
   const declared = { width: getAttr(raw, 'data-width'), height: getAttr(raw, 'data-height') };
-  if (declared.width && declared.height && (Number(declared.width) !== canvas.width || Number(declared.height) !== canvas.height)) {
+  if (
+    declared.width &&
+    declared.height &&
+    (Number(declared.width) !== canvas.width || Number(declared.height) !== canvas.height)
+  ) {
     findings.push({
       code: 'canvas_size_overridden',
       severity: 'warning',
       location: snippet(root.raw),
-      message: `The composition declares ${declared.width}x${declared.height} but renders at the requested ${canvas.width}x${canvas.height}`,
-      fix_hint: `Lay the composition out for ${canvas.width}x${canvas.height} pixels (data-width, data-height and CSS sizes).`,
+      message:
+        `The composition declares ${declared.width}x${declared.height} but renders at ` +
+        `the requested ${canvas.width}x${canvas.height}`,
+      fix_hint:
+        `Lay the composition out for ${canvas.width}x${canvas.height} pixels (data-width, ` +
+        `data-height and CSS sizes).`,
     });
   }
   raw = setAttr(setAttr(raw, 'data-width', String(canvas.width)), 'data-height', String(canvas.height));
@@ -87,7 +112,9 @@ function prepareRoot(root: StartTag, source: string, canvas: { width: number; he
       severity: 'error',
       location: snippet(root.raw),
       message: 'The composition has no GSAP timeline and no data-duration, so its length is unknown',
-      fix_hint: 'Add data-duration="<seconds>" to the root composition element, or register a GSAP timeline in window.__timelines.',
+      fix_hint:
+        'Add data-duration="<seconds>" to the root composition element, or register a GSAP timeline in ' +
+        'window.__timelines.',
     });
   }
   return raw;

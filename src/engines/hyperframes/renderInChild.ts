@@ -18,7 +18,13 @@ import type { HyperframesSettings } from './settings.js';
 import { VENDOR_DIR } from './vendor.js';
 
 /** The producer's options for one render; also used by the benchmark's bare-producer run. */
-export function producerRenderConfig(opts: { fps: number; chromePath: string; crf: number; settings: HyperframesSettings; logger?: ProducerLogger }) {
+export function producerRenderConfig(opts: {
+  fps: number;
+  chromePath: string;
+  crf: number;
+  settings: HyperframesSettings;
+  logger?: ProducerLogger;
+}) {
   return {
     fps: opts.fps,
     quality: opts.settings.quality,
@@ -42,7 +48,10 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
   if (job.assetsDir) await placeAssets(job.assetsDir, path.join(projectDir, ASSETS_DIR));
 
   const fps = job.fps ?? DEFAULT_FPS;
-  const network = await guardPageNetwork(job.settings.chromePath, job.workDir, log, { sandbox: job.unprivileged, guard: job.settings.pageNetworkGuard });
+  const network = await guardPageNetwork(job.settings.chromePath, job.workDir, log, {
+    sandbox: job.unprivileged,
+    guard: job.settings.pageNetworkGuard,
+  });
   if (job.chunk) {
     try {
       await renderChunkOf(job, job.chunk, projectDir, { fps, chromePath: network.chromePath, onProgress, log });
@@ -54,7 +63,15 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
   }
   const abort = new AbortController();
   let tooLong: RenderError | undefined;
-  const renderJob = createRenderJob(producerRenderConfig({ fps, chromePath: network.chromePath, crf: job.crf, settings: job.settings, logger: producerLogger(log) }));
+  const renderJob = createRenderJob(
+    producerRenderConfig({
+      fps,
+      chromePath: network.chromePath,
+      crf: job.crf,
+      settings: job.settings,
+      logger: producerLogger(log),
+    }),
+  );
   try {
     await executeRenderJob(
       renderJob,
@@ -69,18 +86,28 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
         }
         // The producer's stages: preprocessing and frame capture, then encoding and assembling the file.
         const stage = j.status === 'encoding' || j.status === 'assembling' ? 'encoding' : 'rendering';
-        onProgress({ stage, fraction: j.progress / 100, framesRendered: j.framesRendered ?? null, framesTotal: j.totalFrames ?? null });
+        onProgress({
+          stage,
+          fraction: j.progress / 100,
+          framesRendered: j.framesRendered ?? null,
+          framesTotal: j.totalFrames ?? null,
+        });
       },
       abort.signal,
     );
   } catch (err) {
-    throw tooLong ?? new RenderError('render_failed', `HyperFrames render failed: ${firstLines((err as Error).message)}`);
+    throw (
+      tooLong ?? new RenderError('render_failed', `HyperFrames render failed: ${firstLines((err as Error).message)}`)
+    );
   } finally {
     await network.close();
   }
   if (tooLong) throw tooLong;
   if (renderJob.status !== 'complete') {
-    throw new RenderError('render_failed', `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`);
+    throw new RenderError(
+      'render_failed',
+      `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`,
+    );
   }
   // The producer's count of frames it reused because Chrome reported no damage. Every BeginFrame it
   // sends asks for a screenshot, which Chrome always reports as damaged, so the count stays 0 until
@@ -101,7 +128,13 @@ async function renderChunkOf(
 ): Promise<void> {
   const { plan, renderChunk } = await import('@hyperframes/producer/distributed');
   const planDir = path.join(job.workDir, 'plan');
-  const config = producerRenderConfig({ fps: opts.fps, chromePath: opts.chromePath, crf: job.crf, settings: job.settings, logger: producerLogger(opts.log) });
+  const config = producerRenderConfig({
+    fps: opts.fps,
+    chromePath: opts.chromePath,
+    crf: job.crf,
+    settings: job.settings,
+    logger: producerLogger(opts.log),
+  });
   // A chunk's browser and capture workers are configured by these variables only. HYPERFRAMES_WORKERS
   // capture workers per chunk (one by default: with several, one falling back to screenshots under
   // load fails the chunk, "inconsistent modes"); without the minimum the producer takes two for
@@ -115,7 +148,13 @@ async function renderChunkOf(
   const counter = setInterval(() => {
     void countCapturedFrames(job.outputPath).then((n) => {
       // Every frame captured: the chunk's encode runs.
-      if (n > 0) opts.onProgress({ stage: n >= frames ? 'encoding' : 'rendering', fraction: (Math.min(n, frames) / frames) * 0.9, framesRendered: Math.min(n, frames), framesTotal: frames });
+      if (n > 0)
+        opts.onProgress({
+          stage: n >= frames ? 'encoding' : 'rendering',
+          fraction: (Math.min(n, frames) / frames) * 0.9,
+          framesRendered: Math.min(n, frames),
+          framesTotal: frames,
+        });
     });
   }, PROGRESS_POLL_MS);
   try {
@@ -139,19 +178,25 @@ async function renderChunkOf(
       },
       planDir,
     );
-    const slices = JSON.parse(await fs.readFile(path.join(planDir, 'meta', 'chunks.json'), 'utf8')) as { startFrame: number; endFrame: number }[];
+    const slices = JSON.parse(await fs.readFile(path.join(planDir, 'meta', 'chunks.json'), 'utf8')) as {
+      startFrame: number;
+      endFrame: number;
+    }[];
     const slice = slices[chunk.index];
     if (planned.totalFrames !== chunk.total || slice?.startFrame !== chunk.start || slice.endFrame !== chunk.end) {
       throw new RenderError(
         'render_failed',
-        `HyperFrames planned frames ${slice?.startFrame}–${slice?.endFrame} of ${planned.totalFrames} for chunk ${chunk.index}, not ${chunk.start}–${chunk.end} of ${chunk.total}`,
+        `HyperFrames planned frames ${slice?.startFrame}–${slice?.endFrame} of ${planned.totalFrames} ` +
+          `for chunk ${chunk.index}, not ${chunk.start}–${chunk.end} of ${chunk.total}`,
       );
     }
     // Its frame count is checked by the chunk activity, for every engine.
     await renderChunk(planDir, chunk.index, job.outputPath);
     opts.onProgress({ stage: 'encoding', fraction: 1, framesRendered: frames, framesTotal: frames });
   } catch (err) {
-    throw err instanceof RenderError ? err : new RenderError('render_failed', `HyperFrames chunk render failed: ${firstLines((err as Error).message)}`);
+    throw err instanceof RenderError
+      ? err
+      : new RenderError('render_failed', `HyperFrames chunk render failed: ${firstLines((err as Error).message)}`);
   } finally {
     clearInterval(counter);
   }
@@ -166,7 +211,11 @@ async function countCapturedFrames(outputPath: string): Promise<number> {
   try {
     const work = (await fs.readdir(dir)).find((name) => name.startsWith(prefix));
     // One capture worker writes into captured-frames/, several into capture-attempt-<n>/worker-<i>/.
-    return work ? (await fs.readdir(path.join(dir, work), { recursive: true })).filter((f) => path.basename(f).startsWith('frame_')).length : 0;
+    return work
+      ? (await fs.readdir(path.join(dir, work), { recursive: true })).filter((f) =>
+          path.basename(f).startsWith('frame_'),
+        ).length
+      : 0;
   } catch {
     return 0; // not there yet, or being moved or removed
   }
@@ -183,7 +232,11 @@ async function placeAssets(from: string, to: string): Promise<void> {
   await fs.mkdir(to, { recursive: true });
   const names = (await fs.readdir(from, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
   await Promise.all(
-    names.map((name) => fs.link(path.join(from, name), path.join(to, name)).catch(() => fs.copyFile(path.join(from, name), path.join(to, name)))),
+    names.map((name) =>
+      fs
+        .link(path.join(from, name), path.join(to, name))
+        .catch(() => fs.copyFile(path.join(from, name), path.join(to, name))),
+    ),
   );
 }
 

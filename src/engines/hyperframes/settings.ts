@@ -11,7 +11,10 @@ export const hyperframesSettings = engineSettings(
   z.object({
     /** Chrome (Debian chromium-headless-shell's real binary). */
     CHROME_PATH: z.string().min(1).default('/usr/lib/chromium/chromium-headless-shell'),
-    /** The producer's quality level: `draft` captures JPEG 80 and encodes ultrafast, `standard` JPEG 95 and medium, `high` JPEG 95 and slow. */
+    /**
+     * The producer's quality level: `draft` captures JPEG 80 and encodes ultrafast, `standard` JPEG 95 and medium,
+     * `high` JPEG 95 and slow.
+     */
     HYPERFRAMES_QUALITY: z.enum(HYPERFRAMES_QUALITIES).default('draft'),
     /** Browser capture workers per render; 0 lets the producer size them (it calibrates first). */
     HYPERFRAMES_WORKERS: z.coerce.number().int().min(0).max(8).default(1),

@@ -12,14 +12,27 @@ export async function validateHyperframes(source: string, target: ValidationTarg
   const tooLarge = sourceSizeFinding(source);
   if (tooLarge) return [tooLarge];
   if (!/<[a-z!]/i.test(source)) {
-    return [{ code: 'not_html', severity: 'error', message: 'The composition is not an HTML document', fix_hint: 'Return one complete HTML document.' }];
+    return [
+      {
+        code: 'not_html',
+        severity: 'error',
+        message: 'The composition is not an HTML document',
+        fix_hint: 'Return one complete HTML document.',
+      },
+    ];
   }
   const prepared = prepareComposition(source, { width: target.width, height: target.height });
   let lintFindings: HyperframeLintFinding[];
   try {
     lintFindings = (await lintHyperframeHtml(prepared.html)).findings;
   } catch (err) {
-    return [{ code: 'unparseable_html', severity: 'error', message: `The HTML could not be parsed: ${(err as Error).message}` }];
+    return [
+      {
+        code: 'unparseable_html',
+        severity: 'error',
+        message: `The HTML could not be parsed: ${(err as Error).message}`,
+      },
+    ];
   }
   const findings = [...prepared.findings, ...lintFindings.flatMap(fromLint)];
   const declaredDuration = rootDuration(prepared.html);
@@ -33,7 +46,13 @@ export async function validateHyperframes(source: string, target: ValidationTarg
       if (!findings.some((f) => f.code === 'missing_duration')) findings.push(missingDuration(requested));
     } else {
       const wrong = requestedDurationFinding(declaredDuration, requested, 'data-duration');
-      if (wrong) findings.push({ ...wrong, fix_hint: `Set data-duration="${requested}" on the root element and make the timeline exactly ${requested} seconds long (tl.set({}, {}, ${requested})).` });
+      if (wrong)
+        findings.push({
+          ...wrong,
+          fix_hint:
+            `Set data-duration="${requested}" on the root element and make the timeline exactly ${requested} ` +
+            `seconds long (tl.set({}, {}, ${requested})).`,
+        });
     }
   }
   return findings;
@@ -46,7 +65,9 @@ function missingDuration(requested: number): Finding {
     severity: 'error',
     location: 'data-duration',
     message: `The root composition element has no data-duration; this video must last ${requested} s`,
-    fix_hint: `Add data-duration="${requested}" to the root element (the one with data-composition-id) and make the timeline exactly ${requested} seconds long (tl.set({}, {}, ${requested})).`,
+    fix_hint:
+      `Add data-duration="${requested}" to the root element (the one with data-composition-id) and make the ` +
+      `timeline exactly ${requested} seconds long (tl.set({}, {}, ${requested})).`,
   };
 }
 

@@ -49,7 +49,10 @@ export function localCopyFor(src: string): VendorFile | undefined {
   // Last path segment without version or extension: "gsap@3.12.5" → gsap, "ScrollTrigger.min.js" → scrolltrigger.
   const segments = url.pathname.split('/').filter(Boolean);
   const last = segments.at(-1) ?? '';
-  const base = last.replace(/@[^/]*$/, '').replace(/(\.min)?\.js$/i, '').toLowerCase();
+  const base = last
+    .replace(/@[^/]*$/, '')
+    .replace(/(\.min)?\.js$/i, '')
+    .toLowerCase();
   const files = listDir(library.dir);
   const file =
     files.find((f) => f.toLowerCase() === `${base}.min.js`) ??

@@ -46,7 +46,11 @@ export function cgroupLayout(): Layout | null {
       fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '+memory +pids +cpu');
       layout = { version: 2 };
     } else {
-      const v1 = { memory: path.join(CGROUP_ROOT, 'memory'), pids: path.join(CGROUP_ROOT, 'pids'), cpuacct: path.join(CGROUP_ROOT, 'cpuacct') };
+      const v1 = {
+        memory: path.join(CGROUP_ROOT, 'memory'),
+        pids: path.join(CGROUP_ROOT, 'pids'),
+        cpuacct: path.join(CGROUP_ROOT, 'cpuacct'),
+      };
       for (const dir of Object.values(v1)) fs.mkdirSync(path.join(dir, PARENT), { recursive: true });
       layout = { version: 1, ...v1 };
     }
@@ -73,7 +77,8 @@ export function createRenderCgroup(name: string, limits: CgroupLimits): RenderCg
         fs.writeFileSync(path.join(dir, 'pids.max'), String(l.maxTasks));
       },
       cpuSeconds: () => Number(/^usage_usec (\d+)$/m.exec(readOr(path.join(dir, 'cpu.stat'), ''))?.[1] ?? 0) / 1e6,
-      breach: () => breachFrom(counter(path.join(dir, 'memory.events'), 'oom_kill'), counter(path.join(dir, 'pids.events'), 'max')),
+      breach: () =>
+        breachFrom(counter(path.join(dir, 'memory.events'), 'oom_kill'), counter(path.join(dir, 'pids.events'), 'max')),
       remove: () => removeWhenEmpty([dir]),
     };
     group.setLimits(limits);
@@ -90,7 +95,11 @@ export function createRenderCgroup(name: string, limits: CgroupLimits): RenderCg
       fs.writeFileSync(path.join(pids, 'pids.max'), String(l.maxTasks));
     },
     cpuSeconds: () => Number(readOr(path.join(cpuacct, 'cpuacct.usage'), '0')) / 1e9,
-    breach: () => breachFrom(counter(path.join(memory, 'memory.oom_control'), 'oom_kill'), counter(path.join(pids, 'pids.events'), 'max')),
+    breach: () =>
+      breachFrom(
+        counter(path.join(memory, 'memory.oom_control'), 'oom_kill'),
+        counter(path.join(pids, 'pids.events'), 'max'),
+      ),
     remove: () => removeWhenEmpty([memory, pids, cpuacct]),
   };
   group.setLimits(limits);
@@ -123,7 +132,10 @@ function writeIfPresent(file: string, value: string) {
 const REMOVE_TRIES = 20;
 const REMOVE_RETRY_MS = 250;
 
-/** rmdir (the only way to remove a cgroup) of each directory, again while one is busy (its last processes not yet reaped). */
+/**
+ * rmdir (the only way to remove a cgroup) of each directory, again while one is busy (its last processes not yet
+ * reaped).
+ */
 async function removeWhenEmpty(dirs: string[]): Promise<void> {
   let busy = dirs;
   for (let tries = REMOVE_TRIES; busy.length && tries > 0; tries--) {

@@ -51,7 +51,8 @@ async function run(current: ParentMessage['job']) {
     await send({ type: 'done', report });
     process.exit(0);
   } catch (err) {
-    const e = err instanceof RenderError ? err : new RenderError('render_failed', (err as Error)?.message ?? String(err));
+    const e =
+      err instanceof RenderError ? err : new RenderError('render_failed', (err as Error)?.message ?? String(err));
     log.error({ err }, 'render failed');
     await send({ type: 'failed', code: e.code, message: e.message, findings: e.findings });
     process.exit(1);

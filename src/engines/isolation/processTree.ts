@@ -8,7 +8,14 @@ import fs from 'node:fs';
 
 export const RENDER_MARKER_ENV = 'VIDEO_API_RENDER_ID';
 
-export type ProcessInfo = { pid: number; ppid: number; pgid: number; rssBytes: number; cpuSeconds: number; marked: boolean };
+export type ProcessInfo = {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  rssBytes: number;
+  cpuSeconds: number;
+  marked: boolean;
+};
 
 const PAGE_SIZE = 4096;
 /** Linux USER_HZ: /proc CPU times are in 1/100 s. */

@@ -49,9 +49,24 @@ function start(program: ChildProgram, tools: RenderTools): RenderProcess {
   const workDir = createWorkDir(tools.sandbox, WORK_DIR_PREFIX);
   const entry = fileURLToPath(program.entry);
   // Only what the render needs: never the worker's credentials (DATABASE_URL, S3 keys, secrets).
-  const env: Record<string, string> = { [RENDER_MARKER_ENV]: renderId, ...producerFfmpegEnv(tools.ffmpegPath), ...loggerEnv() };
-  const readOnly = [path.dirname(entry), ...program.readOnly, ...(path.isAbsolute(tools.ffmpegPath) ? [path.dirname(tools.ffmpegPath)] : [])];
-  const sandboxed = sandboxedSpawn(tools.sandbox, renderId, [process.execPath, childEntry, entry, ...program.preload], workDir, readOnly, env);
+  const env: Record<string, string> = {
+    [RENDER_MARKER_ENV]: renderId,
+    ...producerFfmpegEnv(tools.ffmpegPath),
+    ...loggerEnv(),
+  };
+  const readOnly = [
+    path.dirname(entry),
+    ...program.readOnly,
+    ...(path.isAbsolute(tools.ffmpegPath) ? [path.dirname(tools.ffmpegPath)] : []),
+  ];
+  const sandboxed = sandboxedSpawn(
+    tools.sandbox,
+    renderId,
+    [process.execPath, childEntry, entry, ...program.preload],
+    workDir,
+    readOnly,
+    env,
+  );
   const child = spawn(sandboxed.command, sandboxed.args, {
     detached: true, // own process group, so the whole group can be killed
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -60,7 +75,15 @@ function start(program: ChildProgram, tools: RenderTools): RenderProcess {
   const spawned = new Promise<void>((resolve) => child.once('spawn', () => resolve()));
   spawned.catch(() => {});
   child.once('error', () => {}); // reported by whoever supervises the render
-  return { child, renderId, spawned, outputTail: collectOutput(child, renderId), workDir, cgroup: sandboxed.cgroup, unprivileged: sandboxed.unprivileged };
+  return {
+    child,
+    renderId,
+    spawned,
+    outputTail: collectOutput(child, renderId),
+    workDir,
+    cgroup: sandboxed.cgroup,
+    unprivileged: sandboxed.unprivileged,
+  };
 }
 
 /** The logger's variables (the child logs like the worker); nothing else of the worker's environment. */
@@ -78,7 +101,9 @@ export async function releaseRenderProcess(p: RenderProcess): Promise<void> {
 
 /** Whether the process holds the engine's event loop: a spare must not keep the parent alive. */
 function holdEventLoop(p: RenderProcess, hold: boolean) {
-  const handles = [p.child, p.child.channel, p.child.stdout, p.child.stderr] as ({ ref(): void; unref(): void } | null | undefined)[];
+  const handles = [p.child, p.child.channel, p.child.stdout, p.child.stderr] as (
+    { ref(): void; unref(): void } | null | undefined
+  )[];
   for (const h of handles) {
     if (hold) h?.ref();
     else h?.unref();
@@ -125,7 +150,9 @@ export function keepSpare(engine: string, program: ChildProgram, tools: RenderTo
 export function spareProcessIds(engine?: string): number[] {
   return [...spares.entries()]
     .filter(([e]) => !engine || e === engine)
-    .flatMap(([, p]) => (p.child.pid === undefined ? [] : new RenderProcessTree(p.renderId, p.child.pid).members().map((m) => m.pid)));
+    .flatMap(([, p]) =>
+      p.child.pid === undefined ? [] : new RenderProcessTree(p.renderId, p.child.pid).members().map((m) => m.pid),
+    );
 }
 
 /** Work directories of the idle spares (of one engine, or all), one per spare, empty until its render. */

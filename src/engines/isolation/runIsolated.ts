@@ -55,15 +55,32 @@ export async function runIsolated(
   try {
     const report = await supervise(proc, fullJob, tree, tools, opts);
     await moveFile(fullJob.outputPath, outputPath);
-    log.info({ wallMs: Date.now() - started, peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20), framesSkipped: report.framesSkipped }, 'render finished');
+    log.info(
+      {
+        wallMs: Date.now() - started,
+        peakRssMb: Math.round(tree.peakRssBytes / 2 ** 20),
+        framesSkipped: report.framesSkipped,
+      },
+      'render finished',
+    );
     return report;
   } catch (thrown) {
     const wallMs = Date.now() - started;
     const err = limitError(proc, fullJob, tools, thrown);
     // An abort is the caller's (a cancelled generation, a stopping worker: the signal's reason says
     // which), not a render that failed.
-    if ((err as RenderError).code === 'render_aborted') log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
-    else log.warn({ wallMs, code: (err as RenderError).code, message: (err as Error).message, output: (err as RenderError).detail }, 'render failed');
+    if ((err as RenderError).code === 'render_aborted')
+      log.info({ wallMs, reason: (opts.signal?.reason as Error | undefined)?.message }, 'render cancelled');
+    else
+      log.warn(
+        {
+          wallMs,
+          code: (err as RenderError).code,
+          message: (err as Error).message,
+          output: (err as RenderError).detail,
+        },
+        'render failed',
+      );
     throw err instanceof RenderError ? withoutMachinePaths(err, workDir) : err;
   } finally {
     await killAndWait(tree);
@@ -88,7 +105,8 @@ function copyAssets(tools: RenderTools, from: string, to: string): string {
  * output file at the size limit) fails with `render_resource_limit`; anything else as it was.
  */
 function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, err: unknown): unknown {
-  if ((err as RenderError).code === 'render_aborted' || (err as RenderError).code === 'render_resource_limit') return err;
+  if ((err as RenderError).code === 'render_aborted' || (err as RenderError).code === 'render_resource_limit')
+    return err;
   // A process killed by its rlimit: SIGXCPU (CPU time) or SIGXFSZ (file size), the render process or one it started.
   const message = `${(err as Error).message ?? ''} ${(err as RenderError).detail ?? ''}`;
   if (message.includes('SIGXCPU')) return cpuLimitError(tools.sandbox.cpuSeconds);
@@ -103,23 +121,42 @@ function limitError(proc: RenderProcess, job: IsolatedJob, tools: RenderTools, e
  */
 function withoutMachinePaths(err: RenderError, workDir: string): RenderError {
   let message = err.message.replace(/\n\s*at .*/g, '');
-  for (const [dir, name] of [[workDir, '<render>'], [PROJECT_ROOT, '<app>'], [os.tmpdir(), '<tmp>']] as const) message = message.replaceAll(dir, name);
+  for (const [dir, name] of [
+    [workDir, '<render>'],
+    [PROJECT_ROOT, '<app>'],
+    [os.tmpdir(), '<tmp>'],
+  ] as const)
+    message = message.replaceAll(dir, name);
   return message === err.message ? err : new RenderError(err.code, message, err.findings, err.detail);
 }
 
-const cpuLimitError = (seconds: number) => new RenderError('render_resource_limit', `The render used more than its CPU-time limit of ${seconds} s and was stopped`);
-const fileLimitError = (bytes: number) => new RenderError('render_resource_limit', `The render wrote a file of more than ${size(bytes)} and was stopped`);
+const cpuLimitError = (seconds: number) =>
+  new RenderError(
+    'render_resource_limit',
+    `The render used more than its CPU-time limit of ${seconds} s and was stopped`,
+  );
+const fileLimitError = (bytes: number) =>
+  new RenderError('render_resource_limit', `The render wrote a file of more than ${size(bytes)} and was stopped`);
 
 /** The limit the render broke, as the error it fails with; null when it broke none. */
 function breachError(proc: RenderProcess, job: IsolatedJob, { sandbox }: RenderTools): RenderError | null {
   const breach = proc.cgroup?.breach();
-  if (breach === 'memory') return new RenderError('render_resource_limit', `The render used more than its memory limit of ${size(sandbox.memoryBytes)} and was stopped`);
-  if (breach === 'tasks') return new RenderError('render_resource_limit', `The render tried to run more than ${sandbox.maxTasks} processes and threads and was stopped`);
+  if (breach === 'memory')
+    return new RenderError(
+      'render_resource_limit',
+      `The render used more than its memory limit of ${size(sandbox.memoryBytes)} and was stopped`,
+    );
+  if (breach === 'tasks')
+    return new RenderError(
+      'render_resource_limit',
+      `The render tried to run more than ${sandbox.maxTasks} processes and threads and was stopped`,
+    );
   if (largestFile(job.workDir) >= sandbox.maxFileBytes) return fileLimitError(sandbox.maxFileBytes);
   return null;
 }
 
-const size = (bytes: number) => (bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 1024)} KiB`);
+const size = (bytes: number) =>
+  bytes >= 2 ** 20 ? `${Math.round(bytes / 2 ** 20)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 
 function largestFile(dir: string): number {
   let largest = 0;
@@ -133,9 +170,16 @@ function largestFile(dir: string): number {
   return largest;
 }
 
-function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTree, tools: RenderTools, opts: IsolatedRenderOptions): Promise<RenderReport> {
+function supervise(
+  proc: RenderProcess,
+  job: IsolatedJob,
+  tree: RenderProcessTree,
+  tools: RenderTools,
+  opts: IsolatedRenderOptions,
+): Promise<RenderReport> {
   const { child, outputTail: tail } = proc;
-  const log = contextLogger({ render: proc.renderId, engine: job.engine }); // bound now: the handlers below run outside the caller's context
+  // Bound now: the handlers below run outside the caller's context.
+  const log = contextLogger({ render: proc.renderId, engine: job.engine });
   return new Promise<RenderReport>((resolve, reject) => {
     let outcome: ChildMessage | undefined;
     let failure: RenderError | undefined;
@@ -156,7 +200,13 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
       setTimeout(() => settle(err), EXIT_WAIT_MS).unref(); // …or, if it never comes, this does
     };
     const timer = setTimeout(
-      () => fail(new RenderError('render_timeout', `Render exceeded its time limit of ${Math.round(opts.timeoutMs / 1000)} s and was stopped`)),
+      () =>
+        fail(
+          new RenderError(
+            'render_timeout',
+            `Render exceeded its time limit of ${Math.round(opts.timeoutMs / 1000)} s and was stopped`,
+          ),
+        ),
       opts.timeoutMs,
     );
     const onAbort = () => fail(new RenderError('render_aborted', 'Render aborted'));
@@ -194,7 +244,8 @@ function supervise(proc: RenderProcess, job: IsolatedJob, tree: RenderProcessTre
     child.on('exit', (code, signal) => {
       if (failure) return settle(failure);
       if (outcome?.type === 'done' && code === 0) return settle();
-      if (outcome?.type === 'failed') return settle(new RenderError(outcome.code, outcome.message, outcome.findings ?? []));
+      if (outcome?.type === 'failed')
+        return settle(new RenderError(outcome.code, outcome.message, outcome.findings ?? []));
       // Through the sandbox's shell a signal shows as status 128+n.
       const killedBy = signal ?? (code !== null && code > 128 ? signalName(code - 128) : null);
       const how = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;

@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { cgroupLayout, cgroupUnavailableReason, createRenderCgroup, type RenderCgroup } from './cgroup.js';
 
 export type RenderSandboxConfig = {
-  /** `on`: bubblewrap (required), render user, limits. `off`: a plain child process (development without bubblewrap). */
+  /**
+   * `on`: bubblewrap (required), render user, limits. `off`: a plain child process (development without bubblewrap).
+   */
   mode: 'on' | 'off';
   /** The unprivileged user renders run as when the worker is root. */
   user: string;
@@ -65,17 +67,28 @@ export function sandboxSupport(config: RenderSandboxConfig): Support {
   let runAs: Support['runAs'] = null;
   if (config.mode === 'on') {
     bwrap = which('bwrap');
-    if (!bwrap) problems.push('bubblewrap (bwrap) is not installed: `apt-get install bubblewrap`, or set RENDER_SANDBOX=off');
+    if (!bwrap)
+      problems.push('bubblewrap (bwrap) is not installed: `apt-get install bubblewrap`, or set RENDER_SANDBOX=off');
     if (process.getuid?.() === 0) {
       try {
-        const id = (flag: string) => Number(execFileSync('id', [flag, config.user], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+        const id = (flag: string) =>
+          Number(
+            execFileSync('id', [flag, config.user], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(),
+          );
         runAs = { uid: id('-u'), gid: id('-g') };
       } catch {
-        problems.push(`the render user "${config.user}" does not exist: create it (\`useradd --system --no-create-home ${config.user}\`, done by src/tooling/install.mjs), or set RENDER_USER`);
+        problems.push(
+          `the render user "${config.user}" does not exist: ` +
+            `create it (\`useradd --system --no-create-home ${config.user}\`, done by src/tooling/install.mjs), ` +
+            'or set RENDER_USER',
+        );
       }
     }
     if (runAs && (fs.statSync(os.tmpdir()).mode & 0o001) === 0) {
-      problems.push(`the render user cannot enter the temp directory ${os.tmpdir()} (render work directories go there): make it world-searchable or point TMPDIR elsewhere`);
+      problems.push(
+        `the render user cannot enter the temp directory ${os.tmpdir()} (render work directories go there): ` +
+          `make it world-searchable or point TMPDIR elsewhere`,
+      );
     }
     if (bwrap && problems.length === 0) {
       const drop = runAs ? ['setpriv', `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups'] : [];
@@ -84,7 +97,10 @@ export function sandboxSupport(config: RenderSandboxConfig): Support {
         execFileSync(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
       } catch (err) {
         const detail = String((err as { stderr?: Buffer }).stderr ?? (err as Error).message).trim();
-        problems.push(`bubblewrap cannot create namespaces here (${detail}); unprivileged user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1; in a container, a seccomp profile allowing them)`);
+        problems.push(
+          `bubblewrap cannot create namespaces here (${detail}); unprivileged user namespaces must be allowed ` +
+            `(sysctl kernel.unprivileged_userns_clone=1; in a container, a seccomp profile allowing them)`,
+        );
       }
     }
   }
@@ -101,9 +117,18 @@ export function checkSandbox(config: RenderSandboxConfig): string[] {
   const s = sandboxSupport(config);
   if (s.problems.length) throw new Error(`RENDER_SANDBOX=on but ${s.problems.join('; ')}`);
   const warnings: string[] = [];
-  if (config.mode === 'off') warnings.push('RENDER_SANDBOX=off: renders run without namespaces, as the worker user, with Chrome unsandboxed when that user is root');
-  if (!cgroupLayout()) warnings.push(`no cgroups (${cgroupUnavailableReason}): renders have no memory or task limit, only rlimits and the CPU-time check`);
-  if (config.mode === 'on' && !s.runAs && process.getuid?.() !== 0) warnings.push('the worker is not root: renders run as the worker user (inside their namespaces)');
+  if (config.mode === 'off')
+    warnings.push(
+      'RENDER_SANDBOX=off: renders run without namespaces, as the worker user, with Chrome unsandboxed when that ' +
+        'user is root',
+    );
+  if (!cgroupLayout())
+    warnings.push(
+      `no cgroups (${cgroupUnavailableReason}): renders have no memory or task limit, ` +
+        `only rlimits and the CPU-time check`,
+    );
+  if (config.mode === 'on' && !s.runAs && process.getuid?.() !== 0)
+    warnings.push('the worker is not root: renders run as the worker user (inside their namespaces)');
   return warnings;
 }
 
@@ -134,24 +159,43 @@ export function sandboxedSpawn(
   const cgroup = createRenderCgroup(name, { memoryBytes: config.memoryBytes, maxTasks: config.maxTasks });
   // Per process: file size, and CPU time as a backstop to the supervisor's whole-render check.
   const limits = ['prlimit', `--fsize=${config.maxFileBytes}`, `--cpu=${config.cpuSeconds}`, '--core=0', '--'];
-  const fullEnv: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: workDir, LANG: 'C.UTF-8', XDG_CACHE_HOME: path.join(workDir, '.cache'), ...env };
+  const fullEnv: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: workDir,
+    LANG: 'C.UTF-8',
+    XDG_CACHE_HOME: path.join(workDir, '.cache'),
+    ...env,
+  };
   if (cgroup) fullEnv.CGROUP_PROCS = cgroup.procsFiles.join(' '); // read and unset by the joining shell
   let inner = [...limits, ...program];
   if (config.mode === 'on' && s.bwrap) inner = [s.bwrap, ...bwrapArgs(config, workDir, readOnly), '--', ...inner];
   const joined = wrap(s.runAs, workDir, inner);
   const runsAsRoot = !s.runAs && process.getuid?.() === 0;
-  return { command: joined[0]!, args: joined.slice(1), env: fullEnv, cgroup, unprivileged: config.mode === 'on' && !runsAsRoot };
+  return {
+    command: joined[0]!,
+    args: joined.slice(1),
+    env: fullEnv,
+    cgroup,
+    unprivileged: config.mode === 'on' && !runsAsRoot,
+  };
 }
 
 function bwrapArgs(config: RenderSandboxConfig, workDir: string, readOnly: string[]): string[] {
   const args = [
     '--unshare-all', // user, PID, IPC, UTS, cgroup and network namespaces: only a loopback of its own
     '--die-with-parent',
-    '--ro-bind', '/usr', '/usr',
-    '--ro-bind', '/etc', '/etc',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--ro-bind',
+    '/etc',
+    '/etc',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
   ];
   for (const link of ['bin', 'lib', 'lib64', 'sbin']) {
     const target = safeReadlink(`/${link}`);
@@ -178,14 +222,17 @@ function bwrapArgs(config: RenderSandboxConfig, workDir: string, readOnly: strin
  * both, after taking the video. Its exit status is the render's (128+n for signal n).
  */
 function wrap(runAs: Support['runAs'], workDir: string, inner: string[]): string[] {
-  const drop = runAs ? ['setpriv', `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs'] : [];
+  const drop = runAs
+    ? ['setpriv', `--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--no-new-privs']
+    : [];
   const script = [
     'w=$1; shift; g=$CGROUP_PROCS; unset CGROUP_PROCS',
     'for f in $g; do echo $$ > "$f" || exit 125; done',
     '"$@"; s=$?',
     'kill -0 $PPID 2>/dev/null && exit $s',
     'rm -rf "$w"',
-    'for f in $g; do d=${f%/cgroup.procs}; echo $$ > "${d%/*}/cgroup.procs"; for i in 1 2 3 4 5 6 7 8 9 10; do rmdir "$d" 2>/dev/null && break; sleep 0.3; done; done',
+    'for f in $g; do d=${f%/cgroup.procs}; echo $$ > "${d%/*}/cgroup.procs"; for i in 1 2 3 4 5 6 7 8 9 10; ' +
+      'do rmdir "$d" 2>/dev/null && break; sleep 0.3; done; done',
     'exit $s',
   ].join('; ');
   return ['/bin/sh', '-c', script, 'render-sandbox', workDir, ...drop, ...inner];

@@ -18,14 +18,19 @@ const ASSET_REF = /^(?:\.\/)?assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
 type ImageAsset = { u?: unknown; p?: unknown; e?: unknown; layers?: unknown };
 
 /** The animation with its `assets/` images embedded; `source` unchanged when there is nothing to embed. */
-export async function inlineLottieAssets(source: string, assetsDir: string | undefined, ffmpegPath: string): Promise<string> {
+export async function inlineLottieAssets(
+  source: string,
+  assetsDir: string | undefined,
+  ffmpegPath: string,
+): Promise<string> {
   if (!assetsDir) return source;
   const animation = JSON.parse(source) as { assets?: unknown };
   if (!Array.isArray(animation.assets)) return source;
   const dataUrls = new Map<string, Promise<string | null>>();
   let changed = false;
   for (const asset of animation.assets as ImageAsset[]) {
-    if (typeof asset !== 'object' || asset === null || asset.layers !== undefined || typeof asset.p !== 'string') continue;
+    if (typeof asset !== 'object' || asset === null || asset.layers !== undefined || typeof asset.p !== 'string')
+      continue;
     const name = ASSET_REF.exec(`${typeof asset.u === 'string' ? asset.u : ''}${asset.p}`)?.[1];
     if (!name) continue;
     if (!dataUrls.has(name)) dataUrls.set(name, imageDataUrl(path.join(assetsDir, name), ffmpegPath));
@@ -44,7 +49,8 @@ async function imageDataUrl(file: string, ffmpegPath: string): Promise<string | 
   const type = bytes && sniffMedia(bytes);
   if (!bytes || type?.kind !== 'image') return null;
   const size = imageSize(bytes, type.mediaType);
-  const drawable = DRAWABLE_TYPES.has(type.mediaType) && size !== null && Math.max(size.width, size.height) <= MAX_EMBEDDED_SIDE;
+  const drawable =
+    DRAWABLE_TYPES.has(type.mediaType) && size !== null && Math.max(size.width, size.height) <= MAX_EMBEDDED_SIDE;
   if (drawable) return `data:${type.mediaType};base64,${bytes.toString('base64')}`;
   // An image ffmpeg cannot read is left as written.
   const png = await imageToPng(ffmpegPath, file, MAX_EMBEDDED_SIDE).catch(() => null);

@@ -7,7 +7,9 @@ import type { LottieAnimation } from './validate.js';
 /** Behind everything a Lottie file draws (it has no background of its own; a solid layer is one). */
 export const LOTTIE_BACKGROUND = '#ffffff';
 
-/** Beyond the animation's box on every side: covers the canvas where `contain` leaves a margin, whatever ThorVG clips. */
+/**
+ * Beyond the animation's box on every side: covers the canvas where `contain` leaves a margin, whatever ThorVG clips.
+ */
 const BLEED = 4;
 
 /**
@@ -21,13 +23,23 @@ export function withBackground(animation: LottieAnimation, colour = LOTTIE_BACKG
   const still = (k: unknown) => ({ a: 0, k });
   const [w, h] = [animation.w, animation.h];
   const background = {
-    ty: 4, ind, nm: 'background (render)', ip: animation.ip, op: animation.op, st: 0,
+    ty: 4,
+    ind,
+    nm: 'background (render)',
+    ip: animation.ip,
+    op: animation.op,
+    st: 0,
     ks: { o: still(100), r: still(0), p: still([w / 2, h / 2, 0]), a: still([0, 0, 0]), s: still([100, 100, 100]) },
-    shapes: [{ ty: 'gr', it: [
-      { ty: 'rc', d: 1, s: still([w * (1 + 2 * BLEED), h * (1 + 2 * BLEED)]), p: still([0, 0]), r: still(0) },
-      { ty: 'fl', c: still(rgba(colour)), o: still(100), r: 1 },
-      { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
-    ] }],
+    shapes: [
+      {
+        ty: 'gr',
+        it: [
+          { ty: 'rc', d: 1, s: still([w * (1 + 2 * BLEED), h * (1 + 2 * BLEED)]), p: still([0, 0]), r: still(0) },
+          { ty: 'fl', c: still(rgba(colour)), o: still(100), r: 1 },
+          { ty: 'tr', p: still([0, 0]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
+        ],
+      },
+    ],
   };
   return { ...animation, layers: [...animation.layers, background] };
 }

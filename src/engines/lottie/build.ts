@@ -56,7 +56,13 @@ export function rgb(hex: string): Vec {
 }
 export const rgba = (hex: string, alpha = 1): Vec => [...rgb(hex), alpha];
 
-export type Transform = { p?: number | Vec | Key[]; a?: Vec; s?: number | Vec | Key[]; r?: number | Key[]; o?: number | Key[] };
+export type Transform = {
+  p?: number | Vec | Key[];
+  a?: Vec;
+  s?: number | Vec | Key[];
+  r?: number | Key[];
+  o?: number | Key[];
+};
 
 /** A layer transform; 2-D positions, anchors and scales get their third component. */
 export function transform(t: Transform = {}): Json {
@@ -140,15 +146,28 @@ function textDocument(d: TextDoc): Json {
 
 /** A text layer; several documents make a text that changes at their frames (hold keyframes). */
 export function textLayer(b: LayerBase, docs: TextDoc | { t: number; doc: TextDoc }[]): Json {
-  const k = Array.isArray(docs) ? docs.map(({ t, doc }) => ({ t: r(t), s: textDocument(doc) })) : [{ t: 0, s: textDocument(docs) }];
+  const k = Array.isArray(docs)
+    ? docs.map(({ t, doc }) => ({ t: r(t), s: textDocument(doc) }))
+    : [{ t: 0, s: textDocument(docs) }];
   return layer(5, b, { t: { d: { k }, p: {}, m: { g: 1, a: { a: 0, k: [0, 0] } }, a: [] } });
 }
 
 // ---- Shapes ----------------------------------------------------------------------------------------
 
-export const rect = (p: Vec | Key[], s: Vec | Key[], radius: number | Key[] = 0): Json => ({ ty: 'rc', d: 1, p: prop(p), s: prop(s), r: prop(radius) });
+export const rect = (p: Vec | Key[], s: Vec | Key[], radius: number | Key[] = 0): Json => ({
+  ty: 'rc',
+  d: 1,
+  p: prop(p),
+  s: prop(s),
+  r: prop(radius),
+});
 export const ellipse = (p: Vec | Key[], s: Vec | Key[]): Json => ({ ty: 'el', d: 1, p: prop(p), s: prop(s) });
-export const fill = (hex: string, opacity: number | Key[] = 100): Json => ({ ty: 'fl', c: prop(rgba(hex)), o: prop(opacity), r: 1 });
+export const fill = (hex: string, opacity: number | Key[] = 100): Json => ({
+  ty: 'fl',
+  c: prop(rgba(hex)),
+  o: prop(opacity),
+  r: 1,
+});
 export const stroke = (hex: string, width: number, opacity: number | Key[] = 100, dash?: number[]): Json => ({
   ty: 'st',
   c: prop(rgba(hex)),
@@ -156,19 +175,47 @@ export const stroke = (hex: string, width: number, opacity: number | Key[] = 100
   w: prop(width),
   lc: 2,
   lj: 2,
-  ...(dash ? { d: [{ n: 'd', nm: 'dash', v: prop(dash[0]!) }, { n: 'g', nm: 'gap', v: prop(dash[1] ?? dash[0]!) }, { n: 'o', nm: 'offset', v: prop(0) }] } : {}),
+  ...(dash
+    ? {
+        d: [
+          { n: 'd', nm: 'dash', v: prop(dash[0]!) },
+          { n: 'g', nm: 'gap', v: prop(dash[1] ?? dash[0]!) },
+          { n: 'o', nm: 'offset', v: prop(0) },
+        ],
+      }
+    : {}),
 });
 /** Trim path: the part `start`–`end` (percent) of the paths before it is drawn. */
-export const trim = (start: number | Key[], end: number | Key[]): Json => ({ ty: 'tm', s: prop(start), e: prop(end), o: prop(0), m: 1 });
+export const trim = (start: number | Key[], end: number | Key[]): Json => ({
+  ty: 'tm',
+  s: prop(start),
+  e: prop(end),
+  o: prop(0),
+  m: 1,
+});
 
 /**
  * A gradient fill: `stops` as [offset 0–1, #rrggbb, alpha 0–1]; linear from `from` to `to`, or radial
  * (centre `from`, radius to `to`).
  */
-export function gradient(kind: 'linear' | 'radial', from: Vec, to: Vec, stops: [number, string, number][], opacity = 100): Json {
+export function gradient(
+  kind: 'linear' | 'radial',
+  from: Vec,
+  to: Vec,
+  stops: [number, string, number][],
+  opacity = 100,
+): Json {
   const colours = stops.flatMap(([o, c]) => [r(o), ...rgb(c)]);
   const alphas = stops.flatMap(([o, , a]) => [r(o), r(a)]);
-  return { ty: 'gf', o: prop(opacity), r: 1, s: prop(from), e: prop(to), t: kind === 'linear' ? 1 : 2, g: { p: stops.length, k: prop([...colours, ...alphas]) } };
+  return {
+    ty: 'gf',
+    o: prop(opacity),
+    r: 1,
+    s: prop(from),
+    e: prop(to),
+    t: kind === 'linear' ? 1 : 2,
+    g: { p: stops.length, k: prop([...colours, ...alphas]) },
+  };
 }
 
 /** A closed or open path of straight segments. */
@@ -176,15 +223,34 @@ export function path(points: Vec[], closed: boolean): Json {
   return {
     ty: 'sh',
     d: 1,
-    ks: { a: 0, k: { c: closed, v: points.map((p) => p.map(r)), i: points.map(() => [0, 0]), o: points.map(() => [0, 0]) } },
+    ks: {
+      a: 0,
+      k: { c: closed, v: points.map((p) => p.map(r)), i: points.map(() => [0, 0]), o: points.map(() => [0, 0]) },
+    },
   };
 }
 
 /** A group of shapes with its own transform (last, as Lottie requires). */
-export function group(nm: string, items: Json[], t: { p?: Vec | Key[]; a?: Vec; s?: Vec | Key[]; r?: number | Key[]; o?: number | Key[] } = {}): Json {
+export function group(
+  nm: string,
+  items: Json[],
+  t: { p?: Vec | Key[]; a?: Vec; s?: Vec | Key[]; r?: number | Key[]; o?: number | Key[] } = {},
+): Json {
   return {
     ty: 'gr',
     nm,
-    it: [...items, { ty: 'tr', p: prop(t.p ?? [0, 0]), a: prop(t.a ?? [0, 0]), s: prop(t.s ?? [100, 100]), r: prop(t.r ?? 0), o: prop(t.o ?? 100), sk: prop(0), sa: prop(0) }],
+    it: [
+      ...items,
+      {
+        ty: 'tr',
+        p: prop(t.p ?? [0, 0]),
+        a: prop(t.a ?? [0, 0]),
+        s: prop(t.s ?? [100, 100]),
+        r: prop(t.r ?? 0),
+        o: prop(t.o ?? 100),
+        sk: prop(0),
+        sa: prop(0),
+      },
+    ],
   };
 }

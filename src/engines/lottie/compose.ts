@@ -3,7 +3,17 @@
 // emoji as images, and entrances.
 import { luminance } from '../../storyboard/look.js';
 import type { Look } from '../../storyboard/types.js';
-import { EASE, imageLayer, textLayer, type Ease, type Json, type Key, type TextDoc, type Transform, type Vec } from './build.js';
+import {
+  EASE,
+  imageLayer,
+  textLayer,
+  type Ease,
+  type Json,
+  type Key,
+  type TextDoc,
+  type Transform,
+  type Vec,
+} from './build.js';
 import { faceFor, type Face, type FaceStyle } from '../../text/families.js';
 import { openFace } from '../../text/fonts.js';
 import { fitText, type FittedText } from '../../text/lines.js';
@@ -145,7 +155,10 @@ export class Composer {
     const direction = directionOf(text);
     const cjk = isCjk(script);
     // Scripts whose marks reach far above and below (Arabic, Myanmar) need more room between lines.
-    const leading = Math.max(spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3, 0.7 * (ascent + descent));
+    const leading = Math.max(
+      spec.role === 'headline' ? (cjk ? 1.25 : 1.12) : cjk ? 1.45 : 1.3,
+      0.7 * (ascent + descent),
+    );
     const fitted = fitText(text, (s, size) => measure(s, face, size, caps, direction, this.lang), {
       maxWidth: spec.maxWidth,
       maxHeight: spec.maxHeight,
@@ -196,7 +209,12 @@ export class Composer {
       lineHeight: b.fitted.lineHeight,
       colour,
       justify: b.justify,
-      box: { x, y: top, w: b.width + 2 * slack, h: b.fitted.size * (b.ascent + b.descent + 0.5) + (lines - 1) * b.fitted.lineHeight },
+      box: {
+        x,
+        y: top,
+        w: b.width + 2 * slack,
+        h: b.fitted.size * (b.ascent + b.descent + 0.5) + (lines - 1) * b.fitted.lineHeight,
+      },
     };
   }
 
@@ -208,9 +226,20 @@ export class Composer {
   }
 
   /** One text layer per line, each with its transform (`motion(i, centre)`): lines enter one after another. */
-  drawLines(b: TextBlock, left: number, top: number, ip: number, op: number, motion: (i: number, centre: Vec) => Transform, name = 'text'): Json[] {
+  drawLines(
+    b: TextBlock,
+    left: number,
+    top: number,
+    ip: number,
+    op: number,
+    motion: (i: number, centre: Vec) => Transform,
+    name = 'text',
+  ): Json[] {
     return b.fitted.lines.map((line, i) =>
-      textLayer({ ind: 0, nm: `${name} ${i + 1}`, ip, op, ks: motion(i, this.lineCentre(b, left, top, i)) }, this.doc(b, line, left, top + i * b.fitted.lineHeight)),
+      textLayer(
+        { ind: 0, nm: `${name} ${i + 1}`, ip, op, ks: motion(i, this.lineCentre(b, left, top, i)) },
+        this.doc(b, line, left, top + i * b.fitted.lineHeight),
+      ),
     );
   }
 
@@ -228,7 +257,14 @@ export class Composer {
       let ref: { id: string; w: number; h: number } | null = null;
       if (image) {
         ref = { id: `emoji_${this.emojiAssets.size + 1}`, w: image.width, h: image.height };
-        this.assets.push({ id: ref.id, w: image.width, h: image.height, u: '', p: `data:image/png;base64,${Buffer.from(image.png).toString('base64')}`, e: 1 });
+        this.assets.push({
+          id: ref.id,
+          w: image.width,
+          h: image.height,
+          u: '',
+          p: `data:image/png;base64,${Buffer.from(image.png).toString('base64')}`,
+          e: 1,
+        });
       }
       this.emojiAssets.set(emoji, ref);
     }
@@ -236,11 +272,21 @@ export class Composer {
   }
 
   /** An emoji image `size` px high centred at `centre`, with extra transform keys. */
-  emojiLayer(emoji: string, size: number, centre: Vec, ip: number, op: number, t: (centre: Vec, scale: number) => Transform): Json | null {
+  emojiLayer(
+    emoji: string,
+    size: number,
+    centre: Vec,
+    ip: number,
+    op: number,
+    t: (centre: Vec, scale: number) => Transform,
+  ): Json | null {
     const ref = this.emojiAsset(emoji);
     if (!ref) return null;
     const scale = (size / ref.h) * 100;
-    return imageLayer({ ind: 0, nm: `emoji ${emoji}`, ip, op, ks: { a: [ref.w / 2, ref.h / 2], ...t(centre, scale) } }, ref.id);
+    return imageLayer(
+      { ind: 0, nm: `emoji ${emoji}`, ip, op, ks: { a: [ref.w / 2, ref.h / 2], ...t(centre, scale) } },
+      ref.id,
+    );
   }
 
   /** Emoji that have an image, at most `max`. */
@@ -254,23 +300,60 @@ export class Composer {
    * An element's entrance at local frame `t0` towards its place `centre`: rising (or, when bouncy,
    * popping) and fading in; `none` keeps it still.
    */
-  enter(centre: Vec, t0: number, kind: 'rise' | 'pop' | 'fade' | 'side' | 'none', length = this.motion.enter): Transform {
+  enter(
+    centre: Vec,
+    t0: number,
+    kind: 'rise' | 'pop' | 'fade' | 'side' | 'none',
+    length = this.motion.enter,
+  ): Transform {
     const [cx, cy] = centre as [number, number];
     const t1 = t0 + length;
-    const fadeIn: Key[] = [[t0, 0, EASE.out], [t0 + Math.max(1, length * 0.6), 100]];
+    const fadeIn: Key[] = [
+      [t0, 0, EASE.out],
+      [t0 + Math.max(1, length * 0.6), 100],
+    ];
     const m = this.motion;
     const k = kind === 'rise' && m.bouncy ? 'pop' : kind;
     switch (k) {
       case 'rise':
-        return { a: [cx, cy], p: [[t0, [cx, cy + m.offset], m.ease], [t1, [cx, cy]]], o: fadeIn };
+        return {
+          a: [cx, cy],
+          p: [
+            [t0, [cx, cy + m.offset], m.ease],
+            [t1, [cx, cy]],
+          ],
+          o: fadeIn,
+        };
       case 'side': {
         const dx = (this.rtl ? -1 : 1) * m.offset * 1.5;
-        return { a: [cx, cy], p: [[t0, [cx + dx, cy], m.ease], [t1, [cx, cy]]], o: fadeIn };
+        return {
+          a: [cx, cy],
+          p: [
+            [t0, [cx + dx, cy], m.ease],
+            [t1, [cx, cy]],
+          ],
+          o: fadeIn,
+        };
       }
       case 'pop':
-        return { a: [cx, cy], p: [cx, cy], s: [[t0, 55, m.bouncy ? EASE.back : m.ease], [t1, 100]], o: fadeIn };
+        return {
+          a: [cx, cy],
+          p: [cx, cy],
+          s: [
+            [t0, 55, m.bouncy ? EASE.back : m.ease],
+            [t1, 100],
+          ],
+          o: fadeIn,
+        };
       case 'fade':
-        return { a: [cx, cy], p: [cx, cy], o: [[t0, 0, EASE.inOut], [t1, 100]] };
+        return {
+          a: [cx, cy],
+          p: [cx, cy],
+          o: [
+            [t0, 0, EASE.inOut],
+            [t1, 100],
+          ],
+        };
       default:
         return { a: [cx, cy], p: [cx, cy] };
     }
@@ -283,11 +366,18 @@ export class Composer {
 }
 
 /** Width of a line as the render draws it (in capitals when `caps`). */
-const measure = (line: string, face: Face, size: number, caps: boolean, direction: Direction, lang: string) => measureLine(caps ? capitals(line, lang) : line, face, size, direction);
+const measure = (line: string, face: Face, size: number, caps: boolean, direction: Direction, lang: string) =>
+  measureLine(caps ? capitals(line, lang) : line, face, size, direction);
 
 /** Tops of items stacked in a region with gaps, the whole stack centred (or put at the region's bottom). */
-export function stack(heights: number[], gaps: number[], region: Box, anchor: 'center' | 'bottom' = 'center'): number[] {
-  const total = heights.reduce((a, b) => a + b, 0) + gaps.slice(0, Math.max(0, heights.length - 1)).reduce((a, b) => a + b, 0);
+export function stack(
+  heights: number[],
+  gaps: number[],
+  region: Box,
+  anchor: 'center' | 'bottom' = 'center',
+): number[] {
+  const total =
+    heights.reduce((a, b) => a + b, 0) + gaps.slice(0, Math.max(0, heights.length - 1)).reduce((a, b) => a + b, 0);
   let y = anchor === 'bottom' ? region.y + region.h - total : region.y + (region.h - total) / 2;
   return heights.map((h, i) => {
     const top = y;

@@ -4,24 +4,55 @@
 import { spawnFfmpeg } from '../../video/index.js';
 import { LOTTIE_BACKGROUND } from './background.js';
 
-export type EncodeSpec = { width: number; height: number; fps: number; frames: number; outputPath: string; opaque?: boolean; crf: number; preset: string };
+export type EncodeSpec = {
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
+  outputPath: string;
+  opaque?: boolean;
+  crf: number;
+  preset: string;
+};
 
 export function encoderArgs(spec: EncodeSpec): string[] {
   const size = `${spec.width}x${spec.height}`;
   const raw = ['-f', 'rawvideo', '-s', size, '-framerate', String(spec.fps)];
   return [
-    '-hide_banner', '-loglevel', 'error', '-y',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
     ...(spec.opaque
       ? // Every alpha byte is 255: read as padding.
         [...raw, '-pix_fmt', 'rgb0', '-i', 'pipe:0']
       : [
-          ...raw, '-pix_fmt', 'rgba', '-i', 'pipe:0',
-          '-f', 'lavfi', '-i', `color=c=${LOTTIE_BACKGROUND}:s=${size}:r=${spec.fps}`,
-          '-filter_complex', '[1:v][0:v]overlay=shortest=1:format=auto,format=yuv420p[v]', '-map', '[v]',
+          ...raw,
+          '-pix_fmt',
+          'rgba',
+          '-i',
+          'pipe:0',
+          '-f',
+          'lavfi',
+          '-i',
+          `color=c=${LOTTIE_BACKGROUND}:s=${size}:r=${spec.fps}`,
+          '-filter_complex',
+          '[1:v][0:v]overlay=shortest=1:format=auto,format=yuv420p[v]',
+          '-map',
+          '[v]',
         ]),
-    '-frames:v', String(spec.frames),
-    '-c:v', 'libx264', '-preset', spec.preset, '-crf', String(spec.crf), '-pix_fmt', 'yuv420p',
-    '-movflags', '+faststart',
+    '-frames:v',
+    String(spec.frames),
+    '-c:v',
+    'libx264',
+    '-preset',
+    spec.preset,
+    '-crf',
+    String(spec.crf),
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
     spec.outputPath,
   ];
 }

@@ -7,11 +7,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { LottieAnimation } from './validate.js';
 
 type Json = Record<string, unknown>;
-/** Animation time (absolute Lottie frames) where the picture may change, both ends included (either side of a boundary may be drawn differently). */
+/**
+ * Animation time (absolute Lottie frames) where the picture may change, both ends included (either side of a boundary
+ * may be drawn differently).
+ */
 type Change = { from: number; to: number };
 
 export type FrameHolds = {
-  /** Whether the picture at Lottie frame `b` (relative to the in point, as the player takes it) is the one at `a` < `b`. */
+  /**
+   * Whether the picture at Lottie frame `b` (relative to the in point, as the player takes it) is the one at `a` < `b`.
+   */
   same(a: number, b: number): boolean;
 };
 
@@ -30,7 +35,13 @@ export function frameHolds(animation: LottieAnimation): FrameHolds | null {
 const MAX_DEPTH = 32;
 
 /** Changes of `layers` (a composition) shown `offset` frames later in the root's time; false: not analysable. */
-function collectLayers(layers: unknown, offset: number, assets: Map<string, Json>, out: Change[], depth: number): boolean {
+function collectLayers(
+  layers: unknown,
+  offset: number,
+  assets: Map<string, Json>,
+  out: Change[],
+  depth: number,
+): boolean {
   if (!Array.isArray(layers) || depth > MAX_DEPTH) return false;
   for (const layer of layers as Json[]) {
     if (typeof layer !== 'object' || layer === null) return false;
@@ -56,14 +67,22 @@ function collectProperties(value: unknown, offset: number, out: Change[], depth:
   const obj = value as Json;
   if (typeof obj.x === 'string') return false; // an expression (validation refuses them; never assume they are static)
   const keys = obj.k;
-  if (Array.isArray(keys) && keys.length > 0 && keys.every((k) => typeof k === 'object' && k !== null && typeof (k as Json).t === 'number')) {
+  if (
+    Array.isArray(keys) &&
+    keys.length > 0 &&
+    keys.every((k) => typeof k === 'object' && k !== null && typeof (k as Json).t === 'number')
+  ) {
     const frames = keys as Json[];
     for (let i = 0; i + 1 < frames.length; i++) {
       const [from, to] = [frames[i]!, frames[i + 1]!];
       const end = from.e ?? to.s;
       const still = isDeepStrictEqual(from.s, end) && isDeepStrictEqual(end, to.s) && flat(from.to) && flat(from.ti);
       // A hold keyframe jumps at the next one; an interpolated one moves all the way from `from.t` to `to.t`.
-      if (!still) out.push({ from: (from.h === 1 ? (to.t as number) : (from.t as number)) + offset, to: (to.t as number) + offset });
+      if (!still)
+        out.push({
+          from: (from.h === 1 ? (to.t as number) : (from.t as number)) + offset,
+          to: (to.t as number) + offset,
+        });
     }
     return true;
   }

@@ -9,9 +9,34 @@ import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../s
 import { directionOf } from '../../text/scripts.js';
 import { composeStoryboard } from '../storyboard.js';
 import type { MediaAsset, OfflineCompositionSpec, StoryboardTarget } from '../types.js';
-import { EASE, ellipse, fill, group, imageLayer, precompLayer, rect, shapeLayer, stroke, type Json, type Key, type Transform } from './build.js';
+import {
+  EASE,
+  ellipse,
+  fill,
+  group,
+  imageLayer,
+  precompLayer,
+  rect,
+  shapeLayer,
+  stroke,
+  type Json,
+  type Key,
+  type Transform,
+} from './build.js';
 import { Composer, FPS } from './compose.js';
-import { drawBars, drawCountdown, drawCounter, drawCta, drawImage, drawList, drawProgress, drawQuote, drawStatement, drawSteps, drawTitle } from './scenes.js';
+import {
+  drawBars,
+  drawCountdown,
+  drawCounter,
+  drawCta,
+  drawImage,
+  drawList,
+  drawProgress,
+  drawQuote,
+  drawStatement,
+  drawSteps,
+  drawTitle,
+} from './scenes.js';
 
 export function composeLottie(spec: OfflineCompositionSpec): string {
   return composeStoryboard(drawLottie, spec).source;
@@ -22,11 +47,19 @@ type ImageRef = { id: string; w: number; h: number };
 export function drawLottie(board: Storyboard, target: StoryboardTarget): string {
   const frames = Math.round(board.durationSeconds * FPS);
   const texts = board.scenes.map(sceneText).join(' ');
-  const c = new Composer(target.width, target.height, board.look, board.direction === 'rtl' || directionOf(texts) === 'rtl', board.lang);
+  const c = new Composer(
+    target.width,
+    target.height,
+    board.look,
+    board.direction === 'rtl' || directionOf(texts) === 'rtl',
+    board.lang,
+  );
 
   // One image asset per picture the scenes show (image_1 the first, as a planned title has it).
   const images = new Map<string, ImageRef>();
-  for (const name of board.scenes.flatMap((s) => (s.kind === 'title' && s.image ? [s.image] : s.kind === 'image' ? [s.image] : []))) {
+  for (const name of board.scenes.flatMap((s) =>
+    s.kind === 'title' && s.image ? [s.image] : s.kind === 'image' ? [s.image] : [],
+  )) {
     const a = target.assets.find((x) => x.name === name);
     if (!a || images.has(name)) continue;
     const { asset, ref } = imageAsset(a, `image_${images.size + 1}`);
@@ -48,9 +81,24 @@ export function drawLottie(board: Storyboard, target: StoryboardTarget): string 
     const L = end - start;
     const id = `scene_${i + 1}`;
     const last = i === windows.length - 1;
-    const layers = last && logoRef ? closingWithLogo(c, logoRef.ref, L, () => drawScene(c, scene, L, images)) : drawScene(c, scene, L, images);
+    const layers =
+      last && logoRef
+        ? closingWithLogo(c, logoRef.ref, L, () => drawScene(c, scene, L, images))
+        : drawScene(c, scene, L, images);
     precomps.push({ id, nm: `${i + 1} ${scene.kind}`, fr: FPS, layers: indexed(layers) });
-    return precompLayer({ ind: 0, nm: `${i + 1} ${scene.kind}`, ip: start, op: end, st: start, ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1) }, id, c.W, c.H);
+    return precompLayer(
+      {
+        ind: 0,
+        nm: `${i + 1} ${scene.kind}`,
+        ip: start,
+        op: end,
+        st: start,
+        ks: sceneTransition(c, start, end, i === 0, i === windows.length - 1),
+      },
+      id,
+      c.W,
+      c.H,
+    );
   });
   const cuts = windows.slice(0, -1).map((w) => w.end);
 
@@ -65,10 +113,20 @@ export function drawLottie(board: Storyboard, target: StoryboardTarget): string 
     ddd: 0,
     assets: [...c.assets, ...precomps],
     fonts: {
-      list: [...c.faces.values()].map((f) => ({ fName: f.name, fFamily: f.family, fStyle: f.bold ? 'Bold' : 'Regular', ascent: 75 })),
+      list: [...c.faces.values()].map((f) => ({
+        fName: f.name,
+        fFamily: f.family,
+        fStyle: f.bold ? 'Bold' : 'Regular',
+        ascent: 75,
+      })),
     },
     // Lottie draws the first layer on top: wipes, scenes (later ones over earlier), ornament, background.
-    layers: indexed([...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []), ...sceneLayers.reverse(), ...decoration(c, frames, ornamentMotion(cuts, frames)), background(c, frames)]),
+    layers: indexed([
+      ...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []),
+      ...sceneLayers.reverse(),
+      ...decoration(c, frames, ornamentMotion(cuts, frames)),
+      background(c, frames),
+    ]),
     markers: windows.map(({ scene, start, end }) => ({ tm: start, cm: scene.kind, dr: end - start })),
   };
   return JSON.stringify(animation);
@@ -97,7 +155,13 @@ function closingWithLogo(c: Composer, logo: ImageRef, L: number, draw: () => Jso
   const layers = c.within({ ...c.safe, y: c.safe.y + reserve, h: c.safe.h - reserve }, draw);
   const scale = Math.min(c.safe.w / logo.w, band / logo.h) * 100;
   const centre = [c.safe.x + c.safe.w / 2, c.safe.y + band / 2];
-  return [imageLayer({ ind: 0, nm: 'brand logo', ip: 0, op: L, ks: { a: [logo.w / 2, logo.h / 2], p: centre, s: [scale, scale] } }, logo.id), ...layers];
+  return [
+    imageLayer(
+      { ind: 0, nm: 'brand logo', ip: 0, op: L, ks: { a: [logo.w / 2, logo.h / 2], p: centre, s: [scale, scale] } },
+      logo.id,
+    ),
+    ...layers,
+  ];
 }
 
 function drawScene(c: Composer, scene: TimedScene, L: number, images: Map<string, ImageRef>): Json[] {
@@ -163,26 +227,34 @@ function sceneTransition(c: Composer, start: number, end: number, first: boolean
 /** Wipe transition: accent panels sweep across the canvas, covering each cut. */
 function wipes(c: Composer, cuts: number[], frames: number): Json[] {
   const { W, H, palette } = c;
-  return cuts.flatMap((cut, i) =>
-    [
-      { colour: palette.accent, lead: 0 },
-      { colour: palette.accent2, lead: 3 },
-    ].map(({ colour, lead }) => {
-      const t0 = Math.max(0, cut - 9 - lead);
-      const t2 = Math.min(frames, cut + 9 - lead);
-      const dir = c.rtl ? -1 : 1;
-      return shapeLayer(
-        {
-          ind: 0,
-          nm: `wipe ${i + 1}${lead ? ' b' : ''}`,
-          ip: t0,
-          op: t2,
-          ks: { p: [[t0, [W / 2 - dir * W, H / 2], EASE.in], [cut - lead, [W / 2, H / 2], EASE.out], [t2, [W / 2 + dir * W * 1.05, H / 2]]] },
-        },
-        [group('panel', [rect([0, 0], [W * 1.02, H * 1.02]), fill(colour)])],
-      );
-    }),
-  ).reverse();
+  return cuts
+    .flatMap((cut, i) =>
+      [
+        { colour: palette.accent, lead: 0 },
+        { colour: palette.accent2, lead: 3 },
+      ].map(({ colour, lead }) => {
+        const t0 = Math.max(0, cut - 9 - lead);
+        const t2 = Math.min(frames, cut + 9 - lead);
+        const dir = c.rtl ? -1 : 1;
+        return shapeLayer(
+          {
+            ind: 0,
+            nm: `wipe ${i + 1}${lead ? ' b' : ''}`,
+            ip: t0,
+            op: t2,
+            ks: {
+              p: [
+                [t0, [W / 2 - dir * W, H / 2], EASE.in],
+                [cut - lead, [W / 2, H / 2], EASE.out],
+                [t2, [W / 2 + dir * W * 1.05, H / 2]],
+              ],
+            },
+          },
+          [group('panel', [rect([0, 0], [W * 1.02, H * 1.02]), fill(colour)])],
+        );
+      }),
+    )
+    .reverse();
 }
 
 // ---- Background and ornament --------------------------------------------------------------------------
@@ -190,11 +262,19 @@ function wipes(c: Composer, cuts: number[], frames: number): Json[] {
 function background(c: Composer, frames: number): Json {
   const { W, H, palette } = c;
   // Opaque fills only: ThorVG paints a solid fill far faster than a gradient over the whole canvas.
-  return shapeLayer({ ind: 0, nm: 'background', ip: 0, op: frames }, [group('background', [rect([W / 2, H / 2], [W, H]), fill(palette.background)])]);
+  return shapeLayer({ ind: 0, nm: 'background', ip: 0, op: frames }, [
+    group('background', [rect([W / 2, H / 2], [W, H]), fill(palette.background)]),
+  ]);
 }
 
 function mixTo(a: string, b: string, t: number): string {
-  return `#${[1, 3, 5].map((i) => Math.round(parseInt(a.slice(i, i + 2), 16) * (1 - t) + parseInt(b.slice(i, i + 2), 16) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[1, 3, 5]
+    .map((i) =>
+      Math.round(parseInt(a.slice(i, i + 2), 16) * (1 - t) + parseInt(b.slice(i, i + 2), 16) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /**
@@ -216,7 +296,10 @@ function ornamentMotion(cuts: number[], frames: number): OrnamentMotion {
 
 /** Keyframes that step from `value(k)` to `value(k + 1)` during the k-th window of motion and hold between windows. */
 function steps(motion: OrnamentMotion, value: (k: number) => number | number[]): Key[] {
-  return motion.flatMap(({ from, to }, k): Key[] => [[from, value(k), EASE.inOut], [to, value(k + 1), EASE.inOut]]);
+  return motion.flatMap(({ from, to }, k): Key[] => [
+    [from, value(k), EASE.inOut],
+    [to, value(k + 1), EASE.inOut],
+  ]);
 }
 
 /** Back and forth between `a` and `b`, one way per window of motion. */
@@ -226,7 +309,10 @@ const drift = (motion: OrnamentMotion, a: number[], b: number[]) => steps(motion
 function halo(c: Composer, x: number, y: number, radius: number, colour: string, strength: number, steps = 4): Json[] {
   return Array.from({ length: steps }, (_, k) => {
     const r = radius * (1 - k / steps);
-    return group(`halo ${k + 1}`, [ellipse([x, y], [r * 2, r * 2]), fill(mixTo(c.palette.background, colour, (strength * (k + 1)) / steps))]);
+    return group(`halo ${k + 1}`, [
+      ellipse([x, y], [r * 2, r * 2]),
+      fill(mixTo(c.palette.background, colour, (strength * (k + 1)) / steps)),
+    ]);
   }).reverse();
 }
 
@@ -237,32 +323,75 @@ function decoration(c: Composer, frames: number, motion: OrnamentMotion): Json[]
   switch (look.decoration) {
     case 'orbs':
       return [
-        shapeLayer({ ind: 0, nm: 'orb 1', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.06, T * 0.04]) } }, halo(c, W * 0.08, H * 0.14, T * 0.42, palette.accent, tint, 6)),
-        shapeLayer({ ind: 0, nm: 'orb 2', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.05, -T * 0.06]) } }, halo(c, W * 0.94, H * 0.86, T * 0.46, palette.accent2, tint, 6)),
-        shapeLayer({ ind: 0, nm: 'orb 3', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.04, T * 0.05]) } }, halo(c, W * 0.86, H * 0.08, T * 0.16, palette.accent, tint * 1.3, 3)),
+        shapeLayer(
+          { ind: 0, nm: 'orb 1', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.06, T * 0.04]) } },
+          halo(c, W * 0.08, H * 0.14, T * 0.42, palette.accent, tint, 6),
+        ),
+        shapeLayer(
+          { ind: 0, nm: 'orb 2', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.05, -T * 0.06]) } },
+          halo(c, W * 0.94, H * 0.86, T * 0.46, palette.accent2, tint, 6),
+        ),
+        shapeLayer(
+          { ind: 0, nm: 'orb 3', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [-T * 0.04, T * 0.05]) } },
+          halo(c, W * 0.86, H * 0.08, T * 0.16, palette.accent, tint * 1.3, 3),
+        ),
       ];
     case 'glow':
       return [
-        shapeLayer({ ind: 0, nm: 'glow', ip: 0, op: frames, ks: { a: [W / 2, H / 2], p: [W / 2, H / 2], s: drift(motion, [100, 100], [112, 112]) } }, halo(c, W / 2, H / 2, Math.max(W, H) * 0.42, palette.accent, tint, 9)),
+        shapeLayer(
+          {
+            ind: 0,
+            nm: 'glow',
+            ip: 0,
+            op: frames,
+            ks: { a: [W / 2, H / 2], p: [W / 2, H / 2], s: drift(motion, [100, 100], [112, 112]) },
+          },
+          halo(c, W / 2, H / 2, Math.max(W, H) * 0.42, palette.accent, tint, 9),
+        ),
       ];
     case 'rings': {
       const ring = (x: number, y: number, colour: string, n: number, rot: number) =>
-        shapeLayer({ ind: 0, nm: 'rings', ip: 0, op: frames, ks: { a: [x, y], p: [x, y], r: steps(motion, (k) => (rot * k) / motion.length) } }, [
-          group(
-            'rings',
-            Array.from({ length: n }, (_, k) => ellipse([x, y], [T * (0.3 + 0.22 * k), T * (0.3 + 0.22 * k)])).concat([stroke(mixTo(palette.background, colour, 0.45), Math.max(1, T * 0.004), 100, [T * 0.03, T * 0.018])]),
-          ),
-        ]);
+        shapeLayer(
+          {
+            ind: 0,
+            nm: 'rings',
+            ip: 0,
+            op: frames,
+            ks: { a: [x, y], p: [x, y], r: steps(motion, (k) => (rot * k) / motion.length) },
+          },
+          [
+            group(
+              'rings',
+              Array.from({ length: n }, (_, k) => ellipse([x, y], [T * (0.3 + 0.22 * k), T * (0.3 + 0.22 * k)])).concat(
+                [stroke(mixTo(palette.background, colour, 0.45), Math.max(1, T * 0.004), 100, [T * 0.03, T * 0.018])],
+              ),
+            ),
+          ],
+        );
       return [ring(W * 0.92, H * 0.1, palette.accent, 4, 40), ring(W * 0.06, H * 0.92, palette.accent2, 3, -30)];
     }
     case 'grid': {
       const cell = T / 7;
       const lines: Json[] = [];
-      for (let x = -cell; x <= W + cell; x += cell) lines.push(rect([x, H / 2], [Math.max(1, T * 0.002), H + 2 * cell]));
-      for (let y = -cell; y <= H + cell; y += cell) lines.push(rect([W / 2, y], [W + 2 * cell, Math.max(1, T * 0.002)]));
+      for (let x = -cell; x <= W + cell; x += cell)
+        lines.push(rect([x, H / 2], [Math.max(1, T * 0.002), H + 2 * cell]));
+      for (let y = -cell; y <= H + cell; y += cell)
+        lines.push(rect([W / 2, y], [W + 2 * cell, Math.max(1, T * 0.002)]));
       return [
-        shapeLayer({ ind: 0, nm: 'grid', ip: 0, op: frames, ks: { p: steps(motion, (k) => [(cell * k) / motion.length, (cell * k) / motion.length]) } }, [group('grid', [...lines, fill(mixTo(palette.background, palette.muted, 0.18))])]),
-        shapeLayer({ ind: 0, nm: 'grid glow', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.1, T * 0.06]) } }, halo(c, W * 0.78, H * 0.22, T * 0.4, palette.accent, tint)),
+        shapeLayer(
+          {
+            ind: 0,
+            nm: 'grid',
+            ip: 0,
+            op: frames,
+            ks: { p: steps(motion, (k) => [(cell * k) / motion.length, (cell * k) / motion.length]) },
+          },
+          [group('grid', [...lines, fill(mixTo(palette.background, palette.muted, 0.18))])],
+        ),
+        shapeLayer(
+          { ind: 0, nm: 'grid glow', ip: 0, op: frames, ks: { p: drift(motion, [0, 0], [T * 0.1, T * 0.06]) } },
+          halo(c, W * 0.78, H * 0.22, T * 0.4, palette.accent, tint),
+        ),
       ];
     }
     default:

@@ -40,7 +40,11 @@ export type LottiePlayer = {
 };
 
 /** `json`: the animation's own source, when the caller has it (otherwise it is serialised here, once). */
-export async function loadPlayer(animation: LottieAnimation, json: string | undefined, size: { width: number; height: number }): Promise<LottiePlayer> {
+export async function loadPlayer(
+  animation: LottieAnimation,
+  json: string | undefined,
+  size: { width: number; height: number },
+): Promise<LottiePlayer> {
   installLocalWasm();
   // Text is shaped by HarfBuzz and drawn as outlines (ThorVG does not shape text).
   const data = outlineText(animation) || json === undefined ? JSON.stringify(animation) : json;
@@ -54,7 +58,13 @@ export async function loadPlayer(animation: LottieAnimation, json: string | unde
   });
   await new Promise<void>((resolve, reject) => {
     player.addEventListener('load', () => resolve());
-    player.addEventListener('loadError', (e) => reject(new Error(`Lottie player could not load the animation: ${String((e as { error?: unknown }).error ?? 'unknown error')}`)));
+    player.addEventListener('loadError', (e) =>
+      reject(
+        new Error(
+          `Lottie player could not load the animation: ${String((e as { error?: unknown }).error ?? 'unknown error')}`,
+        ),
+      ),
+    );
   });
   return {
     totalFrames: player.totalFrames,

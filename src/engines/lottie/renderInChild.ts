@@ -36,7 +36,16 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
     // Opaque when the background was painted, unless `contain` leaves a margin it did not reach (ThorVG
     // clipping it to the box). Without it, a first frame that happens to be covered says nothing of the others.
     const opaque = painted !== animation && isOpaque(shown.frame);
-    const encoder = startEncoder(job.ffmpegPath, { width: job.width, height: job.height, fps, frames, outputPath: job.outputPath, crf: job.crf, preset: job.settings.x264Preset, opaque });
+    const encoder = startEncoder(job.ffmpegPath, {
+      width: job.width,
+      height: job.height,
+      fps,
+      frames,
+      outputPath: job.outputPath,
+      crf: job.crf,
+      preset: job.settings.x264Preset,
+      opaque,
+    });
     for (let k = start; k < end; k++) {
       if (k > start) {
         const at = frameAt(k);

@@ -10,7 +10,10 @@ export const lottieSettings = engineSettings(
   z.object({
     /** x264 preset of the encode: slower presets cost more CPU for smaller files at the same CRF. */
     LOTTIE_X264_PRESET: z.enum(X264_PRESETS).default('veryfast'),
-    /** Frames whose animated properties hold still are not drawn again (the encoder gets the previous frame); `off` draws every frame. */
+    /**
+     * Frames whose animated properties hold still are not drawn again (the encoder gets the previous frame); `off`
+     * draws every frame.
+     */
     LOTTIE_SKIP_HELD_FRAMES: z.enum(['on', 'off']).default('on'),
   }),
   (v) => ({ x264Preset: v.LOTTIE_X264_PRESET, skipHeldFrames: v.LOTTIE_SKIP_HELD_FRAMES === 'on' }),

@@ -20,26 +20,50 @@ import { emojiPng, glyphContours, shapeLine, type Picture, type ShapedLine } fro
 import type { LottieAnimation } from './validate.js';
 
 type Json = Record<string, unknown>;
-export type TextDocument = { f?: unknown; t?: unknown; dir?: unknown; lang?: unknown; s?: unknown; sz?: unknown; ps?: unknown; j?: unknown; tr?: unknown; lh?: unknown; ls?: unknown; ca?: unknown; fc?: unknown; sc?: unknown; sw?: unknown; of?: unknown };
+export type TextDocument = {
+  f?: unknown;
+  t?: unknown;
+  dir?: unknown;
+  lang?: unknown;
+  s?: unknown;
+  sz?: unknown;
+  ps?: unknown;
+  j?: unknown;
+  tr?: unknown;
+  lh?: unknown;
+  ls?: unknown;
+  ca?: unknown;
+  fc?: unknown;
+  sc?: unknown;
+  sw?: unknown;
+  of?: unknown;
+};
 type FontEntry = { fName?: string; fFamily?: string; fStyle?: string };
 
 const num = (v: unknown, dflt: number) => (typeof v === 'number' && Number.isFinite(v) ? v : dflt);
-const vec = (v: unknown): number[] | null => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null);
+const vec = (v: unknown): number[] | null =>
+  Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null;
 
 function textLayersOf(layers: unknown): Json[] {
-  return Array.isArray(layers) ? (layers as Json[]).filter((l) => l?.ty === 5 && typeof l.t === 'object' && l.t !== null) : [];
+  return Array.isArray(layers)
+    ? (layers as Json[]).filter((l) => l?.ty === 5 && typeof l.t === 'object' && l.t !== null)
+    : [];
 }
 
 /** The keyframes (`t.d.k`: frame and document) of a text layer. */
 function keyframesOf(layer: Json): { t: number; s: TextDocument }[] {
   const k = ((layer.t as { d?: { k?: unknown } }).d ?? {}).k;
   if (!Array.isArray(k)) return [];
-  return (k as { t?: unknown; s?: unknown }[]).filter((kf) => kf && typeof kf.s === 'object' && kf.s !== null).map((kf) => ({ t: num(kf.t, 0), s: kf.s as TextDocument }));
+  return (k as { t?: unknown; s?: unknown }[])
+    .filter((kf) => kf && typeof kf.s === 'object' && kf.s !== null)
+    .map((kf) => ({ t: num(kf.t, 0), s: kf.s as TextDocument }));
 }
 
 /** Every text document (`t.d.k[].s`) of the animation's text layers, in precompositions too. */
 export function textDocuments(animation: Pick<LottieAnimation, 'layers' | 'assets'>): TextDocument[] {
-  return [animation.layers, ...(animation.assets ?? []).map((a) => a.layers)].flatMap(textLayersOf).flatMap((l) => keyframesOf(l).map((k) => k.s));
+  return [animation.layers, ...(animation.assets ?? []).map((a) => a.layers)]
+    .flatMap(textLayersOf)
+    .flatMap((l) => keyframesOf(l).map((k) => k.s));
 }
 
 /** One line of a laid-out document: shaped, its left end and baseline in layer space (px). */
@@ -123,11 +147,14 @@ function drawDocument(doc: TextDocument, fonts: FontEntry[]): { groups: Json[]; 
   const strokeColour = colour(doc.sc);
   const strokeWidth = num(doc.sw, 0);
   const paint: Json[] = [];
-  const stroke = strokeColour && strokeWidth > 0 ? { ty: 'st', c: { a: 0, k: strokeColour }, o: { a: 0, k: 100 }, w: { a: 0, k: strokeWidth }, lc: 2, lj: 2 } : null;
+  const stroke =
+    strokeColour && strokeWidth > 0
+      ? { ty: 'st', c: { a: 0, k: strokeColour }, o: { a: 0, k: 100 }, w: { a: 0, k: strokeWidth }, lc: 2, lj: 2 }
+      : null;
   const fillItem = fill ? { ty: 'fl', c: { a: 0, k: fill }, o: { a: 0, k: 100 }, r: 1 } : null;
   // The first item is drawn on top: the stroke over the fill when `of` says so.
-  if (doc.of === true || doc.of === 1) paint.push(...[stroke, fillItem].filter(Boolean) as Json[]);
-  else paint.push(...[fillItem, stroke].filter(Boolean) as Json[]);
+  if (doc.of === true || doc.of === 1) paint.push(...([stroke, fillItem].filter(Boolean) as Json[]));
+  else paint.push(...([fillItem, stroke].filter(Boolean) as Json[]));
   const groups: Json[] = [];
   const pictures: Placed[] = [];
   const bounds = [Infinity, Infinity, -Infinity, -Infinity];
@@ -161,7 +188,18 @@ function drawDocument(doc: TextDocument, fonts: FontEntry[]): { groups: Json[]; 
         for (const c of glyphContours(run.face, g.id)) {
           const v = c.v.map(([x, y]) => [r2(ox + x * scale), r2(oy - y * scale)]);
           for (const [x, y] of v) extend(x!, y!);
-          paths.push({ ty: 'sh', ks: { a: 0, k: { c: true, v, i: c.i.map(([x, y]) => [r2(x * scale), r2(-y * scale)]), o: c.o.map(([x, y]) => [r2(x * scale), r2(-y * scale)]) } } });
+          paths.push({
+            ty: 'sh',
+            ks: {
+              a: 0,
+              k: {
+                c: true,
+                v,
+                i: c.i.map(([x, y]) => [r2(x * scale), r2(-y * scale)]),
+                o: c.o.map(([x, y]) => [r2(x * scale), r2(-y * scale)]),
+              },
+            },
+          });
         }
       }
       if (paths.length) groups.push({ ty: 'gr', nm: run.face.face.name, it: [...paths, ...paint, transformItem()] });
@@ -170,7 +208,16 @@ function drawDocument(doc: TextDocument, fonts: FontEntry[]): { groups: Json[]; 
   return { groups, pictures, bounds };
 }
 
-const transformItem = (o: Json = { a: 0, k: 100 }): Json => ({ ty: 'tr', p: { a: 0, k: [0, 0] }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] }, r: { a: 0, k: 0 }, o, sk: { a: 0, k: 0 }, sa: { a: 0, k: 0 } });
+const transformItem = (o: Json = { a: 0, k: 100 }): Json => ({
+  ty: 'tr',
+  p: { a: 0, k: [0, 0] },
+  a: { a: 0, k: [0, 0] },
+  s: { a: 0, k: [100, 100] },
+  r: { a: 0, k: 0 },
+  o,
+  sk: { a: 0, k: 0 },
+  sa: { a: 0, k: 0 },
+});
 
 /** Opacity showing a document only between its keyframe's frame and the next's (hold keyframes). */
 function shownBetween(from: number, to: number | undefined, first: boolean): Json {
@@ -199,7 +246,11 @@ export function outlineText(animation: LottieAnimation): boolean {
       any = true;
       const frames = keyframesOf(layer);
       const drawn = frames.map(({ s }) => drawDocument(s, fonts));
-      const shapes = drawn.map((d, i) => ({ ty: 'gr', nm: `text ${i + 1}`, it: [...d.groups, transformItem(shownBetween(frames[i]!.t, frames[i + 1]?.t, i === 0))] }));
+      const shapes = drawn.map((d, i) => ({
+        ty: 'gr',
+        nm: `text ${i + 1}`,
+        it: [...d.groups, transformItem(shownBetween(frames[i]!.t, frames[i + 1]?.t, i === 0))],
+      }));
       const { t: _text, ...rest } = layer;
       const shapeLayer = { ...rest, ty: 4, shapes };
       const pictures = drawn.flatMap((d, i) => d.pictures.map((p) => ({ ...p, doc: i })));
@@ -209,7 +260,14 @@ export function outlineText(animation: LottieAnimation): boolean {
       }
       // With emoji: a precomposition of the outlines and the pictures, shifted so that everything lies
       // inside it (a precomposition clips to its size); the layer's anchor moves by the same amount.
-      const b = drawn.map((d) => d.bounds).reduce((a, c) => [Math.min(a[0]!, c[0]!), Math.min(a[1]!, c[1]!), Math.max(a[2]!, c[2]!), Math.max(a[3]!, c[3]!)]);
+      const b = drawn
+        .map((d) => d.bounds)
+        .reduce((a, c) => [
+          Math.min(a[0]!, c[0]!),
+          Math.min(a[1]!, c[1]!),
+          Math.max(a[2]!, c[2]!),
+          Math.max(a[3]!, c[3]!),
+        ]);
       const dx = Math.floor(b[0]!) - 2;
       const dy = Math.floor(b[1]!) - 2;
       const w = Math.ceil(b[2]! - dx) + 4;
@@ -222,11 +280,29 @@ export function outlineText(animation: LottieAnimation): boolean {
         ...pictures.map((p, i) => {
           const picture = `${id}_${i + 1}`;
           const { png, width, height } = p.picture;
-          added.push({ id: picture, w: width, h: height, u: '', p: `data:image/png;base64,${Buffer.from(png).toString('base64')}`, e: 1 });
+          added.push({
+            id: picture,
+            w: width,
+            h: height,
+            u: '',
+            p: `data:image/png;base64,${Buffer.from(png).toString('base64')}`,
+            e: 1,
+          });
           const scale = (p.size / height) * 100;
           return {
-            ddd: 0, ind: i + 2, ty: 2, nm: 'emoji', sr: 1, refId: picture, ao: 0, ...span, bm: 0,
-            ks: { ...still([p.x - dx, p.y - dy], [scale, scale, 100]), o: shownBetween(frames[p.doc]!.t, frames[p.doc + 1]?.t, p.doc === 0) },
+            ddd: 0,
+            ind: i + 2,
+            ty: 2,
+            nm: 'emoji',
+            sr: 1,
+            refId: picture,
+            ao: 0,
+            ...span,
+            bm: 0,
+            ks: {
+              ...still([p.x - dx, p.y - dy], [scale, scale, 100]),
+              o: shownBetween(frames[p.doc]!.t, frames[p.doc + 1]?.t, p.doc === 0),
+            },
           };
         }),
       ];
@@ -243,7 +319,13 @@ export function outlineText(animation: LottieAnimation): boolean {
 
 /** A transform standing still at `p`. */
 function still(p: number[], s: number[] = [100, 100, 100]): Json {
-  return { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, p: { a: 0, k: [...p, 0] }, a: { a: 0, k: [0, 0, 0] }, s: { a: 0, k: s } };
+  return {
+    o: { a: 0, k: 100 },
+    r: { a: 0, k: 0 },
+    p: { a: 0, k: [...p, 0] },
+    a: { a: 0, k: [0, 0, 0] },
+    s: { a: 0, k: s },
+  };
 }
 
 /** An anchor property (static or keyframed) moved by (dx, dy). */
@@ -254,6 +336,14 @@ function shiftAnchor(a: unknown, dx: number, dy: number): Json {
   };
   if (!a || typeof a !== 'object') return { a: 0, k: [dx, dy, 0] };
   const prop = a as { a?: number; k?: unknown };
-  if (prop.a === 1 && Array.isArray(prop.k)) return { ...prop, k: (prop.k as Json[]).map((kf) => ({ ...kf, ...(kf.s ? { s: move(kf.s) } : {}), ...(kf.e ? { e: move(kf.e) } : {}) })) };
+  if (prop.a === 1 && Array.isArray(prop.k))
+    return {
+      ...prop,
+      k: (prop.k as Json[]).map((kf) => ({
+        ...kf,
+        ...(kf.s ? { s: move(kf.s) } : {}),
+        ...(kf.e ? { e: move(kf.e) } : {}),
+      })),
+    };
   return { ...prop, k: move(prop.k) };
 }

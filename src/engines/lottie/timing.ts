@@ -9,7 +9,8 @@ export function outputFps(animation: LottieAnimation, requested?: number): numbe
 }
 
 /** Output frames of the whole animation at `fps`. */
-export const outputFrames = (animation: LottieAnimation, fps: number) => Math.max(1, Math.round(((animation.op - animation.ip) / animation.fr) * fps));
+export const outputFrames = (animation: LottieAnimation, fps: number) =>
+  Math.max(1, Math.round(((animation.op - animation.ip) / animation.fr) * fps));
 
 /** Lottie frame (relative to the in point) shown at output frame `k`. */
 export const lottieFrameAt = (k: number, animation: LottieAnimation, fps: number, totalFrames: number) =>
@@ -19,7 +20,12 @@ export const lottieFrameAt = (k: number, animation: LottieAnimation, fps: number
 export function lottieTiming(source: string): RenderTiming | null {
   try {
     const animation = JSON.parse(source) as LottieAnimation;
-    if (![animation.fr, animation.ip, animation.op].every(Number.isFinite) || animation.fr <= 0 || animation.op <= animation.ip) return null;
+    if (
+      ![animation.fr, animation.ip, animation.op].every(Number.isFinite) ||
+      animation.fr <= 0 ||
+      animation.op <= animation.ip
+    )
+      return null;
     const fps = outputFps(animation);
     return { fps, frames: outputFrames(animation, fps) };
   } catch {

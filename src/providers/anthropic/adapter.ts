@@ -4,7 +4,15 @@ import { PROVIDER_FAILURE, ProviderError } from '../errors.js';
 import { postJson } from '../http.js';
 import type { ChatPart } from '../prompts.js';
 import type { ProviderProtocol } from '../protocol.js';
-import { baseUrl, chatAdapter, chatEntry, timeoutMs, usageOrEstimate, type ChatCompletion, type ChatEntry } from '../chat.js';
+import {
+  baseUrl,
+  chatAdapter,
+  chatEntry,
+  timeoutMs,
+  usageOrEstimate,
+  type ChatCompletion,
+  type ChatEntry,
+} from '../chat.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -36,10 +44,14 @@ const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
     system: chat.system,
     messages: chat.messages.map((m) => ({ role: m.role, content: m.content.map(toWire) })),
   };
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...(conn.apiKey ? { 'x-api-key': conn.apiKey } : {}) };
+  const headers: Record<string, string> = {
+    'anthropic-version': ANTHROPIC_VERSION,
+    ...(conn.apiKey ? { 'x-api-key': conn.apiKey } : {}),
+  };
   const raw = await postJson(`${baseUrl(conn)}/messages`, headers, body, { timeoutMs: timeoutMs(conn), signal });
   const parsed = messageSchema.safeParse(raw);
-  if (!parsed.success) throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Messages body');
+  if (!parsed.success)
+    throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Messages body');
   const { content, stop_reason, usage } = parsed.data;
   const text = content.flatMap((b) => (b.type === 'text' && b.text ? [b.text] : [])).join('');
   const reported = usage && {
@@ -47,7 +59,8 @@ const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
     output_tokens: usage.output_tokens,
   };
   const tokens = usageOrEstimate(reported ?? null, conn, chat, text);
-  if (stop_reason === 'refusal') throw new ProviderError(PROVIDER_FAILURE.refused, 'refused the content (stop_reason: refusal)', tokens);
+  if (stop_reason === 'refusal')
+    throw new ProviderError(PROVIDER_FAILURE.refused, 'refused the content (stop_reason: refusal)', tokens);
   return { text, usage: tokens };
 };
 

@@ -30,13 +30,16 @@ const completionSchema = z.object({
 
 /** Text-only messages go as a plain string: some self-hosted servers accept nothing else. */
 function toWire(m: ChatMessage) {
-  if (m.content.every((p) => p.type === 'text')) return { role: m.role, content: m.content.map((p) => p.text).join('\n\n') };
+  if (m.content.every((p) => p.type === 'text'))
+    return { role: m.role, content: m.content.map((p) => p.text).join('\n\n') };
   return {
     role: m.role,
     content: m.content.map((p) => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       // `video_url` parts are OpenRouter's extension for video-capable models.
-      return p.type === 'image' ? { type: 'image_url', image_url: { url: p.url } } : { type: 'video_url', video_url: { url: p.url } };
+      return p.type === 'image'
+        ? { type: 'image_url', image_url: { url: p.url } }
+        : { type: 'video_url', video_url: { url: p.url } };
     }),
   };
 }
@@ -48,15 +51,28 @@ const openaiChat: ChatCompletion<OpenaiEntry> = async (conn, chat, signal) => {
     messages: [{ role: 'system', content: chat.system }, ...chat.messages.map(toWire)],
   };
   const headers: Record<string, string> = conn.apiKey ? { authorization: `Bearer ${conn.apiKey}` } : {};
-  const raw = await postJson(`${baseUrl(conn)}/chat/completions`, headers, body, { timeoutMs: timeoutMs(conn), signal });
+  const raw = await postJson(`${baseUrl(conn)}/chat/completions`, headers, body, {
+    timeoutMs: timeoutMs(conn),
+    signal,
+  });
   const parsed = completionSchema.safeParse(raw);
-  if (!parsed.success) throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Chat Completions body');
+  if (!parsed.success)
+    throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Chat Completions body');
   const { choices, usage } = parsed.data;
   const { message, finish_reason } = choices[0]!;
   const text = message.content ?? '';
-  const tokens = usageOrEstimate(usage ? { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens } : null, conn, chat, text);
+  const tokens = usageOrEstimate(
+    usage ? { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens } : null,
+    conn,
+    chat,
+    text,
+  );
   if (message.refusal || finish_reason === 'content_filter') {
-    throw new ProviderError(PROVIDER_FAILURE.refused, `refused the content: ${message.refusal ?? 'content filter'}`, tokens);
+    throw new ProviderError(
+      PROVIDER_FAILURE.refused,
+      `refused the content: ${message.refusal ?? 'content filter'}`,
+      tokens,
+    );
   }
   return { text, usage: tokens };
 };

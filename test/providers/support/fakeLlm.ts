@@ -77,9 +77,11 @@ export class FakeLlm {
     }
     const path = req.url ?? '';
     const expected = this.protocol === 'openai' ? '/v1/chat/completions' : '/v1/messages';
-    if (req.method !== 'POST' || path !== expected) return this.error(res, 404, `Unknown request URL: ${req.method} ${path}`);
+    if (req.method !== 'POST' || path !== expected)
+      return this.error(res, 404, `Unknown request URL: ${req.method} ${path}`);
     if (!this.authorized(req)) return this.error(res, 401, 'Invalid API key');
-    if (this.protocol === 'anthropic' && !req.headers['anthropic-version']) return this.error(res, 400, 'anthropic-version: header is required');
+    if (this.protocol === 'anthropic' && !req.headers['anthropic-version'])
+      return this.error(res, 400, 'anthropic-version: header is required');
     const problem = this.checkBody(body);
     if (problem) return this.error(res, 400, problem);
 
@@ -100,33 +102,57 @@ export class FakeLlm {
   private checkBody(body: any): string | null {
     if (!body || typeof body !== 'object') return 'The request body is not valid JSON';
     if (typeof body.model !== 'string') return 'model: field required';
-    if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return 'messages: at least one message is required';
     if (this.protocol === 'openai') {
       // As OpenAI answers: reasoning (o-series) models take only max_completion_tokens, and never both fields.
       if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined) {
         return "max_tokens and max_completion_tokens cannot both be set; use 'max_completion_tokens'";
       }
       if (/^o\d/.test(body.model) && body.max_tokens !== undefined) {
-        return "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+        return (
+          "Unsupported parameter: 'max_tokens' is not supported with this model. " +
+          "Use 'max_completion_tokens' instead."
+        );
       }
     }
     if (this.protocol === 'anthropic') {
       if (!Number.isInteger(body.max_tokens)) return 'max_tokens: Field required';
       if (body.messages[0].role !== 'user') return 'messages: first message must use the "user" role';
-      if (body.messages.some((m: any) => m.role === 'system')) return 'messages: Unexpected role "system"; use the top-level system parameter';
+      if (body.messages.some((m: any) => m.role === 'system'))
+        return 'messages: Unexpected role "system"; use the top-level system parameter';
     }
     return null;
   }
 
-  private completion(model: string, text: string | null, usage: Tokens | null, refusal: string | null, finish?: string) {
+  private completion(
+    model: string,
+    text: string | null,
+    usage: Tokens | null,
+    refusal: string | null,
+    finish?: string,
+  ) {
     if (this.protocol === 'openai') {
       return {
         id: `chatcmpl-${crypto.randomBytes(6).toString('hex')}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: text, refusal }, logprobs: null, finish_reason: finish ?? 'stop' }],
-        ...(usage && { usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }),
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: text, refusal },
+            logprobs: null,
+            finish_reason: finish ?? 'stop',
+          },
+        ],
+        ...(usage && {
+          usage: {
+            prompt_tokens: usage.input,
+            completion_tokens: usage.output,
+            total_tokens: usage.input + usage.output,
+          },
+        }),
       };
     }
     return {
@@ -144,7 +170,14 @@ export class FakeLlm {
   private error(res: http.ServerResponse, status: number, message: string, code?: string) {
     const body =
       this.protocol === 'openai'
-        ? { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: code ?? null } }
+        ? {
+            error: {
+              message,
+              type: status >= 500 ? 'server_error' : 'invalid_request_error',
+              param: null,
+              code: code ?? null,
+            },
+          }
         : { type: 'error', error: { type: code ?? ANTHROPIC_ERROR_TYPES[status] ?? 'api_error', message } };
     this.json(res, status, body);
   }
@@ -167,7 +200,12 @@ export async function closedPortUrl(): Promise<string> {
 /** The text of every part of a request's messages (both protocols), joined. */
 export function messageTexts(body: any): string[] {
   return body.messages.map((m: any) =>
-    typeof m.content === 'string' ? m.content : m.content.filter((p: any) => p.type === 'text').map((p: any) => p.text).join('\n'),
+    typeof m.content === 'string'
+      ? m.content
+      : m.content
+          .filter((p: any) => p.type === 'text')
+          .map((p: any) => p.text)
+          .join('\n'),
   );
 }
 
@@ -177,4 +215,5 @@ export function systemPrompt(body: any): string {
 }
 
 /** A reply wrapping a composition in prose and a code fence, as chat models answer. */
-export const fenced = (source: string, lang: string) => `Here is the composition.\n\n\`\`\`${lang}\n${source}\n\`\`\`\n\nEnjoy!`;
+export const fenced = (source: string, lang: string) =>
+  `Here is the composition.\n\n\`\`\`${lang}\n${source}\n\`\`\`\n\nEnjoy!`;

@@ -17,11 +17,29 @@ export function makeSelfSignedCert(): TlsFiles {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-tls-'));
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-keyout', keyFile, '-out', certFile, '-subj', '/CN=receiver.test',
-    '-addext', 'subjectAltName=DNS:receiver.test,DNS:localhost,IP:127.0.0.1,IP:::1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-subj',
+      '/CN=receiver.test',
+      '-addext',
+      'subjectAltName=DNS:receiver.test,DNS:localhost,IP:127.0.0.1,IP:::1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { dir, certFile, keyFile, cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
 }
 

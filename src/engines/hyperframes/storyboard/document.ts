@@ -5,7 +5,19 @@
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../../storyboard/types.js';
 import { scriptOf, type Script } from '../../../text/scripts.js';
 import { fontFaces, fontStack } from './fonts.js';
-import { escapeHtml, frameOf, js, mix, MOTION_EASES, px, readableOn, rgba, sec, type Eases, type Frame } from './frame.js';
+import {
+  escapeHtml,
+  frameOf,
+  js,
+  mix,
+  MOTION_EASES,
+  px,
+  readableOn,
+  rgba,
+  sec,
+  type Eases,
+  type Frame,
+} from './frame.js';
 import { PAGE_RUNTIME } from './runtime.js';
 import { sceneLayout } from './scenes.js';
 
@@ -34,8 +46,9 @@ export function storyboardDocument(sb: Storyboard, canvas: { width: number; heig
     const layout = sceneLayout({ f: area, look, ease, id, scene, t0: t.t0 });
     const logoHtml = logo && sb.logo ? logoImage(f, logo, sb.logo) : '';
     const moved = logo ? ` style="top:${px(area.my)};height:${px(area.sh)}"` : '';
+    const timing = `data-start="${sec(scene.start - overlap)}" data-duration="${sec(scene.duration + overlap)}"`;
     clips.push(
-      `<div id="${id}" class="clip" data-start="${sec(scene.start - overlap)}" data-duration="${sec(scene.duration + overlap)}" data-track-index="${1 + (i % 2)}">` +
+      `<div id="${id}" class="clip" ${timing} data-track-index="${1 + (i % 2)}">` +
         `<div class="sc" id="${id}-c"${moved}>${logoHtml}${layout.html}</div></div>`,
     );
     tweens.push(`// ${scene.kind}`, ...t.tweens, ...layout.tweens);
@@ -53,7 +66,8 @@ ${css(f, look)}
 </style>
 </head>
 <body>
-<div id="stage" data-composition-id="${COMPOSITION_ID}" data-start="0" data-duration="${D}" data-width="${f.W}" data-height="${f.H}">
+<div id="stage" data-composition-id="${COMPOSITION_ID}" data-start="0" data-duration="${D}" \
+data-width="${f.W}" data-height="${f.H}">
 <div id="bg" class="clip" data-start="0" data-duration="${D}" data-track-index="0">${background.html}</div>
 ${clips.join('\n')}
 </div>
@@ -71,9 +85,18 @@ window.__timelines[${js(COMPOSITION_ID)}] = tl;
 }
 
 /** Languages a script stands for where glyph choice differs (CJK), or the script names one. */
-const SCRIPT_LANG: Partial<Record<Script, string>> = { 'cjk-jp': 'ja', 'cjk-kr': 'ko', 'cjk-sc': 'zh', hebrew: 'he', arabic: 'ar' };
+const SCRIPT_LANG: Partial<Record<Script, string>> = {
+  'cjk-jp': 'ja',
+  'cjk-kr': 'ko',
+  'cjk-sc': 'zh',
+  hebrew: 'he',
+  arabic: 'ar',
+};
 
-/** The document language when the planner knows none: from the script of the storyboard's text (glyph choice follows it). */
+/**
+ * The document language when the planner knows none: from the script of the storyboard's text (glyph choice follows
+ * it).
+ */
 function scriptLang(sb: Storyboard): string {
   return SCRIPT_LANG[scriptOf(sb.scenes.flatMap(sceneTexts).join(' '))] ?? 'und';
 }
@@ -88,14 +111,16 @@ function logoBand(f: Frame): { height: number; reserve: number } {
 
 /** The logo, fitted into its band (positioned from the scene's moved safe area, so it moves with the scene). */
 function logoImage(f: Frame, band: { height: number; reserve: number }, name: string): string {
-  const style = `position:absolute;left:0;top:${px(-band.reserve)};width:${px(f.sw)};height:${px(band.height)};object-fit:contain`;
+  const box = `left:0;top:${px(-band.reserve)};width:${px(f.sw)};height:${px(band.height)}`;
+  const style = `position:absolute;${box};object-fit:contain`;
   return `<img class="brand-logo" id="brand-logo" src="assets/${escapeHtml(encodeURI(name))}" alt="" style="${style}">`;
 }
 
 // ---- transitions ---------------------------------------------------------------------------------
 
 /** Seconds two consecutive scenes are both on screen: a share of the shorter one. */
-const crossing = (a: TimedScene, b: TimedScene) => sec(Math.min(0.45, Math.max(0.15, Math.min(a.duration, b.duration) * 0.2)));
+const crossing = (a: TimedScene, b: TimedScene) =>
+  sec(Math.min(0.45, Math.max(0.15, Math.min(a.duration, b.duration) * 0.2)));
 
 /**
  * The scene's transition in, during the `before` seconds it shares with the scene before (none for the
@@ -125,13 +150,18 @@ function transition(f: Frame, look: Look, ease: Eases, id: string, scene: TimedS
   if (before > 0) {
     const at = wipe ? scene.start - before : scene.start - before * 0.6;
     const duration = wipe ? before : before * 0.6 + 0.25;
-    tweens.push(`tl.fromTo(${el}, ${js(st.in)}, ${js({ ...st.rest, duration: sec(duration), ease: wipe ? 'power2.inOut' : ease.in })}, ${sec(at)});`);
+    const to = js({ ...st.rest, duration: sec(duration), ease: wipe ? 'power2.inOut' : ease.in });
+    tweens.push(`tl.fromTo(${el}, ${js(st.in)}, ${to}, ${sec(at)});`);
   }
   if (after > 0) {
     const duration = wipe ? after : after * 0.7;
-    tweens.push(
-      `tl.fromTo(${el}, ${js(st.rest)}, ${js({ ...st.out, duration: sec(duration), ease: wipe ? 'power2.inOut' : ease.out, immediateRender: false })}, ${sec(end - after)});`,
-    );
+    const to = js({
+      ...st.out,
+      duration: sec(duration),
+      ease: wipe ? 'power2.inOut' : ease.out,
+      immediateRender: false,
+    });
+    tweens.push(`tl.fromTo(${el}, ${js(st.rest)}, ${to}, ${sec(end - after)});`);
   }
   return { tweens, t0: before > 0 ? sec(scene.start - before * 0.6) : scene.start };
 }
@@ -145,7 +175,8 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
   const S = Math.min(f.W, f.H);
   const parts: string[] = [];
   const tweens: string[] = [];
-  const at = (x: number, y: number, w: number, h: number) => `left:${px(x)};top:${px(y)};width:${px(w)};height:${px(h)}`;
+  const at = (x: number, y: number, w: number, h: number) =>
+    `left:${px(x)};top:${px(y)};width:${px(w)};height:${px(h)}`;
   const endX = (x: number, w: number) => (f.rtl ? f.W - x - w : x);
   switch (look.decoration) {
     case 'orbs': {
@@ -156,10 +187,12 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
         { size: 0.4 * L, x: f.W * 0.55, y: f.H * 0.35, colour: p.accent, alpha: a * 0.45, dx: -0.1, dy: 0.08 },
       ];
       orbs.forEach((o, i) => {
-        parts.push(
-          `<div class="orb" id="bg-o${i}" style="${at(endX(o.x, o.size), o.y, o.size, o.size)};background:radial-gradient(circle at center, ${rgba(o.colour, o.alpha)} 0%, ${rgba(o.colour, 0)} 68%)"></div>`,
-        );
-        tweens.push(`tl.fromTo("#bg-o${i}", { x: 0, y: 0, scale: 1 }, ${js({ x: Math.round(o.dx * f.W * (f.rtl ? -1 : 1)), y: Math.round(o.dy * f.H), scale: 1.12, duration: D, ease: 'sine.inOut' })}, 0);`);
+        const box = at(endX(o.x, o.size), o.y, o.size, o.size);
+        const fill = `radial-gradient(circle at center, ${rgba(o.colour, o.alpha)} 0%, ${rgba(o.colour, 0)} 68%)`;
+        parts.push(`<div class="orb" id="bg-o${i}" style="${box};background:${fill}"></div>`);
+        const x = Math.round(o.dx * f.W * (f.rtl ? -1 : 1));
+        const to = js({ x, y: Math.round(o.dy * f.H), scale: 1.12, duration: D, ease: 'sine.inOut' });
+        tweens.push(`tl.fromTo("#bg-o${i}", { x: 0, y: 0, scale: 1 }, ${to}, 0);`);
       });
       break;
     }
@@ -167,11 +200,17 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
       const cell = Math.max(12, Math.round(S / 9));
       const line = rgba(p.accent, light ? 0.16 : 0.13);
       const w = Math.max(1, Math.round(S / 600));
+      const box = at(-cell, -cell, f.W + 2 * cell, f.H + 2 * cell);
+      const lines = ['right', 'bottom'].map((to) => `linear-gradient(to ${to}, ${line} ${w}px, transparent ${w}px)`);
+      const clear = rgba(p.background, 0);
+      const shade = `radial-gradient(ellipse at center, ${clear} 35%, ${rgba(p.background, 0.92)} 100%)`;
       parts.push(
-        `<div class="grid" id="bg-grid" style="${at(-cell, -cell, f.W + 2 * cell, f.H + 2 * cell)};background-image:linear-gradient(to right, ${line} ${w}px, transparent ${w}px),linear-gradient(to bottom, ${line} ${w}px, transparent ${w}px);background-size:${cell}px ${cell}px"></div>`,
-        `<div class="vignette" style="background:radial-gradient(ellipse at center, ${rgba(p.background, 0)} 35%, ${rgba(p.background, 0.92)} 100%)"></div>`,
+        `<div class="grid" id="bg-grid" ` +
+          `style="${box};background-image:${lines.join(',')};background-size:${cell}px ${cell}px"></div>`,
+        `<div class="vignette" style="background:${shade}"></div>`,
       );
-      tweens.push(`tl.fromTo("#bg-grid", { x: 0, y: 0 }, ${js({ x: f.rtl ? -cell : cell, y: cell, duration: D, ease: 'none' })}, 0);`);
+      const to = js({ x: f.rtl ? -cell : cell, y: cell, duration: D, ease: 'none' });
+      tweens.push(`tl.fromTo("#bg-grid", { x: 0, y: 0 }, ${to}, 0);`);
       break;
     }
     case 'rings': {
@@ -181,29 +220,33 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
       [0.45, 0.75, 1.05, 1.35].forEach((k, i) => {
         const size = k * S;
         const dashed = i === 1;
-        parts.push(
-          `<div class="ring-bg" id="bg-r${i}" style="${at(cx - size / 2, cy - size / 2, size, size)};border:${bw}px ${dashed ? 'dashed' : 'solid'} ${rgba(dashed ? p.accent2 : p.accent, light ? 0.35 : 0.3)}"></div>`,
-        );
-        tweens.push(
-          `tl.fromTo("#bg-r${i}", { scale: 0.9, rotation: 0 }, ${js({ scale: 1.05, rotation: dashed ? 60 : 0, duration: D, ease: 'sine.inOut' })}, 0);`,
-        );
+        const box = at(cx - size / 2, cy - size / 2, size, size);
+        const colour = rgba(dashed ? p.accent2 : p.accent, light ? 0.35 : 0.3);
+        const border = `${bw}px ${dashed ? 'dashed' : 'solid'} ${colour}`;
+        parts.push(`<div class="ring-bg" id="bg-r${i}" style="${box};border:${border}"></div>`);
+        const to = js({ scale: 1.05, rotation: dashed ? 60 : 0, duration: D, ease: 'sine.inOut' });
+        tweens.push(`tl.fromTo("#bg-r${i}", { scale: 0.9, rotation: 0 }, ${to}, 0);`);
       });
       const small = 0.4 * S;
-      parts.push(
-        `<div class="ring-bg" id="bg-r4" style="${at(endX(f.W * 0.06 - small / 2, small), f.H * 0.08 - small / 2, small, small)};border:${bw}px solid ${rgba(p.accent2, 0.3)}"></div>`,
-      );
+      const box = at(endX(f.W * 0.06 - small / 2, small), f.H * 0.08 - small / 2, small, small);
+      parts.push(`<div class="ring-bg" id="bg-r4" style="${box};border:${bw}px solid ${rgba(p.accent2, 0.3)}"></div>`);
       tweens.push(`tl.fromTo("#bg-r4", { scale: 1 }, ${js({ scale: 1.2, duration: D, ease: 'sine.inOut' })}, 0);`);
       break;
     }
     case 'glow': {
       const a = light ? 0.35 : 0.5;
+      const glow = (colour: string, alpha: number) =>
+        `radial-gradient(ellipse at center, ${rgba(colour, alpha)} 0%, ${rgba(colour, 0)} 65%)`;
+      const box0 = at(-0.2 * f.W, f.H * 0.5, 1.4 * f.W, f.H * 0.9);
+      const box1 = at(endX(f.W * 0.45, 0.9 * f.W), -0.35 * f.H, 0.9 * f.W, 0.8 * f.H);
       parts.push(
-        `<div class="glow" id="bg-g0" style="${at(-0.2 * f.W, f.H * 0.5, 1.4 * f.W, f.H * 0.9)};background:radial-gradient(ellipse at center, ${rgba(p.accent, a)} 0%, ${rgba(p.accent, 0)} 65%)"></div>`,
-        `<div class="glow" id="bg-g1" style="${at(endX(f.W * 0.45, 0.9 * f.W), -0.35 * f.H, 0.9 * f.W, 0.8 * f.H)};background:radial-gradient(ellipse at center, ${rgba(p.accent2, a * 0.7)} 0%, ${rgba(p.accent2, 0)} 65%)"></div>`,
+        `<div class="glow" id="bg-g0" style="${box0};background:${glow(p.accent, a)}"></div>`,
+        `<div class="glow" id="bg-g1" style="${box1};background:${glow(p.accent2, a * 0.7)}"></div>`,
       );
       const half = sec(D / 2);
+      const to = js({ scale: 1.1, opacity: 1, duration: half, ease: 'sine.inOut' });
       tweens.push(
-        `tl.fromTo("#bg-g0", { scale: 0.9, opacity: 0.75 }, ${js({ scale: 1.1, opacity: 1, duration: half, ease: 'sine.inOut' })}, 0);`,
+        `tl.fromTo("#bg-g0", { scale: 0.9, opacity: 0.75 }, ${to}, 0);`,
         `tl.to("#bg-g0", ${js({ scale: 0.95, opacity: 0.8, duration: half, ease: 'sine.inOut' })}, ${half});`,
         `tl.fromTo("#bg-g1", { scale: 1.1 }, ${js({ scale: 0.9, duration: D, ease: 'sine.inOut' })}, 0);`,
       );
@@ -215,7 +258,10 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
   // The video's progress, a thin line in the bottom margin.
   const lineH = Math.max(2, Math.round(f.u * 0.45));
   const lineY = f.H - Math.round(f.my / 2) - lineH / 2;
-  parts.push(`<div class="pline-track" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`, `<div class="pline" id="bg-line" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`);
+  parts.push(
+    `<div class="pline-track" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`,
+    `<div class="pline" id="bg-line" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`,
+  );
   tweens.push(`tl.fromTo("#bg-line", { scaleX: 0 }, ${js({ scaleX: 1, duration: D, ease: 'none' })}, 0);`);
   return { html: `<div class="bgfill"></div>${parts.join('')}`, tweens };
 }
@@ -228,50 +274,69 @@ function css(f: Frame, look: Look): string {
   const start = f.rtl ? 'right' : 'left';
   const light = look.theme === 'light';
   const shadow = light ? 'none' : `0 ${u(0.3)} ${u(2)} rgba(0,0,0,0.25)`;
+  const lettering = look.uppercase ? 'text-transform: uppercase; letter-spacing: 0.01em;' : 'letter-spacing: -0.01em;';
+  const portrait = f.orient === 'portrait';
+  const barEnd = mix(p.accent, light ? '#000000' : '#ffffff', 0.22);
+  const barFill = `${portrait ? (f.rtl ? 270 : 90) : 0}deg, ${p.accent}, ${barEnd}`;
+  const markerColour = readableOn(p.accent, [p.background, '#ffffff', '#0b0b12']);
+  // A backslash at the end of a line continues it: the style sheet has no line break there.
   return `* { margin: 0; padding: 0; box-sizing: border-box; }
 html, body { width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${p.background}; }
-#stage { position: relative; width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${p.background}; color: ${p.text}; font-family: ${fontStack(look.font)}; -webkit-font-smoothing: antialiased; }
+#stage { position: relative; width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${p.background}; \
+color: ${p.text}; font-family: ${fontStack(look.font)}; -webkit-font-smoothing: antialiased; }
 .clip { position: absolute; top: 0; left: 0; width: 100%; height: 100%; visibility: hidden; }
-.bgfill { position: absolute; inset: 0; background: radial-gradient(120% 85% at ${f.rtl ? '85%' : '15%'} 8%, ${p.surface} 0%, ${p.background} 62%); }
+.bgfill { position: absolute; inset: 0; \
+background: radial-gradient(120% 85% at ${f.rtl ? '85%' : '15%'} 8%, ${p.surface} 0%, ${p.background} 62%); }
 .orb, .glow, .grid, .ring-bg, .vignette, .pline, .pline-track { position: absolute; }
 .vignette { inset: 0; }
 .ring-bg { border-radius: 50%; }
 .pline-track { background: ${rgba(p.text, 0.12)}; border-radius: 99px; }
 .pline { background: ${p.accent}; border-radius: 99px; transform-origin: ${start} center; }
-.sc { position: absolute; left: ${f.mx}px; top: ${f.my}px; width: ${f.sw}px; height: ${f.sh}px; direction: ${f.rtl ? 'rtl' : 'ltr'}; }
+.sc { position: absolute; left: ${f.mx}px; top: ${f.my}px; width: ${f.sw}px; height: ${f.sh}px; \
+direction: ${f.rtl ? 'rtl' : 'ltr'}; }
 .box { position: absolute; display: flex; flex-direction: column; }
 .t { max-width: 100%; overflow-wrap: normal; word-break: normal; text-shadow: ${shadow}; }
 .w { display: inline-block; }
-.h, .h2, .h3 { font-weight: ${look.weight}; color: ${p.text}; ${look.uppercase ? 'text-transform: uppercase; letter-spacing: 0.01em;' : 'letter-spacing: -0.01em;'} }
+.h, .h2, .h3 { font-weight: ${look.weight}; color: ${p.text}; ${lettering} }
 .h { line-height: 1.1; }
 .h2 { line-height: 1.16; }
 .h3 { line-height: 1.14; }
 .sub { margin-top: ${u(2.6)}; color: ${p.muted}; font-weight: 400; line-height: 1.3; }
-.rule { flex: none; width: min(30%, ${u(16)}); height: ${px(Math.max(3, f.u * 0.9))}; margin-bottom: ${u(2.8)}; border-radius: 99px; background: ${p.accent}; transform-origin: ${start} center; }
+.rule { flex: none; width: min(30%, ${u(16)}); height: ${px(Math.max(3, f.u * 0.9))}; margin-bottom: ${u(2.8)}; \
+border-radius: 99px; background: ${p.accent}; transform-origin: ${start} center; }
 .rule.wide { width: min(70%, ${u(34)}); margin: ${u(2.6)} 0; background: ${p.accent2}; }
-.num { font-weight: 800; line-height: 1.05; color: ${p.accent}; white-space: nowrap; font-variant-numeric: tabular-nums; letter-spacing: -0.02em; }
+.num { font-weight: 800; line-height: 1.05; color: ${p.accent}; white-space: nowrap; \
+font-variant-numeric: tabular-nums; letter-spacing: -0.02em; }
 .unit { font-size: 0.7em; }
 .unit.word { font-size: 0.42em; font-weight: 700; letter-spacing: 0; }
 .lbl { font-weight: 400; line-height: 1.25; color: ${p.text}; }
-.track { flex: none; width: 100%; height: ${px(Math.max(6, f.u * 3))}; margin: ${u(3)} 0; border-radius: 99px; background: ${rgba(p.text, 0.12)}; overflow: hidden; }
-.fill { height: 100%; border-radius: 99px; background: linear-gradient(${f.rtl ? 270 : 90}deg, ${p.accent}, ${p.accent2}); transform-origin: ${start} center; }
-.bar { position: absolute; border-radius: ${u(0.9)}; background: linear-gradient(${f.orient === 'portrait' ? (f.rtl ? 270 : 90) : 0}deg, ${p.accent}, ${mix(p.accent, light ? '#000000' : '#ffffff', 0.22)}); transform-origin: ${f.orient === 'portrait' ? `${start} center` : 'center bottom'}; }
+.track { flex: none; width: 100%; height: ${px(Math.max(6, f.u * 3))}; margin: ${u(3)} 0; border-radius: 99px; \
+background: ${rgba(p.text, 0.12)}; overflow: hidden; }
+.fill { height: 100%; border-radius: 99px; background: linear-gradient(${f.rtl ? 270 : 90}deg, ${p.accent}, \
+${p.accent2}); transform-origin: ${start} center; }
+.bar { position: absolute; border-radius: ${u(0.9)}; background: linear-gradient(${barFill}); \
+transform-origin: ${portrait ? `${start} center` : 'center bottom'}; }
 .btrack { position: absolute; border-radius: ${u(0.9)}; background: ${rgba(p.text, 0.1)}; }
 .blabel { color: ${p.muted}; font-weight: 400; line-height: 1.15; }
 .bval { color: ${p.text}; font-weight: 700; line-height: 1.05; white-space: nowrap; }
-.dot { position: absolute; border-radius: 50%; background: ${p.accent}; box-shadow: 0 0 0 ${u(0.7)} ${rgba(p.accent, 0.25)}; }
+.dot { position: absolute; border-radius: 50%; background: ${p.accent}; \
+box-shadow: 0 0 0 ${u(0.7)} ${rgba(p.accent, 0.25)}; }
 .item { font-weight: 700; line-height: 1.2; color: ${p.text}; }
-.badge { position: absolute; display: flex; align-items: center; justify-content: center; border-radius: 50%; background: ${p.accent}; box-shadow: 0 0 0 ${u(0.8)} ${rgba(p.accent, 0.25)}; }
-.marker { font-weight: 800; line-height: 1; color: ${readableOn(p.accent, [p.background, '#ffffff', '#0b0b12'])}; text-shadow: none; white-space: nowrap; }
+.badge { position: absolute; display: flex; align-items: center; justify-content: center; border-radius: 50%; \
+background: ${p.accent}; box-shadow: 0 0 0 ${u(0.8)} ${rgba(p.accent, 0.25)}; }
+.marker { font-weight: 800; line-height: 1; color: ${markerColour}; text-shadow: none; white-space: nowrap; }
 .count { font-size: 1em; }
-.card { position: absolute; border-radius: ${u(3)}; background: ${p.surface}; border: 1px solid ${rgba(p.text, 0.08)}; box-shadow: 0 ${u(1.5)} ${u(5)} rgba(0,0,0,${light ? 0.12 : 0.3}); }
+.card { position: absolute; border-radius: ${u(3)}; background: ${p.surface}; border: 1px solid ${rgba(p.text, 0.08)}; \
+box-shadow: 0 ${u(1.5)} ${u(5)} rgba(0,0,0,${light ? 0.12 : 0.3}); }
 .mark { position: absolute; transform-origin: center; }
 .mark svg { display: block; width: 100%; height: 100%; fill: ${p.accent}; }
 .quote { font-weight: ${Math.min(look.weight, 700)}; line-height: 1.28; color: ${p.text}; text-shadow: none; }
 .by { color: ${p.muted}; font-weight: 400; line-height: 1.2; text-shadow: none; }
 .pillwrap { position: relative; flex: none; max-width: 100%; margin-top: ${u(4.5)}; }
-.pill { position: relative; padding: 0.3em 0.85em; border-radius: 0.8em; background: ${p.accent}; box-shadow: 0 ${u(1)} ${u(4)} ${rgba(p.accent, 0.35)}; font-weight: 700; line-height: 1.15; text-shadow: none; }
-.ring { position: absolute; inset: 0; border-radius: 999px; border: ${px(Math.max(2, f.u * 0.5))} solid ${p.accent}; opacity: 0; }
+.pill { position: relative; padding: 0.3em 0.85em; border-radius: 0.8em; background: ${p.accent}; \
+box-shadow: 0 ${u(1)} ${u(4)} ${rgba(p.accent, 0.35)}; font-weight: 700; line-height: 1.15; text-shadow: none; }
+.ring { position: absolute; inset: 0; border-radius: 999px; border: ${px(Math.max(2, f.u * 0.5))} solid ${p.accent}; \
+opacity: 0; }
 .media { position: absolute; overflow: hidden; border-radius: ${u(3)}; background: ${p.surface}; }
 .media img { display: block; width: 100%; height: 100%; object-fit: cover; }`;
 }

@@ -19,7 +19,10 @@ const families = (font: FontFamily) => familyStack(STYLE[font].style);
 /** The CSS font-family value of a storyboard font. */
 export function fontStack(font: FontFamily): string {
   const { generic, first } = STYLE[font];
-  return [...(first ? [first] : []), ...families(font)].map((f) => `'${f}'`).concat(generic).join(', ');
+  return [...(first ? [first] : []), ...families(font)]
+    .map((f) => `'${f}'`)
+    .concat(generic)
+    .join(', ');
 }
 
 /** @font-face rules for the families a stack names (Nunito is left to the producer, which bundles it). */
@@ -29,7 +32,10 @@ export function fontFaces(fonts: FontFamily[]): string {
     .flatMap((family) =>
       facesOfFamily(family).map((face) => {
         const weight = facesOfFamily(family).length === 1 ? '100 900' : face.bold ? '600 900' : '100 500';
-        return `@font-face { font-family: '${family}'; src: local('${face.fullName}'), local('${face.name}'); font-weight: ${weight}; }`;
+        return (
+          `@font-face { font-family: '${family}'; src: local('${face.fullName}'), local('${face.name}'); ` +
+          `font-weight: ${weight}; }`
+        );
       }),
     )
     .join('\n');

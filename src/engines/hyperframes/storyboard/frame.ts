@@ -67,7 +67,11 @@ export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A JavaScript literal safe inside an inline <script>. */
-export const js = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+export const js = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 export type BoxOptions = {
   id?: string;
@@ -95,7 +99,10 @@ export function box(f: Frame, rect: Rect, opts: BoxOptions, inner: string): stri
     `align-items:${FLEX[halign]}`,
     `text-align:${halign}`,
   ].join(';');
-  return `<div${opts.id ? ` id="${opts.id}"` : ''} class="box${opts.cls ? ` ${opts.cls}` : ''}" style="${style}">${inner}</div>`;
+  return (
+    `<div${opts.id ? ` id="${opts.id}"` : ''} class="box${opts.cls ? ` ${opts.cls}` : ''}" ` +
+    `style="${style}">${inner}</div>`
+  );
 }
 
 export type TextOptions = {
@@ -133,7 +140,13 @@ export function rgba(hex: string, alpha: number): string {
 /** #rrggbb blended toward another colour by t (0–1). */
 export function mix(a: string, b: string, t: number): string {
   const ch = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
-  return `#${[1, 3, 5].map((i) => Math.round(ch(a, i) * (1 - t) + ch(b, i) * t).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[1, 3, 5]
+    .map((i) =>
+      Math.round(ch(a, i) * (1 - t) + ch(b, i) * t)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** Of the candidates, the colour that reads best on `background`. */

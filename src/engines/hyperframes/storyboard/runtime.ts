@@ -55,7 +55,9 @@ var __fit = (function () {
   }
   return function fit() {
     var finals = Array.prototype.slice.call(document.querySelectorAll('[data-final]'));
-    var shown = finals.map(function (el) { var t = el.textContent; el.textContent = el.getAttribute('data-final'); return t; });
+    var shown = finals.map(function (el) {
+      var t = el.textContent; el.textContent = el.getAttribute('data-final'); return t;
+    });
     var boxes = document.querySelectorAll('.box');
     for (var i = 0; i < boxes.length; i++) fitBox(boxes[i]);
     var same = {};
@@ -74,7 +76,8 @@ function __number(v, f) {
     ? parts[0].slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, f.group) + f.group + parts[0].slice(-3)
     : parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, f.group);
   var text = (v < 0 ? '-' : '') + parts.join('\u0000');
-  return text.replace(/[0-9]/g, function (d) { return String.fromCodePoint(f.zero + Number(d)); }).replace('\u0000', f.decimal);
+  return text.replace(/[0-9]/g, function (d) { return String.fromCodePoint(f.zero + Number(d)); })
+    .replace('\u0000', f.decimal);
 }
 function __counter(tl, id, to, f, at, duration, ease) {
   var el = document.getElementById(id), state = { v: 0 };

@@ -20,7 +20,8 @@ export type SceneOutput = { html: string; tweens: string[] };
 type Of<K extends Scene['kind']> = Extract<Scene, { kind: K }> & { start: number; duration: number };
 
 const from = (sel: string, vars: object, at: number) => `tl.from(${js(sel)}, ${js(vars)}, ${sec(at)});`;
-const fromTo = (sel: string, a: object, b: object, at: number) => `tl.fromTo(${js(sel)}, ${js(a)}, ${js(b)}, ${sec(at)});`;
+const fromTo = (sel: string, a: object, b: object, at: number) =>
+  `tl.fromTo(${js(sel)}, ${js(a)}, ${js(b)}, ${sec(at)});`;
 const to = (sel: string, vars: object, at: number) => `tl.to(${js(sel)}, ${js(vars)}, ${sec(at)});`;
 const set = (sel: string, vars: object, at: number) => `tl.set(${js(sel)}, ${js(vars)}, ${sec(at)});`;
 
@@ -32,7 +33,8 @@ function words(content: string, cls: string): string {
 }
 
 /** Seconds an entrance may take: a share of the scene, within bounds. */
-const span = (c: SceneContext, share: number, min: number, max: number) => sec(Math.min(max, Math.max(min, c.scene.duration * share)));
+const span = (c: SceneContext, share: number, min: number, max: number) =>
+  sec(Math.min(max, Math.max(min, c.scene.duration * share)));
 
 /** x offset toward the reading start (entrances slide in from the start side). */
 const startward = (c: SceneContext, n: number) => (c.f.rtl ? n : -n);
@@ -62,7 +64,14 @@ export function sceneLayout(c: SceneContext): SceneOutput {
       return cta(c, s);
     case 'image':
       // The title's layout with the picture and its caption.
-      return title(c, { kind: 'title', title: s.caption ?? '', subtitle: null, image: s.image, start: s.start, duration: s.duration });
+      return title(c, {
+        kind: 'title',
+        title: s.caption ?? '',
+        subtitle: null,
+        image: s.image,
+        start: s.start,
+        duration: s.duration,
+      });
   }
 }
 
@@ -102,7 +111,10 @@ function title(c: SceneContext, s: Of<'title'>): SceneOutput {
         ]
       : []),
   ];
-  if (s.subtitle) tweens.push(fromTo(`#${id}-sub`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.7, ease: c.ease.in }, t + 0.35));
+  if (s.subtitle)
+    tweens.push(
+      fromTo(`#${id}-sub`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.7, ease: c.ease.in }, t + 0.35),
+    );
   if (imageRect && s.image) {
     const r = place(f, imageRect);
     html =
@@ -111,7 +123,12 @@ function title(c: SceneContext, s: Of<'title'>): SceneOutput {
       html;
     // Ken Burns: a slow zoom and pan over the whole scene.
     tweens.push(
-      fromTo(`#${id}-img`, { scale: 1.06, xPercent: -2, yPercent: -1 }, { scale: 1.18, xPercent: 2, yPercent: 1, duration: sec(s.duration), ease: 'none' }, s.start),
+      fromTo(
+        `#${id}-img`,
+        { scale: 1.06, xPercent: -2, yPercent: -1 },
+        { scale: 1.18, xPercent: 2, yPercent: 1, duration: sec(s.duration), ease: 'none' },
+        s.start,
+      ),
     );
   }
   return { html, tweens };
@@ -126,7 +143,8 @@ function statement(c: SceneContext, s: Of<'statement'>): SceneOutput {
     f,
     { x: 0, y: 0, w: f.sw, h: f.sh },
     { valign: 'center' },
-    `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-text`, words(s.text, 'w'), { cls: 'h2', max, html: true }),
+    `<div class="rule" id="${id}-rule"></div>` +
+      text(f, `${id}-text`, words(s.text, 'w'), { cls: 'h2', max, html: true }),
   );
   const t = c.t0;
   const n = s.text.split(/\s+/).length;
@@ -137,15 +155,28 @@ function statement(c: SceneContext, s: Of<'statement'>): SceneOutput {
     tweens: [
       fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: 0.6, ease: c.ease.in }, t),
       hasWords
-        ? fromTo(`#${id}-text .w`, { opacity: 0, y: 2.5 * f.u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger }, t + 0.05)
-        : fromTo(`#${id}-text`, { opacity: 0, y: 2.5 * f.u }, { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in }, t + 0.05),
+        ? fromTo(
+            `#${id}-text .w`,
+            { opacity: 0, y: 2.5 * f.u },
+            { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger },
+            t + 0.05,
+          )
+        : fromTo(
+            `#${id}-text`,
+            { opacity: 0, y: 2.5 * f.u },
+            { opacity: 1, y: 0, duration: 0.6, ease: c.ease.in },
+            t + 0.05,
+          ),
     ],
   };
 }
 
 // ---- counter -------------------------------------------------------------------------------------
 
-/** The number element: the figure's prefix, its counting digits (data-final: the digits as written, for fitting), its suffix. */
+/**
+ * The number element: the figure's prefix, its counting digits (data-final: the digits as written, for fitting), its
+ * suffix.
+ */
 function numberHtml(id: string, figure: Figure): string {
   const sufCls = /^\s?(?:[%٪×KMBkmb]|bn)$/u.test(figure.suffix) ? 'unit' : 'unit word';
   return (
@@ -157,14 +188,22 @@ function numberHtml(id: string, figure: Figure): string {
 
 /** The page's counter call: counts the element up to the figure's value, written as the figure is. */
 function countUp(id: string, figure: Figure, at: number, duration: number, ease: string): string {
-  const format = { decimals: figure.decimals, group: figure.group, decimal: figure.decimal, zero: figure.zero, lakh: figure.lakh };
+  const format = {
+    decimals: figure.decimals,
+    group: figure.group,
+    decimal: figure.decimal,
+    zero: figure.zero,
+    lakh: figure.lakh,
+  };
   return `__counter(tl, ${js(id)}, ${js(figure.value)}, ${js(format)}, ${sec(at)}, ${duration}, ${js(ease)});`;
 }
 
 function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
-  const qualifier = s.qualifier ? text(f, `${id}-q`, s.qualifier, { cls: 'lbl', max: (f.orient === 'landscape' ? 7 : 6) * u }) : '';
+  const qualifier = s.qualifier
+    ? text(f, `${id}-q`, s.qualifier, { cls: 'lbl', max: (f.orient === 'landscape' ? 7 : 6) * u })
+    : '';
   const num = text(f, `${id}-num`, numberHtml(`${id}-v`, s.figure), {
     cls: 'num',
     max: u * (f.orient === 'landscape' ? 30 : 34),
@@ -178,17 +217,28 @@ function counter(c: SceneContext, s: Of<'counter'>): SceneOutput {
     const gap = Math.round(5 * u);
     const nw = Math.round(f.sw * 0.52);
     html =
-      box(f, { x: 0, y: 0, w: nw, h: f.sh }, { valign: 'center' }, qualifier + num + `<div class="rule wide" id="${id}-rule"></div>`) +
-      box(f, { x: nw + gap, y: 0, w: f.sw - nw - gap, h: f.sh }, { valign: 'center' }, label);
+      box(
+        f,
+        { x: 0, y: 0, w: nw, h: f.sh },
+        { valign: 'center' },
+        qualifier + num + `<div class="rule wide" id="${id}-rule"></div>`,
+      ) + box(f, { x: nw + gap, y: 0, w: f.sw - nw - gap, h: f.sh }, { valign: 'center' }, label);
   } else {
-    html = box(f, { x: 0, y: 0, w: f.sw, h: f.sh }, { valign: 'center' }, qualifier + num + `<div class="rule wide" id="${id}-rule"></div>` + label);
+    html = box(
+      f,
+      { x: 0, y: 0, w: f.sw, h: f.sh },
+      { valign: 'center' },
+      qualifier + num + `<div class="rule wide" id="${id}-rule"></div>` + label,
+    );
   }
   const t = c.t0;
   const count = span(c, 0.45, 0.5, 1.6);
   return {
     html,
     tweens: [
-      ...(s.qualifier ? [fromTo(`#${id}-q`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)] : []),
+      ...(s.qualifier
+        ? [fromTo(`#${id}-q`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)]
+        : []),
       fromTo(`#${id}-num`, { opacity: 0, scale: 0.85 }, { opacity: 1, scale: 1, duration: 0.5, ease: c.ease.pop }, t),
       countUp(`${id}-v`, s.figure, t + 0.1, count, 'power2.out'),
       fromTo(`#${id}-rule`, { scaleX: 0 }, { scaleX: 1, duration: count, ease: 'power2.out' }, t + 0.1),
@@ -207,7 +257,11 @@ function progress(c: SceneContext, s: Of<'progress'>): SceneOutput {
     f,
     { x: 0, y: 0, w: f.sw, h: f.sh },
     { valign: 'center' },
-    text(f, `${id}-num`, numberHtml(`${id}-v`, s.figure), { cls: 'num', max: (f.orient === 'landscape' ? 24 : 28) * u, html: true }) +
+    text(f, `${id}-num`, numberHtml(`${id}-v`, s.figure), {
+      cls: 'num',
+      max: (f.orient === 'landscape' ? 24 : 28) * u,
+      html: true,
+    }) +
       `<div class="track"><div class="fill" id="${id}-fill" style="width:${percent}%"></div></div>` +
       text(f, `${id}-label`, s.label, { cls: 'lbl', max: 7 * u }),
   );
@@ -233,7 +287,14 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
   let top = 0;
   if (s.label) {
     const capH = Math.round(f.sh * (f.orient === 'portrait' ? 0.16 : 0.2));
-    parts.push(box(f, { x: 0, y: 0, w: f.sw, h: capH }, { valign: 'end' }, text(f, `${id}-cap`, s.label, { cls: 'h3', max: 7 * u })));
+    parts.push(
+      box(
+        f,
+        { x: 0, y: 0, w: f.sw, h: capH },
+        { valign: 'end' },
+        text(f, `${id}-cap`, s.label, { cls: 'h3', max: 7 * u }),
+      ),
+    );
     top = capH + Math.round(4 * u);
   }
   const chart: Rect = { x: 0, y: top, w: f.sw, h: f.sh - top };
@@ -248,12 +309,27 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
     s.bars.forEach((b, i) => {
       const y = y0 + i * rowH;
       const textH = rowH * 0.5;
-      parts.push(box(f, { x: 0, y, w: f.sw * 0.62, h: textH }, { valign: 'end' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 5 * u, same: `${id}-l` })));
       parts.push(
-        box(f, { x: f.sw * 0.64, y, w: f.sw * 0.36, h: textH }, { valign: 'end', halign: 'end' }, text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 5.5 * u, same: `${id}-v` })),
+        box(
+          f,
+          { x: 0, y, w: f.sw * 0.62, h: textH },
+          { valign: 'end' },
+          text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 5 * u, same: `${id}-l` }),
+        ),
+      );
+      parts.push(
+        box(
+          f,
+          { x: f.sw * 0.64, y, w: f.sw * 0.36, h: textH },
+          { valign: 'end', halign: 'end' },
+          text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 5.5 * u, same: `${id}-v` }),
+        ),
       );
       const track = place(f, { x: 0, y: y + rowH * 0.58, w: f.sw, h: barH });
-      parts.push(`<div class="btrack" style="left:${px(track.x)};top:${px(track.y)};width:${px(track.w)};height:${px(track.h)}"></div>`);
+      parts.push(
+        `<div class="btrack" ` +
+          `style="left:${px(track.x)};top:${px(track.y)};width:${px(track.w)};height:${px(track.h)}"></div>`,
+      );
       bars.push(place(f, { x: 0, y: y + rowH * 0.58, w: Math.max(barH, (b.figure.value / max) * f.sw), h: barH }));
     });
   } else {
@@ -270,24 +346,46 @@ function bars(c: SceneContext, s: Of<'bars'>): SceneOutput {
       const barTop = chart.y + valueH + gs + (zone - barH);
       bars.push(place(f, { x: colX + (colW - barW) / 2, y: barTop, w: barW, h: barH }));
       parts.push(
-        box(f, { x: colX, y: barTop - gs - valueH, w: colW, h: valueH }, { valign: 'end', halign: 'center' }, text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 6 * u, same: `${id}-v` })),
+        box(
+          f,
+          { x: colX, y: barTop - gs - valueH, w: colW, h: valueH },
+          { valign: 'end', halign: 'center' },
+          text(f, `${id}-v${i}`, b.figure.text, { cls: 'bval', max: 6 * u, same: `${id}-v` }),
+        ),
       );
       parts.push(
-        box(f, { x: colX + u * 0.5, y: chart.y + chart.h - labelH, w: colW - u, h: labelH }, { valign: 'start', halign: 'center' }, text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 4.6 * u, same: `${id}-l` })),
+        box(
+          f,
+          { x: colX + u * 0.5, y: chart.y + chart.h - labelH, w: colW - u, h: labelH },
+          { valign: 'start', halign: 'center' },
+          text(f, `${id}-l${i}`, b.label, { cls: 'blabel', max: 4.6 * u, same: `${id}-l` }),
+        ),
       );
     });
   }
-  bars.forEach((r, i) => parts.push(`<div class="bar" id="${id}-b${i}" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}"></div>`));
+  bars.forEach((r, i) =>
+    parts.push(
+      `<div class="bar" id="${id}-b${i}" ` +
+        `style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}"></div>`,
+    ),
+  );
 
   const t = c.t0;
   const stagger = sec(Math.min(0.15, (s.duration * 0.3) / n));
   const grow = span(c, 0.3, 0.4, 0.8);
   const axis = f.orient === 'portrait' ? 'scaleX' : 'scaleY';
   const tweens = [
-    ...(s.label ? [fromTo(`#${id}-cap`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)] : []),
+    ...(s.label
+      ? [fromTo(`#${id}-cap`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t)]
+      : []),
     fromTo(`#${id} .blabel`, { opacity: 0 }, { opacity: 1, duration: 0.4, ease: 'none', stagger }, t + 0.1),
     fromTo(`#${id} .bar`, { [axis]: 0 }, { [axis]: 1, duration: grow, ease: c.ease.in, stagger }, t + 0.15),
-    fromTo(`#${id} .bval`, { opacity: 0, y: u }, { opacity: 1, y: 0, duration: 0.35, ease: c.ease.in, stagger }, t + 0.15 + grow * 0.6),
+    fromTo(
+      `#${id} .bval`,
+      { opacity: 0, y: u },
+      { opacity: 1, y: 0, duration: 0.35, ease: c.ease.in, stagger },
+      t + 0.15 + grow * 0.6,
+    ),
   ];
   return { html: parts.join(''), tweens };
 }
@@ -300,18 +398,40 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.items.length;
-  const rows = rowLayout(f, area, n, { maxRow: 17 * u, markerShare: 0.34, markerMax: 3.4 * u, gap: 3 * u, textTop: 0.05, textHeight: 0.9 });
+  const rows = rowLayout(f, area, n, {
+    maxRow: 17 * u,
+    markerShare: 0.34,
+    markerMax: 3.4 * u,
+    gap: 3 * u,
+    textTop: 0.05,
+    textHeight: 0.9,
+  });
   s.items.forEach((item, i) => {
     const { marker: d, text: t } = rows[i]!;
-    parts.push(`<div class="dot" id="${id}-d${i}" style="left:${px(d.x)};top:${px(d.y)};width:${px(d.w)};height:${px(d.h)}"></div>`);
-    parts.push(box(f, t, { valign: 'center' }, text(f, `${id}-i${i}`, item, { cls: 'item', max: (f.orient === 'portrait' ? 9 : 8) * u, same: `${id}-i` })));
+    parts.push(
+      `<div class="dot" id="${id}-d${i}" ` +
+        `style="left:${px(d.x)};top:${px(d.y)};width:${px(d.w)};height:${px(d.h)}"></div>`,
+    );
+    parts.push(
+      box(
+        f,
+        t,
+        { valign: 'center' },
+        text(f, `${id}-i${i}`, item, { cls: 'item', max: (f.orient === 'portrait' ? 9 : 8) * u, same: `${id}-i` }),
+      ),
+    );
   });
   const t = c.t0;
   const stagger = sec(Math.min(0.18, (s.duration * 0.4) / n));
   const tweens = [
     ...headingTweens(c, s.heading),
     fromTo(`#${id} .dot`, { scale: 0 }, { scale: 1, duration: 0.4, ease: c.ease.pop, stagger }, t + 0.15),
-    fromTo(`#${id} .item`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in, stagger }, t + 0.15),
+    fromTo(
+      `#${id} .item`,
+      { opacity: 0, x: startward(c, 4 * u) },
+      { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in, stagger },
+      t + 0.15,
+    ),
   ];
   return { html: parts.join(''), tweens };
 }
@@ -323,11 +443,25 @@ function headed(c: SceneContext, heading: string | null, parts: string[]): Rect 
   if (!heading) return { x: 0, y: 0, w: f.sw, h: f.sh };
   if (f.orient === 'landscape') {
     const hw = Math.round(f.sw * 0.38);
-    parts.push(box(f, { x: 0, y: 0, w: hw, h: f.sh }, { valign: 'center' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u })));
+    parts.push(
+      box(
+        f,
+        { x: 0, y: 0, w: hw, h: f.sh },
+        { valign: 'center' },
+        `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u }),
+      ),
+    );
     return { x: hw + Math.round(5 * u), y: 0, w: f.sw - hw - Math.round(5 * u), h: f.sh };
   }
   const hh = Math.round(f.sh * (f.orient === 'portrait' ? 0.2 : 0.24));
-  parts.push(box(f, { x: 0, y: 0, w: f.sw, h: hh }, { valign: 'end' }, `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u })));
+  parts.push(
+    box(
+      f,
+      { x: 0, y: 0, w: f.sw, h: hh },
+      { valign: 'end' },
+      `<div class="rule" id="${id}-rule"></div>` + text(f, `${id}-head`, heading, { cls: 'h3', max: 9 * u }),
+    ),
+  );
   return { x: 0, y: hh + Math.round(4 * u), w: f.sw, h: f.sh - hh - Math.round(4 * u) };
 }
 
@@ -382,7 +516,14 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.steps.length;
-  const rows = rowLayout(f, area, n, { maxRow: 28 * u, markerShare: 0.6, markerMax: 11 * u, gap: 3.5 * u, textTop: 0.04, textHeight: 0.92 });
+  const rows = rowLayout(f, area, n, {
+    maxRow: 28 * u,
+    markerShare: 0.6,
+    markerMax: 11 * u,
+    gap: 3.5 * u,
+    textTop: 0.04,
+    textHeight: 0.92,
+  });
   s.steps.forEach((step, i) => {
     const { marker: b, text: t } = rows[i]!;
     parts.push(
@@ -390,7 +531,18 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
         (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: b.w * 0.5 }) : '') +
         '</div>',
     );
-    parts.push(box(f, t, { valign: 'center' }, text(f, `${id}-i${i}`, step.text, { cls: 'item', max: (f.orient === 'portrait' ? 10 : 8.5) * u, same: `${id}-i` })));
+    parts.push(
+      box(
+        f,
+        t,
+        { valign: 'center' },
+        text(f, `${id}-i${i}`, step.text, {
+          cls: 'item',
+          max: (f.orient === 'portrait' ? 10 : 8.5) * u,
+          same: `${id}-i`,
+        }),
+      ),
+    );
   });
   const t = c.t0;
   const end = s.start + s.duration;
@@ -401,8 +553,18 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
     const at = first + i * beat;
     const enter = sec(Math.min(0.5, beat * 0.8));
     tweens.push(
-      fromTo(`#${id}-b${i}`, { opacity: 0, scale: 0.4 }, { opacity: 1, scale: 1, duration: enter, ease: c.ease.pop }, at),
-      fromTo(`#${id}-i${i}`, { opacity: 0, x: startward(c, 4 * u) }, { opacity: 1, x: 0, duration: enter, ease: c.ease.in }, at),
+      fromTo(
+        `#${id}-b${i}`,
+        { opacity: 0, scale: 0.4 },
+        { opacity: 1, scale: 1, duration: enter, ease: c.ease.pop },
+        at,
+      ),
+      fromTo(
+        `#${id}-i${i}`,
+        { opacity: 0, x: startward(c, 4 * u) },
+        { opacity: 1, x: 0, duration: enter, ease: c.ease.in },
+        at,
+      ),
     );
     // The step before steps back when this one enters.
     if (i > 0) tweens.push(to(`#${id}-i${i - 1}`, { opacity: 0.55, duration: enter, ease: 'none' }, at));
@@ -412,13 +574,34 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
 
 // ---- countdown -----------------------------------------------------------------------------------
 
-/** Each number big in the middle, a beat each (the first one on screen from the scene's first frame), then the payoff. */
+/**
+ * Each number big in the middle, a beat each (the first one on screen from the scene's first frame), then the payoff.
+ */
 function countdown(c: SceneContext, s: Of<'countdown'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
   const all: Rect = { x: 0, y: 0, w: f.sw, h: f.sh };
-  const parts = s.numbers.map((n, i) => box(f, all, { valign: 'center', halign: 'center' }, text(f, `${id}-n${i}`, n, { cls: 'num count', max: u * (f.orient === 'landscape' ? 40 : 48), style: 'opacity:0' })));
-  if (s.payoff) parts.push(box(f, all, { valign: 'center', halign: 'center' }, text(f, `${id}-pay`, s.payoff, { cls: 'h', max: u * (f.orient === 'landscape' ? 12 : 13), style: 'opacity:0' })));
+  const parts = s.numbers.map((n, i) =>
+    box(
+      f,
+      all,
+      { valign: 'center', halign: 'center' },
+      text(f, `${id}-n${i}`, n, {
+        cls: 'num count',
+        max: u * (f.orient === 'landscape' ? 40 : 48),
+        style: 'opacity:0',
+      }),
+    ),
+  );
+  if (s.payoff)
+    parts.push(
+      box(
+        f,
+        all,
+        { valign: 'center', halign: 'center' },
+        text(f, `${id}-pay`, s.payoff, { cls: 'h', max: u * (f.orient === 'landscape' ? 12 : 13), style: 'opacity:0' }),
+      ),
+    );
   const t = c.t0;
   const end = s.start + s.duration;
   const payoffTime = s.payoff ? Math.max(1.2, s.duration * 0.32) : 0;
@@ -427,12 +610,22 @@ function countdown(c: SceneContext, s: Of<'countdown'>): SceneOutput {
   s.numbers.forEach((_, i) => {
     const at = t + i * beat;
     const sel = `#${id}-n${i}`;
-    tweens.push(set(sel, { opacity: 1 }, at), fromTo(sel, { scale: 1.35 }, { scale: 1, duration: sec(Math.min(0.45, beat * 0.8)), ease: c.ease.pop }, at));
+    tweens.push(
+      set(sel, { opacity: 1 }, at),
+      fromTo(sel, { scale: 1.35 }, { scale: 1, duration: sec(Math.min(0.45, beat * 0.8)), ease: c.ease.pop }, at),
+    );
     if (i < s.numbers.length - 1 || s.payoff) tweens.push(set(sel, { opacity: 0 }, at + beat));
   });
   if (s.payoff) {
     const at = t + s.numbers.length * beat;
-    tweens.push(fromTo(`#${id}-pay`, { opacity: 0, scale: 0.9, y: 2 * u }, { opacity: 1, scale: 1, y: 0, duration: 0.6, ease: c.ease.pop }, at));
+    tweens.push(
+      fromTo(
+        `#${id}-pay`,
+        { opacity: 0, scale: 0.9, y: 2 * u },
+        { opacity: 1, scale: 1, y: 0, duration: 0.6, ease: c.ease.pop },
+        at,
+      ),
+    );
   }
   return { html: parts.join(''), tweens };
 }
@@ -440,7 +633,9 @@ function countdown(c: SceneContext, s: Of<'countdown'>): SceneOutput {
 // ---- quote ---------------------------------------------------------------------------------------
 
 const QUOTE_MARK =
-  '<svg viewBox="0 0 100 80" aria-hidden="true"><path d="M0 80V46C0 19 13 4 40 0l4 10C31 15 24 24 23 36h17v44zm56 0V46c0-27 13-42 40-46l4 10c-13 5-20 14-21 26h17v44z"/></svg>';
+  '<svg viewBox="0 0 100 80" aria-hidden="true">' +
+  '<path d="M0 80V46C0 19 13 4 40 0l4 10C31 15 24 24 23 36h17v44z' +
+  'm56 0V46c0-27 13-42 40-46l4 10c-13 5-20 14-21 26h17v44z"/></svg>';
 
 function quote(c: SceneContext, s: Of<'quote'>): SceneOutput {
   const { f, id } = c;
@@ -458,28 +653,72 @@ function quote(c: SceneContext, s: Of<'quote'>): SceneOutput {
   const attrH = s.attribution ? Math.round(Math.min(card.h * 0.12, 9 * u)) : 0;
   const gap = Math.round(2 * u);
   const inner = (r: Rect): Rect => (f.rtl ? { ...r, x: card.w - r.x - r.w } : r);
-  const textRect = inner({ x: pad, y: pad + mark + gap, w: card.w - 2 * pad, h: card.h - 2 * pad - mark - gap - (attrH ? attrH + gap : 0) });
+  const textRect = inner({
+    x: pad,
+    y: pad + mark + gap,
+    w: card.w - 2 * pad,
+    h: card.h - 2 * pad - mark - gap - (attrH ? attrH + gap : 0),
+  });
   const markRect = inner({ x: pad, y: pad, w: mark * 1.25, h: mark });
   const r = place(f, card);
   const html =
     `<div class="card" id="${id}-card" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}">` +
-    `<div class="mark" id="${id}-mark" style="left:${px(markRect.x)};top:${px(markRect.y)};width:${px(markRect.w)};height:${px(markRect.h)}">${QUOTE_MARK}</div>` +
-    box(f, textRect, { valign: 'center', placed: true }, text(f, `${id}-q`, words(quoted, 'w'), { cls: 'quote', max: (f.orient === 'landscape' ? 9 : 10) * u, html: true })) +
+    `<div class="mark" id="${id}-mark" ` +
+    `style="left:${px(markRect.x)};top:${px(markRect.y)};width:${px(markRect.w)};height:${px(markRect.h)}">` +
+    `${QUOTE_MARK}</div>` +
+    box(
+      f,
+      textRect,
+      { valign: 'center', placed: true },
+      text(f, `${id}-q`, words(quoted, 'w'), {
+        cls: 'quote',
+        max: (f.orient === 'landscape' ? 9 : 10) * u,
+        html: true,
+      }),
+    ) +
     (s.attribution
-      ? box(f, inner({ x: pad, y: card.h - pad - attrH, w: card.w - 2 * pad, h: attrH }), { valign: 'center', placed: true }, text(f, `${id}-by`, `— ${s.attribution}`, { cls: 'by', max: 5 * u }))
+      ? box(
+          f,
+          inner({ x: pad, y: card.h - pad - attrH, w: card.w - 2 * pad, h: attrH }),
+          { valign: 'center', placed: true },
+          text(f, `${id}-by`, `— ${s.attribution}`, { cls: 'by', max: 5 * u }),
+        )
       : '') +
     '</div>';
   const t = c.t0;
   const n = quoted.split(/\s+/).length;
   const stagger = sec(Math.min(0.05, (s.duration * 0.2) / Math.max(1, n)));
   const tweens = [
-    fromTo(`#${id}-card`, { opacity: 0, y: 4 * u, scale: 0.96 }, { opacity: 1, y: 0, scale: 1, duration: 0.6, ease: c.ease.in }, t),
-    fromTo(`#${id}-mark`, { scale: 0, rotation: -20 }, { scale: 1, rotation: 0, duration: 0.6, ease: c.ease.pop }, t + 0.15),
+    fromTo(
+      `#${id}-card`,
+      { opacity: 0, y: 4 * u, scale: 0.96 },
+      { opacity: 1, y: 0, scale: 1, duration: 0.6, ease: c.ease.in },
+      t,
+    ),
+    fromTo(
+      `#${id}-mark`,
+      { scale: 0, rotation: -20 },
+      { scale: 1, rotation: 0, duration: 0.6, ease: c.ease.pop },
+      t + 0.15,
+    ),
     n >= 2
-      ? fromTo(`#${id}-q .w`, { opacity: 0, y: 1.5 * u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger }, t + 0.25)
+      ? fromTo(
+          `#${id}-q .w`,
+          { opacity: 0, y: 1.5 * u },
+          { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in, stagger },
+          t + 0.25,
+        )
       : fromTo(`#${id}-q`, { opacity: 0 }, { opacity: 1, duration: 0.5, ease: c.ease.in }, t + 0.25),
   ];
-  if (s.attribution) tweens.push(fromTo(`#${id}-by`, { opacity: 0, x: startward(c, 3 * u) }, { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in }, t + 0.5));
+  if (s.attribution)
+    tweens.push(
+      fromTo(
+        `#${id}-by`,
+        { opacity: 0, x: startward(c, 3 * u) },
+        { opacity: 1, x: 0, duration: 0.5, ease: c.ease.in },
+        t + 0.5,
+      ),
+    );
   return { html, tweens };
 }
 
@@ -500,24 +739,51 @@ function cta(c: SceneContext, s: Of<'cta'>): SceneOutput {
     { role: 'date', value: s.date },
     { role: 'price', value: s.price },
   ].filter((x): x is { role: string; value: string } => Boolean(x.value));
-  const factsHtml = facts.map((x) => text(f, `${id}-${x.role}`, x.value, { cls: 'sub', max: 5 * u, ...(x.role === 'price' && { style: `color:${look.palette.accent}` }) })).join('');
+  const factsHtml = facts
+    .map((x) =>
+      text(f, `${id}-${x.role}`, x.value, {
+        cls: 'sub',
+        max: 5 * u,
+        ...(x.role === 'price' && { style: `color:${look.palette.accent}` }),
+      }),
+    )
+    .join('');
   const html = box(
     f,
     { x: 0, y: 0, w: f.sw, h: f.sh },
     { valign: 'center', halign: 'center' },
-    (s.detail ? text(f, `${id}-action`, s.action, { cls: 'h', max: (f.orient === 'landscape' ? 10 : 11) * u }) : '') + factsHtml + pill,
+    (s.detail ? text(f, `${id}-action`, s.action, { cls: 'h', max: (f.orient === 'landscape' ? 10 : 11) * u }) : '') +
+      factsHtml +
+      pill,
   );
   const t = c.t0;
   const tweens = [
-    ...(s.detail ? [fromTo(`#${id}-action`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.55, ease: c.ease.in }, t)] : []),
-    ...facts.map((x, j) => fromTo(`#${id}-${x.role}`, { opacity: 0, y: 2 * u }, { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in }, t + 0.15 + 0.1 * j)),
-    fromTo(`#${id}-pill`, { opacity: 0, scale: 0.6 }, { opacity: 1, scale: 1, duration: 0.55, ease: c.ease.pop }, t + 0.25),
+    ...(s.detail
+      ? [fromTo(`#${id}-action`, { opacity: 0, y: 3 * u }, { opacity: 1, y: 0, duration: 0.55, ease: c.ease.in }, t)]
+      : []),
+    ...facts.map((x, j) =>
+      fromTo(
+        `#${id}-${x.role}`,
+        { opacity: 0, y: 2 * u },
+        { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in },
+        t + 0.15 + 0.1 * j,
+      ),
+    ),
+    fromTo(
+      `#${id}-pill`,
+      { opacity: 0, scale: 0.6 },
+      { opacity: 1, scale: 1, duration: 0.55, ease: c.ease.pop },
+      t + 0.25,
+    ),
   ];
   // Two pulses of the ring around the button, while the scene lasts.
   // (A set, not a fromTo: seeking back before it restores the hidden ring.)
   for (const at of [t + 0.8, t + 1.8]) {
     if (at + 0.9 > s.start + s.duration) break;
-    tweens.push(set(`#${id}-ring`, { opacity: 0.8, scale: 1 }, at), to(`#${id}-ring`, { opacity: 0, scale: 1.35, duration: 0.9, ease: 'power1.out' }, at));
+    tweens.push(
+      set(`#${id}-ring`, { opacity: 0.8, scale: 1 }, at),
+      to(`#${id}-ring`, { opacity: 0, scale: 1.35, duration: 0.9, ease: 'power1.out' }, at),
+    );
   }
   return { html, tweens };
 }

@@ -34,7 +34,8 @@ function validate(source: string): Promise<Finding[]> {
     return Promise.resolve(finding('invalid_json', 'The composition is not JSON'));
   }
   if (clip.crash) throw new Error(INTERNAL_CRASH_MESSAGE);
-  if (typeof clip.color !== 'string' || !COLOR.test(clip.color)) return Promise.resolve(finding('invalid_color', 'color must be #rrggbb'));
+  if (typeof clip.color !== 'string' || !COLOR.test(clip.color))
+    return Promise.resolve(finding('invalid_color', 'color must be #rrggbb'));
   if (typeof clip.seconds !== 'number' || !(clip.seconds > 0 && clip.seconds <= 60)) {
     return Promise.resolve(finding('invalid_duration', 'seconds must be a number in (0, 60]'));
   }
@@ -66,6 +67,10 @@ export const engine: EngineModule = {
   },
   composeOffline: ({ prompt }) => {
     const color = `#${crypto.createHash('sha256').update(prompt).digest('hex').slice(0, 6)}`;
-    return JSON.stringify({ color, seconds: 1, ...(/\bcrash\b/i.test(prompt) && { crash: true }) } satisfies SolidComposition);
+    return JSON.stringify({
+      color,
+      seconds: 1,
+      ...(/\bcrash\b/i.test(prompt) && { crash: true }),
+    } satisfies SolidComposition);
   },
 };

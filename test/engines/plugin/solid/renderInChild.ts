@@ -10,6 +10,21 @@ export const render: ChildRenderer<SolidSettings> = async (job, { onProgress }) 
   const { color, seconds } = JSON.parse(job.source) as SolidComposition;
   const fps = job.fps ?? job.settings.frameRate;
   const source = `color=c=${color}:s=${job.width}x${job.height}:r=${fps}:d=${seconds}`;
-  await run(job.ffmpegPath, ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, '-c:v', 'libx264', '-crf', String(job.crf), '-pix_fmt', 'yuv420p', job.outputPath]);
+  await run(job.ffmpegPath, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    source,
+    '-c:v',
+    'libx264',
+    '-crf',
+    String(job.crf),
+    '-pix_fmt',
+    'yuv420p',
+    job.outputPath,
+  ]);
   onProgress({ stage: 'encoding', fraction: 1, framesRendered: null, framesTotal: null });
 };
