@@ -6,7 +6,7 @@
 // a cycle is reported, unless the rule's options list that cycle as an exception, with its reason
 // (eslint.config.js: the one place exceptions are written).
 import path from 'node:path';
-import { importGraph, resolveIn } from './lintImportCycles.mjs';
+import { importGraph, resolveIn, stronglyConnected } from './lintImportCycles.mjs';
 
 const ROOMS = ['src', 'workflows', 'activities', 'bench'];
 
@@ -34,38 +34,11 @@ function roomCycles(root, graph) {
       if (target && target !== from) edges.get(from).add(target);
     }
   }
-  // Tarjan's strongly connected components, over rooms.
-  let index = 0;
-  const idx = new Map(),
-    low = new Map(),
-    stack = [],
-    onStack = new Set(),
-    cycleOf = new Map();
-  const visit = (v) => {
-    idx.set(v, index);
-    low.set(v, index);
-    index++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const component = [];
-      let w;
-      do {
-        w = stack.pop();
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      component.sort();
-      if (component.length > 1) for (const room of component) cycleOf.set(room, component);
-    }
-  };
-  for (const v of edges.keys()) if (!idx.has(v)) visit(v);
+  const cycleOf = new Map();
+  for (const component of stronglyConnected(edges.keys(), (room) => edges.get(room) ?? [])) {
+    component.sort();
+    if (component.length > 1) for (const room of component) cycleOf.set(room, component);
+  }
   cyclesOf.set(graph, cycleOf);
   return cycleOf;
 }

@@ -34,6 +34,41 @@ export function resolveIn(files, from, spec) {
 }
 
 /** The project's import graph under `root` (files, their imports, their import cycles), rebuilt when a file changes. */
+/** Tarjan's strongly connected components of the graph given by `nodes` and `successors(node)`. */
+export function stronglyConnected(nodes, successors) {
+  let index = 0;
+  const idx = new Map(),
+    low = new Map(),
+    stack = [],
+    onStack = new Set(),
+    components = [];
+  const visit = (v) => {
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of successors(v)) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      components.push(component);
+    }
+  };
+  for (const v of nodes) if (!idx.has(v)) visit(v);
+  return components;
+}
+
 export function importGraph(root) {
   const files = new Set(ROOTS.flatMap((r) => tsFiles(path.join(root, r), [])));
   const stamp = [...files].map((f) => `${f}:${fs.statSync(f).mtimeMs}`).join('|');
@@ -47,38 +82,12 @@ export function importGraph(root) {
       importedFiles.map((i) => ({ to: resolveIn(files, file, i.fileName), spec: i.fileName })).filter((e) => e.to),
     );
   }
-  // Tarjan's strongly connected components.
-  let index = 0;
-  const idx = new Map(),
-    low = new Map(),
-    stack = [],
-    onStack = new Set(),
-    componentOf = new Map();
-  const visit = (v) => {
-    idx.set(v, index);
-    low.set(v, index);
-    index++;
-    stack.push(v);
-    onStack.add(v);
-    for (const { to } of edges.get(v)) {
-      if (!idx.has(to)) {
-        visit(to);
-        low.set(v, Math.min(low.get(v), low.get(to)));
-      } else if (onStack.has(to)) low.set(v, Math.min(low.get(v), idx.get(to)));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const component = [];
-      let w;
-      do {
-        w = stack.pop();
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      const cyclic = component.length > 1 || edges.get(v).some((e) => e.to === v);
-      for (const m of component) componentOf.set(m, cyclic ? component : null);
-    }
-  };
-  for (const v of files) if (!idx.has(v)) visit(v);
+  const componentOf = new Map();
+  for (const component of stronglyConnected(files, (v) => edges.get(v).map((e) => e.to))) {
+    const [v] = component;
+    const cyclic = component.length > 1 || edges.get(v).some((e) => e.to === v);
+    for (const m of component) componentOf.set(m, cyclic ? component : null);
+  }
   const graph = { stamp, edges, componentOf };
   graphs.set(root, graph);
   return graph;
