@@ -152,7 +152,8 @@ export function luminance(hex: string): number {
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
-function mix(a: string, b: string, t: number): string {
+/** #rrggbb blended toward another colour by t (0–1). */
+export function mix(a: string, b: string, t: number): string {
   const ch = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
   return `#${[1, 3, 5]
     .map((i) =>

@@ -2,22 +2,11 @@
 // spanning the whole video on track 0, one clip per scene (tracks 1 and 2 in turn, so neighbours can
 // cross), transitions and easing from the look, and one paused GSAP timeline exactly `durationSeconds`
 // long, which the root element declares as its data-duration.
+import { mix } from '../../../storyboard/look.js';
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../../storyboard/types.js';
 import { scriptOf, type Script } from '../../../text/scripts.js';
 import { fontFaces, fontStack } from './fonts.js';
-import {
-  escapeHtml,
-  frameOf,
-  js,
-  mix,
-  MOTION_EASES,
-  px,
-  readableOn,
-  rgba,
-  sec,
-  type Eases,
-  type Frame,
-} from './frame.js';
+import { escapeHtml, frameOf, js, MOTION_EASES, px, readableOn, rgba, sec, type Eases, type Frame } from './frame.js';
 import { PAGE_RUNTIME } from './runtime.js';
 import { sceneLayout } from './scenes.js';
 

@@ -137,18 +137,6 @@ export function rgba(hex: string, alpha: number): string {
   return `rgba(${n(1)},${n(3)},${n(5)},${alpha})`;
 }
 
-/** #rrggbb blended toward another colour by t (0–1). */
-export function mix(a: string, b: string, t: number): string {
-  const ch = (h: string, i: number) => parseInt(h.slice(i, i + 2), 16);
-  return `#${[1, 3, 5]
-    .map((i) =>
-      Math.round(ch(a, i) * (1 - t) + ch(b, i) * t)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')}`;
-}
-
 /** Of the candidates, the colour that reads best on `background`. */
 export function readableOn(background: string, candidates: string[]): string {
   return candidates.reduce((best, c) => (contrastRatio(c, background) > contrastRatio(best, background) ? c : best));
