@@ -23,6 +23,9 @@ ENV NODE_ENV=production PUPPETEER_SKIP_DOWNLOAD=1
 WORKDIR /app
 COPY package.json package-lock.json .puppeteerrc.cjs ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+# The repository's patches to dependencies (patches/README.md), as `npm start` applies them.
+COPY patches ./patches
+RUN npx patch-package --error-on-fail
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { renderSandboxConfinement } from '../src/engines/isolation/confine.js';
 import { fetchMediaAssets, MediaUnavailableError } from '../src/media/fetch.js';
 import type { MediaAsset } from '../src/shared.js';
 import type { MediaActivities, MediaFetchCall } from '../src/temporal/contract.js';
@@ -26,6 +27,8 @@ export function createMediaActivities(
   if (unsafeAllowLoopback || unsafeCaFile)
     logger.warn({ unsafeAllowLoopback, unsafeCaFile }, 'UNSAFE settings apply to media URLs: for local testing only');
 
+  // A user's video is parsed by ffprobe in the render sandbox, never in this process's environment.
+  const confine = renderSandboxConfinement(config.render.sandbox);
   return {
     async fetchMedia(call: MediaFetchCall): Promise<MediaAsset[]> {
       const ctx = Context.current();
@@ -36,6 +39,7 @@ export function createMediaActivities(
           policy,
           ca,
           ffmpegPath: config.render.ffmpegPath,
+          confine,
           signal: ctx.cancellationSignal,
         });
         logger.info(

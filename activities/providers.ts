@@ -62,7 +62,7 @@ export function createProviderActivities({
         outcome: FINAL_PROVIDER_FAILURES.includes(err.type) ? 'error' : 'retryable_error',
       });
       logger.warn(
-        { generation_id: ctx.info.workflowExecution?.workflowId, provider, type: err.type, reason: err.message },
+        { generation_id: ctx.info.workflowExecution?.workflowId, provider, type: err.type, reason: err.detail },
         'provider call failed',
       );
       throw ApplicationFailure.create({
@@ -82,7 +82,10 @@ export function createProviderActivities({
       const skipped = attempts.filter((a) => a.skipped);
       if (skipped.length)
         logger.info(
-          { generation_id: Context.current().info.workflowExecution?.workflowId, skipped },
+          {
+            generation_id: Context.current().info.workflowExecution?.workflowId,
+            skipped: skipped.map((a) => ({ ...a, api_key_env: registry.get(a.provider)?.api_key_env ?? null })),
+          },
           'providers skipped',
         );
       return { attempts, repairRounds };
@@ -113,7 +116,12 @@ export function createProviderActivities({
       const { source, usage } = await drawStoryboardOffThread(
         request.engine,
         storyboard,
-        { width: request.width, height: request.height, assets },
+        {
+          width: request.width,
+          height: request.height,
+          assets,
+          ...(request.output?.transparent ? { transparent: true } : {}),
+        },
         request.brand ?? null,
       );
       const key = draftKey(generationId, request.engine, 1);

@@ -5,8 +5,9 @@
 // Heartbeats every second so Temporal notices a dead worker quickly and can deliver cancellation,
 // which aborts the render. Progress goes to the workflow as signals (src/progress/reporter.ts): the
 // workflow cannot read heartbeat details, and its query is what clients see.
-// Beside the video goes a poster frame (`poster.jpg`, for the dashboard's player and list); a poster
-// that cannot be made is logged and skipped, never a failed render.
+// Beside the video go its previews: a poster frame (`poster.jpg`, for the dashboard's player and list), a
+// thumbnail and a sprite sheet (src/video/previews.ts); one that cannot be made is logged and skipped, never a
+// failed render.
 // A long video renders as chunks (planRender, on the I/O queue, decides from the composition and the
 // render slots Temporal reports): renderChunk draws one frame range on any render worker and stores
 // it; joinChunks concatenates them without re-encoding and stores the video as renderComposition does.
@@ -21,7 +22,7 @@ import type { RenderChunk, RenderResult } from '../src/engines/types.js';
 import { getToFile } from '../src/media/storageFiles.js';
 import { metrics } from '../src/metrics.js';
 import { progressReporter, type ProgressReporter } from '../src/progress/reporter.js';
-import { chunkKey, posterKey, videoKey } from '../src/storage/keys.js';
+import { chunkKey, posterKey, spritesheetKey, thumbnailKey, videoKey } from '../src/storage/keys.js';
 import {
   renderProgressSignal,
   type ChunkJoinInput,
@@ -29,18 +30,32 @@ import {
   type RenderActivities,
   type RenderedChunk,
   type RenderedVideo,
+  type StoredMedia,
   type RenderInput,
   type RenderPlan,
   type RenderPlanActivities,
 } from '../src/temporal/contract.js';
 import { renderSlots } from '../src/temporal/renderSlots.js';
-import { extractPoster, joinChunkFiles, probeVideo, type ProbedVideo } from '../src/video/index.js';
+import {
+  convertToGif,
+  convertToWebm,
+  extractPoster,
+  extractSpriteSheet,
+  extractThumbnail,
+  joinChunkFiles,
+  probeVideo,
+  thumbnailTime,
+  type ProbedVideo,
+} from '../src/video/index.js';
+import { OUTPUT_MEDIA_TYPES } from '../src/shared.js';
 import type { ActivityDeps } from './deps.js';
 
 /** Chunks of a long video, decided on the I/O queue: reads the composition, asks Temporal for the render slots. */
 export function createRenderPlanActivities({ storage, config, logger }: ActivityDeps): RenderPlanActivities {
   return {
     async planRender(input: RenderInput): Promise<RenderPlan> {
+      // A transparent video's alpha WebM is rendered whole (chunks are joined as MP4s).
+      if (input.output?.transparent) return { chunks: [] };
       const timing = getEngine(input.engine).timing?.(await storage.getText(input.compositionKey)) ?? null;
       // Short videos (most) need no slot count.
       if (!timing || planChunks(timing, config.renderChunks, Infinity).length === 0) return { chunks: [] };
@@ -117,13 +132,15 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
     const options: RenderOptions & RenderMedia = {
       width: input.width,
       height: input.height,
-      outputPath: path.join(dir, 'video.mp4'),
+      // A transparent video comes out of the engine as an alpha WebM (whole renders only: planRender).
+      outputPath: path.join(dir, input.output?.transparent && !chunk ? 'video.webm' : 'video.mp4'),
       tools: renderTools,
       signal: ctx.cancellationSignal,
       onProgress: (p) => reporter.render(p),
       assets: assets.map(({ key: _key, ...asset }) => asset),
       assetsDir: assets.length ? assetsDir : undefined,
       ...(chunk ? { chunk } : {}),
+      ...(input.output?.transparent && !chunk ? { transparent: true } : {}),
     };
     const started = performance.now();
     const result = await engine.render(source, options).catch((err: unknown) => {
@@ -136,29 +153,94 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
     return result;
   }
 
-  /** Stores the finished video and its poster frame; the composition is the artifact. */
-  async function storeVideo(input: RenderInput, video: ProbedVideo, dir: string): Promise<RenderedVideo> {
+  /**
+   * Stores the finished video and its previews (poster frame, thumbnail, sprite sheet: src/video/previews.ts); the
+   * composition is the artifact. A preview that cannot be made is logged, never fails the video. Logs how long
+   * each step of the activity took (`render steps`: the latency budget, bench/latency.ts, reads it).
+   */
+  async function storeVideo(
+    input: RenderInput,
+    video: ProbedVideo,
+    dir: string,
+    rendered: { ms: number; framesSkipped: number | null },
+  ): Promise<RenderedVideo> {
     const ctx = Context.current();
-    const stored = { key: videoKey(input.generationId), content_type: 'video/mp4' };
-    await storage.put(stored.key, video.path, stored.content_type);
-    try {
-      const poster = path.join(dir, 'poster.jpg');
-      await extractPoster(config.render.ffmpegPath, video.path, video.durationSeconds, poster, ctx.cancellationSignal);
-      await storage.put(posterKey(input.generationId), poster, 'image/jpeg');
-    } catch (err) {
-      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? err;
-      logger.warn({ generation_id: input.generationId, err: String(err) }, 'poster frame not stored; the video is');
+    const uploadStarted = performance.now();
+    const stored = await storeOutput(input, video, dir);
+    const posterStarted = performance.now();
+    const { ffmpegPath } = config.render;
+    const signal = ctx.cancellationSignal;
+    const previews: [string, string, (file: string) => Promise<void>][] = [
+      [
+        'poster',
+        posterKey(input.generationId),
+        (f) => extractPoster(ffmpegPath, video.path, video.durationSeconds, f, signal),
+      ],
+      [
+        'thumbnail',
+        thumbnailKey(input.generationId),
+        async (f) => {
+          const time = await thumbnailTime(ffmpegPath, video.path, video.durationSeconds, signal);
+          await extractThumbnail(ffmpegPath, video.path, time, f, signal);
+        },
+      ],
+      [
+        'sprite sheet',
+        spritesheetKey(input.generationId),
+        (f) => extractSpriteSheet(ffmpegPath, video.path, video.durationSeconds, f, signal),
+      ],
+    ];
+    for (const [what, key, extract] of previews) {
+      try {
+        const file = path.join(dir, `${what.replace(' ', '-')}.jpg`);
+        await extract(file);
+        await storage.put(key, file, 'image/jpeg');
+      } catch (err) {
+        if (signal.aborted) throw signal.reason ?? err;
+        logger.warn({ generation_id: input.generationId, err: String(err) }, `${what} not stored; the video is`);
+      }
     }
+    logger.info(
+      {
+        generation_id: input.generationId,
+        render_ms: Math.round(rendered.ms),
+        frames_skipped: rendered.framesSkipped,
+        // The upload includes converting to the requested format; the previews are poster, thumbnail and sprite sheet.
+        upload_ms: Math.round(posterStarted - uploadStarted),
+        poster_ms: Math.round(performance.now() - posterStarted),
+      },
+      'render steps',
+    );
     const artifact = { key: input.compositionKey, content_type: getEngine(input.engine).artifact.mediaType };
     return { video: stored, artifact, duration_seconds: video.durationSeconds };
+  }
+
+  /**
+   * Stores the video as the request asks (`output`): the MP4 as rendered; a transparent WebM as the engine rendered
+   * it; otherwise the MP4 converted to WebM (VP9) or GIF (src/video/convert.ts).
+   */
+  async function storeOutput(input: RenderInput, video: ProbedVideo, dir: string): Promise<StoredMedia> {
+    const format = input.output?.format ?? 'mp4';
+    const stored = { key: videoKey(input.generationId, format), content_type: OUTPUT_MEDIA_TYPES[format] };
+    let file = video.path;
+    if (format !== 'mp4' && !input.output?.transparent) {
+      file = path.join(dir, `output.${format}`);
+      const { ffmpegPath, crf } = renderTools;
+      const signal = Context.current().cancellationSignal;
+      if (format === 'webm') await convertToWebm(ffmpegPath, video.path, file, crf, signal);
+      else await convertToGif(ffmpegPath, video.path, file, video.fps, signal);
+    }
+    await storage.put(stored.key, file, stored.content_type);
+    return stored;
   }
 
   return {
     async renderComposition(input: RenderInput): Promise<RenderedVideo> {
       return inActivity(input, null, async (dir, reporter) => {
+        const started = performance.now();
         const result = await render(input, null, dir, reporter);
         reporter.storing();
-        return storeVideo(input, result, dir);
+        return storeVideo(input, result, dir, { ms: performance.now() - started, framesSkipped: result.framesSkipped });
       });
     },
 
@@ -187,6 +269,7 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
      */
     async joinChunks(input: ChunkJoinInput): Promise<RenderedVideo> {
       return inActivity(input, null, async (dir, reporter) => {
+        const started = performance.now();
         const parts = [...input.chunks].sort((a, b) => a.index - b.index);
         const files = parts.map((c) => path.join(dir, `chunk-${c.index}.mp4`));
         await Promise.all(parts.map((c, i) => getToFile(storage, c.key, files[i]!)));
@@ -202,7 +285,7 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
           });
         }
         reporter.storing();
-        const stored = await storeVideo(input, video, dir);
+        const stored = await storeVideo(input, video, dir, { ms: performance.now() - started, framesSkipped: null });
         // Only the video is kept; a chunk left behind is logged, not a failed generation.
         await Promise.all(
           parts.map((c) =>

@@ -74,6 +74,20 @@ const envSchema = loggerEnvSchema
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
     /** Temporal frontend (host:port). Unset: 127.0.0.1:EMBEDDED_TEMPORAL_PORT, where `npm start` runs a dev server. */
     TEMPORAL_ADDRESS: z.string().min(1).optional(),
+    /**
+     * TLS to the Temporal frontend: `true` to use it with the system CAs; implied by any TEMPORAL_TLS_* file or
+     * TEMPORAL_TLS_SERVER_NAME. `false` refuses those (plaintext, e.g. a private compose network).
+     */
+    TEMPORAL_TLS: flag.optional(),
+    /** PEM file of the CA that signed the frontend's certificate (instead of the system CAs). */
+    TEMPORAL_TLS_CA: z.string().min(1).optional(),
+    /** PEM files of this process's client certificate and its key, for a frontend that requires mTLS (both or none). */
+    TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+    TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+    /** The name the frontend's certificate must carry, when it is not TEMPORAL_ADDRESS's host. */
+    TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+    /** Sent as `Authorization: Bearer <key>` on every Temporal call (Temporal Cloud API keys, an authorizer). */
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
     /** Port of the Temporal dev server `npm start` runs when TEMPORAL_ADDRESS is unset. */
     EMBEDDED_TEMPORAL_PORT: port.default(7233),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
@@ -89,6 +103,14 @@ const envSchema = loggerEnvSchema
       .default('io,render')
       .transform((v) => v.split(',').map((q) => q.trim()))
       .pipe(z.array(z.enum(['io', 'render'])).min(1)),
+    /**
+     * `true`: a worker composes and renders a tiny video with every engine before it says it is ready, so
+     * the first generation after a start does not pay for cold engines (src/app/warmUp.ts).
+     */
+    WORKER_WARM_UP: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
     /** Renders one worker runs at once (rendering is CPU-bound). */
     RENDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(os.availableParallelism()),
     /** Port of a worker's own /metrics (prom-client); 0 picks a free port. */
@@ -179,6 +201,8 @@ const envSchema = loggerEnvSchema
     PROVIDERS_FILE: z.string().min(1).optional(),
     /** Rounds in which an invalid composition's findings go back to the LLM for a fix before the generation fails. */
     PROVIDER_REPAIR_ROUNDS: z.coerce.number().int().min(0).max(5).default(2),
+    /** Speech provider registry (JSON, format of src/speech/speech-providers.json). Unset: that built-in file. */
+    SPEECH_PROVIDERS_FILE: z.string().min(1).optional(),
     /** Waits before each webhook delivery attempt, comma-separated (bare numbers are seconds); ≈ 24 h by default. */
     WEBHOOK_RETRY_SCHEDULE: z
       .string()
@@ -236,11 +260,32 @@ const envSchema = loggerEnvSchema
      * is read.
      */
     RATE_LIMIT_UNAUTHENTICATED_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /**
+     * Token that shows the backends' error text in /readyz to requests that are not from this machine
+     * (`Authorization: Bearer <token>`). Unset: only local requests see it.
+     */
+    OPERATOR_TOKEN: z.string().min(32).optional(),
     /** `false` turns the limiter off (benchmarks). */
     RATE_LIMIT_ENABLED: z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
+    /** Event streams open at once per API key (or dashboard member), across every API process. */
+    STREAMS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(20),
+    /** Event streams open at once per organization, across every API process. */
+    STREAMS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** API keys an organization may have (revoked ones count until deleted). */
+    KEYS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100_000).default(50),
+    /**
+     * Media an organization may store, in MiB: request images, media URLs fetched for it, its logo.
+     * Past it, requests that would store more are refused (`media_quota_exceeded`).
+     */
+    MEDIA_QUOTA_MB_PER_ORGANIZATION: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024 * 1024 * 1024)
+      .default(10 * 1024),
     /** Seconds between keep-alive comments on an idle event stream (proxies close silent connections). */
     STREAM_HEARTBEAT_SECONDS: z.coerce.number().positive().max(300).default(15),
     /**
@@ -269,6 +314,14 @@ const envSchema = loggerEnvSchema
       .default(12),
   })
   .superRefine((e, ctx) => {
+    if (!e.TEMPORAL_TLS_CERT !== !e.TEMPORAL_TLS_KEY) {
+      const missing = e.TEMPORAL_TLS_CERT ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together' });
+    }
+    const tlsFiles = ['TEMPORAL_TLS_CA', 'TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_SERVER_NAME'] as const;
+    for (const name of tlsFiles)
+      if (e.TEMPORAL_TLS === false && e[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: 'set while TEMPORAL_TLS=false' });
     if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'required when STORAGE_DRIVER=s3' });
     }
@@ -314,8 +367,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       namespace: e.TEMPORAL_NAMESPACE,
       uiPort: e.TEMPORAL_UI_PORT,
       cliPath: e.TEMPORAL_CLI_PATH,
+      /** Null: plaintext. Paths of PEM files (read when connecting: src/temporal/connection.ts). */
+      tls:
+        (e.TEMPORAL_TLS ??
+        Boolean(e.TEMPORAL_TLS_CA || e.TEMPORAL_TLS_CERT || e.TEMPORAL_TLS_KEY || e.TEMPORAL_TLS_SERVER_NAME))
+          ? {
+              caFile: e.TEMPORAL_TLS_CA,
+              certFile: e.TEMPORAL_TLS_CERT,
+              keyFile: e.TEMPORAL_TLS_KEY,
+              serverName: e.TEMPORAL_TLS_SERVER_NAME,
+            }
+          : null,
+      apiKey: e.TEMPORAL_API_KEY,
     },
     workerQueues: e.WORKER_QUEUES,
+    workerWarmUp: e.WORKER_WARM_UP,
     renderConcurrency: e.RENDER_CONCURRENCY,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     temporalMetricsBind: e.TEMPORAL_METRICS_BIND,
@@ -374,6 +440,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       temporalUiUrl: e.TEMPORAL_UI_URL?.replace(/\/+$/, '') ?? null,
     },
     streamHeartbeatMs: e.STREAM_HEARTBEAT_SECONDS * 1000,
+    streamCaps: { perHolder: e.STREAMS_PER_KEY, perOrganization: e.STREAMS_PER_ORGANIZATION },
+    keysPerOrganization: e.KEYS_PER_ORGANIZATION,
+    mediaQuotaBytesPerOrganization: e.MEDIA_QUOTA_MB_PER_ORGANIZATION * 2 ** 20,
+    operatorToken: e.OPERATOR_TOKEN,
     rateLimit: {
       enabled: e.RATE_LIMIT_ENABLED,
       perWindow: e.RATE_LIMIT_PER_WINDOW,
@@ -386,6 +456,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       .map((p) => p.trim())
       .filter(Boolean)
       .map((p) => path.resolve(p)),
+    speech: {
+      file: e.SPEECH_PROVIDERS_FILE ? path.resolve(e.SPEECH_PROVIDERS_FILE) : undefined,
+    },
     providers: {
       file: e.PROVIDERS_FILE ? path.resolve(e.PROVIDERS_FILE) : undefined,
       repairRounds: e.PROVIDER_REPAIR_ROUNDS,

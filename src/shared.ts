@@ -50,7 +50,41 @@ export type GenerationRequest = {
    * `bytes`: its size, bounding the tokens it counts as. Absent or null: a prompt request.
    */
   storyboard?: { bytes: number } | null;
+  /**
+   * Extension: the video's file when it is not an opaque MP4 (`output_format`, `transparent`). Absent or null: MP4.
+   */
+  output?: VideoOutput | null;
+  /**
+   * Extension: the video's sound, with every default filled (README, Sound). Absent or null: a silent
+   * video, as before the extension.
+   */
+  audio?: GenerationAudio | null;
 };
+
+/** Files a video may be delivered as (`output_format`); `mp4` is the default. */
+export const OUTPUT_FORMATS = ['mp4', 'webm', 'gif'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** A video delivered as WebM (VP9; with `transparent`, with an alpha channel and no background) or GIF. */
+export type VideoOutput = { format: Exclude<OutputFormat, 'mp4'>; transparent: boolean };
+/** The media type of a video file of each format. */
+export const OUTPUT_MEDIA_TYPES: Record<OutputFormat, string> = {
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  gif: 'image/gif',
+};
+
+/** The sound of a generation: `voice` none/auto/a voice id; `music` none/auto/`audio-<n>`/an https URL. */
+export type GenerationAudio = {
+  voice: string;
+  music: string;
+  captions: 'none' | 'sidecar' | 'burned';
+  /** `music: "audio-<n>"`: the asset name the track was stored under when the generation was created. */
+  track?: string | null;
+};
+
+/** Whether a request asks for a voice reading its narration. */
+export const speaks = (request: Pick<GenerationRequest, 'audio'>): boolean =>
+  !!request.audio && request.audio.voice !== 'none';
 
 /** The longest video a generation makes, in seconds: requests, storyboards and the engines' checks hold to it. */
 export const MAX_DURATION_SECONDS = 60;

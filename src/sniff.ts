@@ -1,7 +1,8 @@
 // What a media file really is, from its first bytes (magic numbers), never from a Content-Type
 // header or a data: URL's declared type: PNG, JPEG, GIF and WebP images; MP4/MOV (ISO BMFF `ftyp`)
-// and WebM videos. Image dimensions are read from the headers (no decoding). Pure, on the ground
-// floor: the media checks (src/media/) and the engines (Lottie's embedded images) both use it.
+// and WebM videos; MP3, WAV, AAC (ADTS), M4A, Ogg (Vorbis, Opus) and FLAC sound. Image dimensions are read
+// from the headers (no decoding). Pure, on the ground floor: the media checks (src/media/), the engines
+// (Lottie's embedded images) and the user's sound tracks (src/audio/) use it.
 import type { MediaKind } from './shared.js';
 
 export type SniffedType = { kind: MediaKind; mediaType: string; extension: string };
@@ -40,6 +41,47 @@ export function sniffMedia(b: Uint8Array): SniffedType | null {
   return null;
 }
 
+/** The sound formats a user's track may come in. */
+export const AUDIO_FORMATS = ['mp3', 'wav', 'aac', 'm4a', 'ogg', 'opus', 'flac'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+/** ISO BMFF brands of audio-only files (iTunes audio, audiobooks, protected audio). */
+const AUDIO_BRANDS = new Set(['M4A ', 'M4B ', 'M4P ']);
+
+/** Length of an ID3v2 tag at the start (its 10-byte header plus a sync-safe size), 0 when there is none. */
+function id3Length(b: Uint8Array): number {
+  if (ascii(b, 0, 3) !== 'ID3' || b.length < 10) return 0;
+  const size = ((b[6]! & 0x7f) << 21) | ((b[7]! & 0x7f) << 14) | ((b[8]! & 0x7f) << 7) | (b[9]! & 0x7f);
+  return 10 + size + (b[5]! & 0x10 ? 10 : 0); // a footer doubles the header
+}
+
+/**
+ * The sound format the bytes say, or null when they are none of AUDIO_FORMATS. `ftyp` files are `m4a` only under an
+ * audio brand (M4A, M4B, M4P); `mp4` otherwise: the caller decides, by probing, whether that MP4 holds sound alone.
+ */
+export function sniffAudio(b: Uint8Array): AudioFormat | 'mp4' | null {
+  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WAVE') return 'wav';
+  if (ascii(b, 0, 4) === 'fLaC') return 'flac';
+  if (ascii(b, 0, 4) === 'OggS') {
+    // The first page holds the first stream's identification header: Opus says OpusHead, Vorbis \x01vorbis.
+    const head = ascii(b, 28, 8);
+    if (head === 'OpusHead') return 'opus';
+    return head.slice(1, 7) === 'vorbis' || head.slice(1, 5) === 'FLAC' ? 'ogg' : null;
+  }
+  if (ascii(b, 4, 4) === 'ftyp' && b.length >= 12) return AUDIO_BRANDS.has(ascii(b, 8, 4)) ? 'm4a' : 'mp4';
+  // MPEG frames may follow an ID3 tag: the 12-bit sync word, then the layer says MP3 (layer III) or ADTS AAC (00).
+  const at = id3Length(b);
+  if (b.length >= at + 4 && b[at] === 0xff && (b[at + 1]! & 0xf0) === 0xf0) {
+    const layer = (b[at + 1]! >> 1) & 0x03;
+    if (layer === 0) return 'aac';
+    if (layer === 1) return 'mp3';
+    return null;
+  }
+  // MPEG-2.5 streams use an 11-bit sync word (0xFFE); only layer III of it exists in practice.
+  if (b.length >= at + 4 && b[at] === 0xff && (b[at + 1]! & 0xe6) === 0xe2) return 'mp3';
+  return null;
+}
+
 export type ImageSize = { width: number; height: number };
 
 /** Width and height as displayed (JPEG EXIF rotation applied), or null when the header is unreadable. */
@@ -55,7 +97,7 @@ function rawImageSize(b: Uint8Array, mediaType: string): ImageSize | null {
       case 'image/png':
         return ascii(b, 12, 4) === 'IHDR' ? { width: view.getUint32(16), height: view.getUint32(20) } : null;
       case 'image/gif':
-        return { width: view.getUint16(6, true), height: view.getUint16(8, true) };
+        return gifSize(b, view);
       case 'image/webp':
         return webpSize(b, view);
       case 'image/jpeg':
@@ -66,6 +108,33 @@ function rawImageSize(b: Uint8Array, mediaType: string): ImageSize | null {
   } catch {
     return null; // truncated: a read past the end
   }
+}
+
+/**
+ * A GIF's size for the pixel limits: its logical screen, grown to hold every frame's declared
+ * rectangle (a decoder allocates each frame as declared: a 1×1 screen may declare a 65535×65535
+ * frame). Frames past a truncation are not there to decode.
+ */
+function gifSize(b: Uint8Array, view: DataView): ImageSize {
+  let width = view.getUint16(6, true);
+  let height = view.getUint16(8, true);
+  const colourTable = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  const skipSubBlocks = (at: number) => {
+    while (at < b.length && b[at] !== 0) at += b[at]! + 1;
+    return at + 1;
+  };
+  let i = 13 + colourTable(b[10]!);
+  while (i < b.length) {
+    const block = b[i];
+    if (block === 0x21) i = skipSubBlocks(i + 2);
+    else if (block === 0x2c) {
+      if (i + 10 > b.length) break;
+      width = Math.max(width, view.getUint16(i + 1, true) + view.getUint16(i + 5, true));
+      height = Math.max(height, view.getUint16(i + 3, true) + view.getUint16(i + 7, true));
+      i = skipSubBlocks(i + 10 + colourTable(b[i + 9]!) + 1);
+    } else break; // the trailer (0x3b), or bytes no decoder reads further
+  }
+  return { width, height };
 }
 
 function webpSize(b: Uint8Array, view: DataView): ImageSize | null {

@@ -53,6 +53,7 @@ describe('config', () => {
         HYPERFRAMES_WORKERS: '2',
         CHROME_PATH: '/opt/chrome/chrome',
         RENDER_PAGE_NETWORK_GUARD: 'off',
+        HYPERFRAMES_SKIP_HELD_FRAMES: 'off',
       };
       const tools = renderTools(loadConfig(set));
       expect(tools.crf).toBe(30);
@@ -62,6 +63,7 @@ describe('config', () => {
         quality: 'high',
         workers: 2,
         pageNetworkGuard: false,
+        skipHeldFrames: false,
       });
       // Defaults, as README "Configuration" lists them.
       expect(renderTools(loadConfig({})).engineSettings(getEngine('lottie'))).toEqual({
@@ -73,6 +75,7 @@ describe('config', () => {
         quality: 'draft',
         workers: 1,
         pageNetworkGuard: true,
+        skipHeldFrames: true,
       });
     },
   );

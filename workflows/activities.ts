@@ -15,6 +15,8 @@ import {
   type RecordActivities,
   type RenderActivities,
   type RenderPlanActivities,
+  type SoundMixActivities,
+  type SpeechActivities,
   type StoryboardActivities,
   type WebhookActivities,
 } from '../src/temporal/contract.js';
@@ -65,6 +67,27 @@ export const renderer = proxyActivities<RenderActivities>({
   // (the SDK throttles heartbeats to that).
   heartbeatTimeout: '5 seconds',
   // Engine failures say themselves whether a retry can help (RenderError.retryable).
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+});
+
+/**
+ * Speaking the narration: each provider call is bounded by its own timeout (src/speech/); a retry speaks only
+ * the clips not yet stored. A provider failure is the fallback's business, so only lost workers are retried.
+ */
+export const speech = proxyActivities<SpeechActivities>({
+  ...AWAITED_ON_CANCEL,
+  taskQueue: TASK_QUEUES.io,
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
+});
+
+/** The one mix of the video's sound, on the render queue (CPU work, like the render it follows). */
+export const soundMixer = proxyActivities<SoundMixActivities>({
+  ...AWAITED_ON_CANCEL,
+  taskQueue: TASK_QUEUES.render,
+  startToCloseTimeout: '20 minutes',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
 });
 

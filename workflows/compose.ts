@@ -32,6 +32,8 @@ export async function composeComposition(
   const { generationId, request } = input;
   const plan = await planning.planRoute(request);
   const reasons: string[] = [];
+  // Only a provider that was called has an answer in the logs (a skipped one was never asked).
+  let called = false;
   let expandedPrompt: string | null = null;
   let draftNumber = 0;
 
@@ -84,10 +86,11 @@ export async function composeComposition(
     } catch (err) {
       const failure = providerFailure(err);
       if (!failure) throw err;
+      called = true;
       add(usage, failure.usage);
       if (FINAL_PROVIDER_FAILURES.includes(failure.type)) {
         const earlier = reasons.length ? ` (earlier attempts: ${reasons.join('; ')})` : '';
-        throw fail(failure.type, `${provider}: ${failure.message}${earlier}`);
+        throw fail(failure.type, `${provider}: ${failure.message}${earlier}${inTheLogs(generationId)}`);
       }
       reasons.push(`${provider}: ${failure.message}`);
     }
@@ -95,7 +98,7 @@ export async function composeComposition(
   throw fail(
     PROVIDER_FAILURE.unavailable,
     reasons.length
-      ? `No provider could write the composition: ${reasons.join('; ')}`
+      ? `No provider could write the composition: ${reasons.join('; ')}${called ? inTheLogs(generationId) : ''}`
       : 'No provider is configured for this request',
   );
 }
@@ -130,6 +133,12 @@ export async function drawStoryboardComposition(
     throw fail('invalid_composition', `The storyboard's composition is invalid: ${listFindings(errors)}`);
   return { key: draft.key, provider: STORYBOARD_PROVIDER, storyboardKey: draft.storyboardKey ?? null };
 }
+
+/**
+ * Provider failures reach the tenant as fixed words (src/providers/errors.ts PROVIDER_CAUSES); the
+ * provider's own answer is in the worker's log under the generation id.
+ */
+const inTheLogs = (generationId: string) => `. The provider's answer is in the service's logs under ${generationId}`;
 
 const fail = (type: string, message: string) => ApplicationFailure.create({ type, message, nonRetryable: true });
 

@@ -27,7 +27,7 @@ import type {
   RenderedVideo,
   RenderInput,
 } from '../src/temporal/contract.js';
-import { media, planning, records, renderer, terminalRecord } from './activities.js';
+import { media, planning, records, renderer, soundMixer, speech, terminalRecord } from './activities.js';
 import { composeComposition, drawStoryboardComposition } from './compose.js';
 import { GenerationLifecycle } from './lifecycle.js';
 
@@ -89,7 +89,57 @@ async function makeVideo(
     : await composeComposition(input, assets, consumed, onCall);
   storyboard.key = composition.storyboardKey ?? null;
   lifecycle.rendering(composition.provider);
-  return render(input, lifecycle, composition, assets);
+  const rendered = await render(input, lifecycle, composition, assets);
+  // Executions begun before sound existed had no `audio`: they never reach the marker.
+  if (input.request.audio && patched('sound')) await addSound(input, composition, rendered, consumed);
+  return rendered;
+}
+
+/** Characters of the user's prompt the fallback narration may read (it is cut to the video's length anyway). */
+const FALLBACK_NARRATION_CHARS = 2_000;
+
+/**
+ * The video's sound, after the render or the join (one mix, no seam): the narration spoken (its
+ * characters billed as output tokens, once: a retry of the step speaks nothing twice), then mixed with
+ * the music, mastered and muxed into the stored video.
+ */
+async function addSound(
+  { generationId, request }: GenerationWorkflowInput,
+  composition: Composition,
+  rendered: RenderedVideo,
+  consumed: TokenUsage,
+): Promise<void> {
+  const audio = request.audio!;
+  let narrationKey: string | null = null;
+  if (audio.voice !== 'none') {
+    const fallbackText = request.messages
+      .filter((m) => m.role === 'user')
+      .flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])))
+      .join('\n')
+      .slice(0, FALLBACK_NARRATION_CHARS);
+    const spoken = await speech.speakNarration({
+      generationId,
+      storyboardKey: composition.storyboardKey ?? null,
+      compositionKey: composition.key,
+      engine: request.engine,
+      fallbackText,
+      durationSeconds: rendered.duration_seconds,
+      voice: audio.voice,
+    });
+    consumed.output_tokens += spoken.characters;
+    narrationKey = spoken.key;
+  }
+  await soundMixer.mixSound({
+    generationId,
+    videoKey: rendered.video.key,
+    durationSeconds: rendered.duration_seconds,
+    narrationKey,
+    storyboardKey: composition.storyboardKey ?? null,
+    compositionKey: composition.key,
+    music: audio.music,
+    track: audio.track ?? null,
+    captions: audio.captions,
+  });
 }
 
 /**
@@ -120,6 +170,8 @@ async function render(
     width: request.width,
     height: request.height,
     assets: assets.map((a) => ({ ...a, key: mediaAssetKey(generationId, a.name) })),
+    // Only when asked for: an MP4 generation's activity input stays as it always was.
+    ...(request.output ? { output: request.output } : {}),
   };
   if (!patched('chunked-render')) return renderer.renderComposition(renderInput);
   const { chunks } = await planning.planRender(renderInput);

@@ -54,7 +54,13 @@ const commands: Record<string, Command> = {
     run: async (db, o) => {
       const org = id.parse(o.org);
       if (!(await getOrganization(db, org))) throw new UsageError(`unknown organization ${org}`);
-      const key = await createApiKey(db, org, name.parse(o.name), { manageBrand: o['manage-brand'] === true });
+      const key = await createApiKey(
+        db,
+        org,
+        name.parse(o.name),
+        { manageBrand: o['manage-brand'] === true },
+        loadConfigOrExit().keysPerOrganization,
+      );
       return { ...key, note: 'Store this key now: it is shown only once.' };
     },
   },

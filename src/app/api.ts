@@ -1,6 +1,7 @@
 // API process entry point: `npm run api` (or spawned by `npm start`).
 import http from 'node:http';
 import { Catalog } from '../catalog/index.js';
+import { warmHoldTokens } from '../credits/hold.js';
 import { loadConfigOrExit } from '../config.js';
 import { listenForProcessStates, tellSupervisorReady } from '../supervision/protocol.js';
 import { createPool } from '../db/pool.js';
@@ -21,6 +22,10 @@ registryOf(config);
 const db = createPool(config.databaseUrl, config.databasePoolSize);
 await migrate(db);
 const temporal = createTemporalClient(config);
+// What the first request would otherwise wait for: the tokenizer (credit holds) and the connection to
+// Temporal (its workflow start), begun now but not awaited: the API starts while Temporal is down.
+warmHoldTokens();
+void temporal.connection.ensureConnected().catch(() => {});
 const app = createApp({ config, db, temporal, catalog: Catalog.load(), storage: createStorage(config), logger });
 // Koa settles each request itself (errors included): nothing to await here.
 const handle = app.callback();

@@ -11,6 +11,8 @@ import { authMiddleware } from '../api/middleware/auth.js';
 import { rateLimitMiddleware } from '../api/middleware/rateLimit.js';
 import { openApiRoutes } from '../api/openapi/routes.js';
 import { usageRoutes } from '../api/usage/routes.js';
+import { videosErrorDialect } from '../api/videos/errors.js';
+import { videosRoutes } from '../api/videos/routes.js';
 import { dashboard } from '../dashboard/index.js';
 import { notFound } from '../errors.js';
 import type { AppDeps, AppState } from '../http/context.js';
@@ -20,7 +22,14 @@ import { methodsAt, requestGuardMiddleware } from '../http/requestGuard.js';
 import { requestLogMiddleware } from '../http/requestLog.js';
 
 /** Reads clients repeat every few seconds: their request lines go to debug (src/http/requestLog.ts). */
-const POLLS = ['GET /v1/responses/:id', 'GET /v1/chat/completions/:id', 'GET /healthz', 'GET /readyz', 'GET /metrics'];
+const POLLS = [
+  'GET /v1/responses/:id',
+  'GET /v1/chat/completions/:id',
+  'GET /v1/videos/:id',
+  'GET /healthz',
+  'GET /readyz',
+  'GET /metrics',
+];
 
 export function createApp(deps: AppDeps): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -35,11 +44,12 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     openApiRoutes(deps),
   ];
   const site = dashboard(deps);
-  const keyedRouters = [generationsRoutes(deps), usageRoutes(deps), brandRoutes(deps)];
+  const keyedRouters = [generationsRoutes(deps), videosRoutes(deps), usageRoutes(deps), brandRoutes(deps)];
   const routers = [...publicRouters, ...site.routers, ...keyedRouters];
 
   app.use(requestLogMiddleware(deps.logger, POLLS));
-  app.use(errorMiddleware());
+  // Paths of another API's shape answer errors in its words (the OpenAI Videos shape: OpenAI's error body).
+  app.use(errorMiddleware([videosErrorDialect]));
   // Unknown methods, and paths or queries that are not text, end here (404/400/405, never a 500).
   app.use(requestGuardMiddleware((path) => methodsAt(routers, path)));
 

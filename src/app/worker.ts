@@ -1,6 +1,7 @@
 // Worker process entry point: `npm run worker` (or spawned by `npm start`).
 // WORKER_QUEUES selects the task queues this process serves (default both), so render workers can
 // run on their own machines: WORKER_QUEUES=render on the big boxes, WORKER_QUEUES=io elsewhere.
+import { temporalConnectionOptions } from '../temporal/connection.js';
 import { fileURLToPath } from 'node:url';
 import { siblingModule } from '../engines/modulePath.js';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -9,6 +10,7 @@ import { createMediaActivities } from '../../activities/media.js';
 import { createProviderActivities } from '../../activities/providers.js';
 import { createRecordActivities } from '../../activities/records.js';
 import { createRenderActivities, createRenderPlanActivities } from '../../activities/render.js';
+import { createSoundMixActivities, createSpeechActivities } from '../../activities/sound.js';
 import { createWebhookActivities } from '../../activities/webhooks.js';
 import { Catalog } from '../catalog/index.js';
 import { loadConfigOrExit } from '../config.js';
@@ -26,6 +28,7 @@ import { createStorage } from '../storage/index.js';
 import { activityLogContext, temporalLogger } from '../temporal/logger.js';
 import { renderWorkerIdentity } from '../temporal/renderSlots.js';
 import { createWebhookDelivery } from '../webhooks/delivery.js';
+import { warmUp } from './warmUp.js';
 
 const config = loadConfigOrExit();
 for (const deprecation of config.deprecations) logger.warn(deprecation);
@@ -82,7 +85,7 @@ const deps: ActivityDeps = {
   storage: createStorage(config),
   logger,
 };
-const connection = await NativeConnection.connect({ address: config.temporal.address });
+const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const common = {
   connection,
   namespace: config.temporal.namespace,
@@ -99,9 +102,13 @@ function ioActivities() {
     ...createProviderActivities(deps),
     ...createWebhookActivities(webhooks),
     ...createRenderPlanActivities(deps),
+    ...createSpeechActivities(deps),
   };
 }
 
+// Warmed while the workers are made (bundling the workflows takes seconds too), before the worker says
+// it is ready and polls: the first generation after a start does not pay for cold engines (warmUp.ts).
+const warming = config.workerWarmUp ? warmUp(config.workerQueues, tools, logger) : Promise.resolve(null);
 workers = await Promise.all(
   config.workerQueues.map((queue) =>
     queue === 'io'
@@ -119,7 +126,7 @@ workers = await Promise.all(
       : Worker.create({
           ...common,
           taskQueue: TASK_QUEUES.render,
-          activities: createRenderActivities(deps),
+          activities: { ...createRenderActivities(deps), ...createSoundMixActivities(deps) },
           // Names its slots, which decide how many chunks a long video is split into (renderSlots.ts).
           identity: renderWorkerIdentity(config.renderConcurrency),
           // Rendering is CPU-bound: a bounded number of renders at once.
@@ -127,6 +134,8 @@ workers = await Promise.all(
         }),
   ),
 );
+const warmed = await warming;
+if (warmed) logger.info(warmed, 'worker warmed');
 logger.info(
   { queues: config.workerQueues, namespace: config.temporal.namespace, metrics_port: boundPort(metricsServer) },
   'worker running',

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EMPTY_BRAND_KIT, getBrandKit, putBrandKit, type BrandKit, type StoredLogo } from '../db/brandKits.js';
+import { releaseMediaBytes, reserveMediaBytes } from '../db/mediaUsage.js';
 import type { Db } from '../db/pool.js';
+import type { Config } from '../config.js';
 import { checkImage } from '../media/requestMedia.js';
 import { getToFile, putBytes } from '../media/storageFiles.js';
 import { brandLogoName, type BrandColours, type BrandFont, type BrandSnapshot, type MediaAsset } from '../shared.js';
@@ -38,8 +40,7 @@ export async function storeLogo(
 ): Promise<StoredLogo> {
   const image = checkImage(bytes, refuse, 'the file', LOGO_MAX_BYTES);
   // Named by content: a generation's snapshot copies the logo it saw, and a new logo never overwrites it first.
-  const digest = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
-  const key = brandLogoKey(organizationId, digest, image.extension);
+  const key = brandLogoKey(organizationId, logoDigest(bytes), image.extension);
   await putBytes(storage, key, bytes, image.mediaType);
   return { key, mediaType: image.mediaType, bytes: bytes.length, width: image.width, height: image.height };
 }
@@ -52,24 +53,53 @@ export type BrandKitInput = {
   logo_on_closing: boolean;
 };
 
-/** Replaces the organization's kit (API PUT and the dashboard's Brand page); a bad logo throws `refuse(reason)`. */
+/**
+ * Replaces the organization's kit (API PUT and the dashboard's Brand page); a bad logo throws
+ * `refuse(reason)`. A new logo counts against the organization's media quota; the logo it replaces
+ * (or removes) is deleted from storage and given back: generations took their own copy of it when
+ * they were created (storeGenerationLogo), so nothing reads it any more.
+ */
 export async function replaceBrandKit(
-  { db, storage }: { db: Db; storage: Storage },
+  { db, storage, config }: { db: Db; storage: Storage; config: Pick<Config, 'mediaQuotaBytesPerOrganization'> },
   organizationId: string,
   input: BrandKitInput,
   refuse: (reason: string) => Error,
 ): Promise<BrandKit> {
-  const logo =
-    input.logo === undefined
-      ? ((await getBrandKit(db, organizationId))?.logo ?? null)
-      : input.logo && (await storeLogo(storage, organizationId, input.logo, refuse));
-  return putBrandKit(db, organizationId, {
+  const previous = (await getBrandKit(db, organizationId))?.logo ?? null;
+  let logo = previous;
+  if (input.logo === null) logo = null;
+  else if (input.logo) {
+    checkImage(input.logo, refuse, 'the file', LOGO_MAX_BYTES);
+    const same = previous?.key === logoKeyOf(organizationId, input.logo);
+    if (!same)
+      await reserveMediaBytes(db, organizationId, input.logo.length, config.mediaQuotaBytesPerOrganization, 'logo');
+    try {
+      logo = await storeLogo(storage, organizationId, input.logo, refuse);
+    } catch (err) {
+      if (!same) await releaseMediaBytes(db, organizationId, input.logo.length);
+      throw err;
+    }
+  }
+  const kit = await putBrandKit(db, organizationId, {
     colors: input.colors,
     font: input.font,
     logo,
     logo_on_closing: input.logo_on_closing,
   });
+  if (previous && previous.key !== logo?.key) {
+    await storage.delete(previous.key);
+    await releaseMediaBytes(db, organizationId, previous.bytes);
+  }
+  return kit;
 }
+
+/** Where a logo's bytes are stored: named by content, so the same logo given again is the same object. */
+function logoKeyOf(organizationId: string, bytes: Buffer): string {
+  const image = checkImage(bytes, () => new Error('unreachable: checked before'), 'the file', LOGO_MAX_BYTES);
+  return brandLogoKey(organizationId, logoDigest(bytes), image.extension);
+}
+
+const logoDigest = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 24);
 
 /** The text-on-background contrast of the colours, when both are set. */
 export function textContrast(colors: BrandColours): number | null {

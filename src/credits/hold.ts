@@ -13,13 +13,15 @@
 //          + on a repair, the previous draft (≤ the provider's max_output_tokens) + REPAIR_FINDINGS_TOKENS.
 // Prices are per model and engine (the catalog), the same whichever provider answers. A storyboard
 // request (extension) makes one call of the embedded composer: its storyboard's bytes in, at most
-// STORYBOARD_LIMITS.outputTokens out (what it is billed at most).
+// STORYBOARD_LIMITS.outputTokens out (what it is billed at most). A generation with a voice (extension)
+// reserves MAX_NARRATION_CHARACTERS more output tokens: speech is billed one output token per character said.
 import type { Catalog } from '../catalog/index.js';
-import { getEngine } from '../engines/index.js';
+import { engineIds, getEngine } from '../engines/index.js';
 import type { ProviderRegistry, SecretReader } from '../providers/registry.js';
 import { brandGuide } from '../providers/prompts.js';
 import { countTokens } from '../text/tokens.js';
-import type { GenerationRequest, TokenUsage } from '../shared.js';
+import { speaks, type GenerationRequest, type TokenUsage } from '../shared.js';
+import { MAX_NARRATION_CHARACTERS } from '../storyboard/narration.js';
 import { STORYBOARD_LIMITS } from '../storyboard/schema.js';
 
 /** Canvas, duration, reply-format and media-list lines around the engine's contract and guide. */
@@ -42,8 +44,28 @@ function engineSystemTokens(engine: string): number {
   return tokens;
 }
 
+/**
+ * Counts every engine's system prompt now (the tokenizer's tables load on first use, seconds on a busy
+ * machine): the API calls it at start, so the first request after a start does not pay for it.
+ */
+export function warmHoldTokens(): void {
+  for (const engine of engineIds()) engineSystemTokens(engine);
+}
+
 /** The largest number of tokens a generation's provider calls can use (see the head of this file). */
 export function holdTokens(
+  request: GenerationRequest,
+  registry: ProviderRegistry,
+  repairRounds: number,
+  secret: SecretReader,
+): TokenUsage {
+  const calls = callTokens(request, registry, repairRounds, secret);
+  // Speech (extension): every narration character counts as an output token, a video's narration at most
+  // MAX_NARRATION_CHARACTERS (a minute at the fastest pace allowed).
+  return speaks(request) ? { ...calls, output_tokens: calls.output_tokens + MAX_NARRATION_CHARACTERS } : calls;
+}
+
+function callTokens(
   request: GenerationRequest,
   registry: ProviderRegistry,
   repairRounds: number,

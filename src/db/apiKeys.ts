@@ -1,8 +1,9 @@
 // API keys: `vg_` + 64 hex characters (32 random bytes). Only the SHA-256 of a key is stored
 // (keys are high-entropy, so a fast hash is safe and keeps the per-request lookup cheap).
 import crypto from 'node:crypto';
+import { conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import type { Db } from './pool.js';
+import { transaction, type Db } from './pool.js';
 
 export const API_KEY_PREFIX = 'vg_';
 const KEY_PATTERN = /^vg_[0-9a-f]{64}$/;
@@ -23,20 +24,38 @@ export type ApiKeyInfo = {
 
 const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest();
 
+/**
+ * Creates a key unless the organization already has `maxKeys` (KEYS_PER_ORGANIZATION; revoked keys
+ * count until deleted): then a 409 `key_limit_reached`. The organization's row is locked while
+ * counting, so parallel creations cannot pass one count.
+ */
 export async function createApiKey(
   db: Db,
   organizationId: string,
   name: string,
   rights: { manageBrand?: boolean } = {},
+  maxKeys = Infinity,
 ): Promise<ApiKeyInfo & { key: string }> {
   const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('hex');
   const id = newId('key');
-  const { rows } = await db.query(
-    `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, can_manage_brand)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [id, organizationId, name, hashKey(key), key.slice(0, SHOWN_PREFIX_LENGTH), rights.manageBrand ?? false],
-  );
-  return { ...toInfo(rows[0]), key };
+  return transaction(db, async (client) => {
+    await client.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
+    const { rows: counted } = await client.query('SELECT count(*)::int AS n FROM api_keys WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    if (counted[0].n >= maxKeys)
+      throw conflict(
+        `This organization has ${counted[0].n} API keys, the most it may have (${maxKeys}): ` +
+          'delete one it no longer uses (revoked keys count until deleted)',
+        'key_limit_reached',
+      );
+    const { rows } = await client.query(
+      `INSERT INTO api_keys (id, organization_id, name, key_hash, key_prefix, can_manage_brand)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [id, organizationId, name, hashKey(key), key.slice(0, SHOWN_PREFIX_LENGTH), rights.manageBrand ?? false],
+    );
+    return { ...toInfo(rows[0]), key };
+  });
 }
 
 export async function listApiKeys(db: Db, organizationId: string): Promise<ApiKeyInfo[]> {

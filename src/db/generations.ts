@@ -34,6 +34,8 @@ export type GenerationRow = {
   output_tokens: number | null;
   cost_micros: number | null;
   latency_ms: number | null;
+  /** The finished video's length in seconds (probed); null before. */
+  duration_seconds: number | null;
   error_code: string | null;
   error_message: string | null;
   /** Sequence number of the terminal live event (null before the end, and for older records). */
@@ -110,12 +112,12 @@ export async function deleteGeneration(db: Db, id: string): Promise<void> {
   await db.query('DELETE FROM generations WHERE id = $1', [id]);
 }
 
-/** The generation, only if it belongs to the organization. */
+/** The generation, only if it belongs to the organization and was not deleted (DELETE /v1/videos/{id}). */
 export async function getGeneration(db: Db, organizationId: string, id: string): Promise<GenerationRow | null> {
-  const { rows } = await db.query('SELECT * FROM generations WHERE id = $1 AND organization_id = $2', [
-    id,
-    organizationId,
-  ]);
+  const { rows } = await db.query(
+    'SELECT * FROM generations WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
+    [id, organizationId],
+  );
   return rows[0] ?? null;
 }
 
@@ -202,18 +204,19 @@ export type GenerationListPage = { rows: GenerationRow[]; hasMore: boolean };
  * first, then put newest first). `hasMore`: there are more beyond the page in the direction read
  * (older, or with `before` newer). The cursor's position is read by the same statement (its created_at
  * may carry microseconds a JS Date would lose), and only among the organization's own generations.
- * Returns null when the cursor is not one of them. At most one of `after` and `before`.
+ * Returns null when the cursor is not one of them. At most one of `after` and `before`. `oldestFirst`
+ * turns the listing's order around (`after` then means newer; the OpenAI Videos list's `order=asc`).
  */
 export async function listGenerations(
   db: Db,
   organizationId: string,
-  page: { limit: number; after?: string; before?: string; filter?: GenerationListFilter },
+  page: { limit: number; after?: string; before?: string; filter?: GenerationListFilter; oldestFirst?: boolean },
 ): Promise<GenerationListPage | null> {
   const cursor = page.after ?? page.before;
   if (cursor !== undefined && !(await isOwnGeneration(db, organizationId, cursor))) return null;
   const params: unknown[] = [organizationId];
   const $ = (value: unknown) => `$${params.push(value)}`;
-  const where = ['organization_id = $1'];
+  const where = ['organization_id = $1', 'deleted_at IS NULL'];
   const { statuses, engine, model, createdFrom, createdUntil } = page.filter ?? {};
   if (statuses) where.push(`status = ANY(${$(statuses)}::text[])`);
   if (engine !== undefined) where.push(`engine = ${$(engine)}`);
@@ -224,9 +227,13 @@ export async function listGenerations(
     const id = $(cursor);
     // A row of two parameters (the subquery runs once): an index condition, not a filter.
     const position = `((SELECT created_at FROM generations WHERE organization_id = $1 AND id = ${id}), ${id}::text)`;
-    where.push(`(created_at, id) ${page.after !== undefined ? '<' : '>'} ${position}`);
+    // `after`: further along the listing's order; `before`: back against it.
+    const further = page.after !== undefined;
+    where.push(`(created_at, id) ${further === !page.oldestFirst ? '<' : '>'} ${position}`);
   }
-  const order = page.after === undefined && page.before !== undefined ? 'ASC' : 'DESC';
+  // Read from the cursor outwards: with `before`, against the listing's order (then turned around).
+  const against = page.after === undefined && page.before !== undefined;
+  const order = against === !page.oldestFirst ? 'ASC' : 'DESC';
   const { rows } = await db.query<GenerationRow>(
     `SELECT * FROM generations WHERE ${where.join(' AND ')}
      ORDER BY created_at ${order}, id ${order} LIMIT ${$(page.limit + 1)}`,
@@ -234,14 +241,14 @@ export async function listGenerations(
   );
   const hasMore = rows.length > page.limit;
   const kept = rows.slice(0, page.limit);
-  return { rows: order === 'ASC' ? kept.reverse() : kept, hasMore };
+  return { rows: against ? kept.reverse() : kept, hasMore };
 }
 
 /** Whether the id is one of the organization's generations (a listing cursor). */
 async function isOwnGeneration(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('SELECT 1 FROM generations WHERE id = $1 AND organization_id = $2', [
-    id,
-    organizationId,
-  ]);
+  const { rowCount } = await db.query(
+    'SELECT 1 FROM generations WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL',
+    [id, organizationId],
+  );
   return rowCount === 1;
 }

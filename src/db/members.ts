@@ -68,6 +68,10 @@ export type RecentLoginFailures = {
   byIp: number;
   /** The oldest of those (its leaving the window lifts the address's lock); null: none. */
   oldestByIp: Date | null;
+  /** Failures of this email, whatever the address. */
+  byAccount: number;
+  /** The oldest of those; null: none. */
+  oldestByAccount: Date | null;
 };
 
 export async function countRecentLoginFailures(
@@ -80,13 +84,24 @@ export async function countRecentLoginFailures(
     `SELECT count(*) FILTER (WHERE email = $1)::int AS by_pair, count(*)::int AS by_ip, min(failed_at) AS oldest_by_ip,
             (SELECT failed_at FROM login_failures
              WHERE email = $1 AND ip = $2 AND failed_at > now() - make_interval(secs => $3)
-             ORDER BY id DESC OFFSET 1 LIMIT 1) AS previous_by_pair
+             ORDER BY id DESC OFFSET 1 LIMIT 1) AS previous_by_pair,
+            (SELECT count(*)::int FROM login_failures
+             WHERE email = $1 AND failed_at > now() - make_interval(secs => $3)) AS by_account,
+            (SELECT min(failed_at) FROM login_failures
+             WHERE email = $1 AND failed_at > now() - make_interval(secs => $3)) AS oldest_by_account
      FROM login_failures
      WHERE ip = $2 AND failed_at > now() - make_interval(secs => $3)`,
     [normalizeEmail(email), ip, windowSeconds],
   );
   const r = rows[0];
-  return { byPair: r.by_pair, previousByPair: r.previous_by_pair, byIp: r.by_ip, oldestByIp: r.oldest_by_ip };
+  return {
+    byPair: r.by_pair,
+    previousByPair: r.previous_by_pair,
+    byIp: r.by_ip,
+    oldestByIp: r.oldest_by_ip,
+    byAccount: r.by_account,
+    oldestByAccount: r.oldest_by_account,
+  };
 }
 
 /** Records a failure (returns its id) and sweeps the rows that left the window (keeps the table small). */

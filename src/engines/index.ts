@@ -11,6 +11,7 @@ export {
   registerEnginePlugins,
   renderTools,
 } from './registry.js';
+export { renderCaptionsOverlay } from './captions.js';
 export * from './limits.js';
 export {
   engineSettings,

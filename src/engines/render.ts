@@ -19,6 +19,8 @@ export async function renderIsolated(
   checkRenderOptions(opts);
   if (opts.chunk && !engine.timing)
     throw new RenderError('invalid_render_options', `The ${engine.id} engine renders no chunks`);
+  if (opts.chunk && opts.transparent)
+    throw new RenderError('invalid_render_options', 'A transparent video renders whole, not in chunks');
   // Validated against the canvas and the assets it may refer to.
   const errors = (await engine.validate(source, opts)).filter((f) => f.severity === 'error');
   if (errors.length > 0) {
@@ -43,6 +45,7 @@ export async function renderIsolated(
       assetsDir: opts.assetsDir,
       assets: opts.assets,
       chunk: opts.chunk,
+      ...(opts.transparent ? { transparent: true } : {}),
     },
     {
       entry: engine.renderEntry,
@@ -53,5 +56,7 @@ export async function renderIsolated(
     opts.tools,
     { timeoutMs: opts.timeoutMs ?? timeoutMs, signal: opts.signal, onProgress: opts.onProgress },
   );
-  return { ...(await probeVideo(ffmpegPath, opts.outputPath)), framesSkipped: report.framesSkipped };
+  // A WebM's container records no frame count: its packets are counted.
+  const probed = await probeVideo(ffmpegPath, opts.outputPath, { countPackets: opts.transparent === true });
+  return { ...probed, framesSkipped: report.framesSkipped };
 }

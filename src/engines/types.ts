@@ -1,6 +1,7 @@
 // The one contract between the workflow activities and the rendering engines.
 import type { z } from 'zod';
 import type { BrandSnapshot, Finding, MediaAsset, RenderChunk } from '../shared.js';
+import type { NarrationLine } from '../storyboard/narration.js';
 import type { Storyboard } from '../storyboard/types.js';
 import type { ProbedVideo } from '../video/index.js';
 import type { RenderSandboxConfig } from './isolation/sandbox.js';
@@ -55,6 +56,11 @@ export type RenderOptions = {
   timeoutMs?: number;
   /** Render only this chunk of the video's frames (engines with `timing`); absent: the whole video. */
   chunk?: RenderChunk;
+  /**
+   * A WebM (VP9, `yuva420p`) with an alpha channel instead of an H.264 MP4: what the composition leaves unpainted is
+   * transparent. Whole renders only (no `chunk`).
+   */
+  transparent?: boolean;
 };
 
 /** A composition's output frames and rate, known from its source alone. */
@@ -92,9 +98,13 @@ export type OfflineCompositionSpec = Canvas & {
   instructions: string | null;
   /** Seconds the video must last; null: the storyboard's natural length. */
   durationSeconds: number | null;
+  /** The video has a voice: each scene gets its narration and time to say it. Absent: silent. */
+  narrate?: boolean;
   assets: readonly MediaAsset[];
   /** The organization's brand kit as this generation applies it (its logo is one of `assets`); absent: none. */
   brand?: BrandSnapshot | null;
+  /** For a transparent video: drawn without background and ornament (StoryboardTarget). */
+  transparent?: boolean;
 };
 
 /** What an LLM needs to write this engine's compositions, and how its reply is read. */
@@ -111,6 +121,12 @@ export type EngineLlmKit = {
   contract(): string;
   /** The prompting guide: system prompt of the expand_prompt call. */
   guide(): string;
+  /**
+   * Where a composition carries its narration (NARRATION_LINES_FORMAT), told to the LLM when the video has a voice;
+   * and how it is read (narrationLines: [] when there is none). Absent: the voice reads the prompt.
+   */
+  narrationPlace?: string;
+  narrationOf?(source: string): NarrationLine[];
 };
 
 /**
@@ -156,7 +172,11 @@ export interface EngineModule {
 }
 
 /** The canvas a storyboard is drawn on, and the generation's assets its image scenes name. */
-export type StoryboardTarget = Canvas & { assets: readonly MediaAsset[] };
+/**
+ * What a storyboard is drawn for. `transparent`: for a video with an alpha channel: the background and its ornament
+ * are left out (text, shapes and images stay).
+ */
+export type StoryboardTarget = Canvas & { assets: readonly MediaAsset[]; transparent?: boolean };
 
 /** An engine as callers use it: the module plus its isolated render. */
 export interface Engine extends EngineModule {

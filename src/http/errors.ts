@@ -40,7 +40,13 @@ const HTTP_ERROR_CODES: Record<number, string> = {
   415: 'unsupported_media_type',
 };
 
-export function errorMiddleware(): Middleware<AppState> {
+/**
+ * Another API's error body for the paths it serves (the OpenAI Videos shape answers in OpenAI's words:
+ * src/api/videos/errors.ts). The status, code, message and param stay the ones decided here.
+ */
+export type ErrorDialect = { serves(path: string): boolean; body(error: ApiError): unknown };
+
+export function errorMiddleware(dialects: readonly ErrorDialect[] = []): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -63,7 +69,8 @@ export function errorMiddleware(): Middleware<AppState> {
         );
       else if (apiError.status >= 500) ctx.state.log?.error({ err }, 'request failed');
       ctx.status = apiError.status;
-      ctx.body = apiError.body();
+      const dialect = dialects.find((d) => d.serves(ctx.path));
+      ctx.body = dialect ? dialect.body(apiError) : apiError.body();
       for (const [k, v] of Object.entries(apiError.headers ?? {})) ctx.set(k, v);
     }
   };

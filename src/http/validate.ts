@@ -43,9 +43,13 @@ export function validate<S extends Schemas, State extends AppState = AppState>(
   };
 }
 
-function parse(schema: z.ZodType, value: unknown, where: 'body' | 'path' | 'query'): unknown {
+/**
+ * One request part parsed by its schema, or the 400 naming the field (404 for a path). For routes that read
+ * a part themselves (a multipart/form-data body, src/api/videos/).
+ */
+export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'path' | 'query'): z.output<S> {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) return result.data as z.output<S>;
   const issue = mostSpecific(result.error.issues[0]!);
   // An unknown field is named by its own path (`duration`), not its parent's.
   const path = issue.code === 'unrecognized_keys' && issue.keys?.length ? [...issue.path, issue.keys[0]!] : issue.path;

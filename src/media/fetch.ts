@@ -10,7 +10,7 @@ import { ASSET_URL_PREFIX, type MediaAsset, type MediaPart } from '../shared.js'
 import type { MediaFetchCall } from '../temporal/contract.js';
 import type { Storage } from '../storage/index.js';
 import { mediaAssetKey } from '../storage/keys.js';
-import { probeMediaVideo } from '../video/index.js';
+import { probeMediaVideo, type Confinement } from '../video/index.js';
 import type { UrlPolicy } from '../outbound/urlPolicy.js';
 import { downloadToFile, DownloadError } from './download.js';
 import { formatLimit, imageSizeProblem, MEDIA_LIMITS, videoDurationProblem } from './limits.js';
@@ -22,8 +22,9 @@ export type FetchMediaDeps = {
   policy: UrlPolicy;
   /** Trusted CAs (PEM) for the downloads; undefined: the system's. */
   ca?: string[];
-  /** FFMPEG_PATH: videos are read by the ffprobe beside it. */
+  /** FFMPEG_PATH: videos are read by the ffprobe beside it, confined as `confine` says (the render sandbox). */
   ffmpegPath: string;
+  confine?: Confinement;
   signal?: AbortSignal;
 };
 
@@ -145,7 +146,7 @@ async function describe(part: MediaPart, file: string, deps: FetchMediaDeps): Pr
       durationSeconds: null,
     };
   }
-  const facts = await probeMediaVideo(deps.ffmpegPath, file);
+  const facts = await probeMediaVideo(deps.ffmpegPath, file, deps.confine);
   if ('problem' in facts) throw refuse(facts.problem);
   const tooLong = videoDurationProblem(facts.durationSeconds);
   if (tooLong) throw refuse(tooLong);

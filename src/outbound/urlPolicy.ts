@@ -60,19 +60,25 @@ const RESOLVE_TIMEOUT_MS = 5000;
 /** Names reserved for local networks: never public, whatever they resolve to. */
 const PRIVATE_NAME_SUFFIXES = ['local', 'internal', 'home.arpa', 'localdomain'];
 
-/** Why a URL is not a public HTTPS URL; the message is the reason, for people. */
+/**
+ * Why a URL is not a public HTTPS URL. The message is the reason for the tenant who gave the URL: it
+ * names only what they wrote (never an address a name resolved to, so internal names cannot be mapped
+ * by trying them); `detail` adds the address, for the operator's log.
+ */
 export class NonPublicUrlError extends Error {
   constructor(
     reason: string,
     /** The host could not be resolved (now): a later check may pass. */
     readonly unresolved = false,
+    readonly detail: string = reason,
   ) {
     super(reason);
     this.name = 'NonPublicUrlError';
   }
 }
 
-const rejected = (reason: string, unresolved = false) => new NonPublicUrlError(reason, unresolved);
+const rejected = (reason: string, unresolved = false, detail = reason) =>
+  new NonPublicUrlError(reason, unresolved, detail);
 
 /**
  * The checks themselves: https only, no credentials, no local-use names, and the host (or every
@@ -95,7 +101,11 @@ export async function vetPublicHttpsUrl(url: string, policy: UrlPolicy): Promise
     .replace(/\.+$/, '')
     .toLowerCase();
   if (!hostname) throw rejected('the host is empty');
-  if (net.isIP(hostname)) return { url: parsed, hostname, ...checkedAddress(hostname, `host ${hostname}`, policy) };
+  if (net.isIP(hostname)) {
+    const reason = nonPublicAddressReason(hostname, policy);
+    if (reason) throw rejected(`host ${hostname} is not public (${reason})`);
+    return { url: parsed, hostname, address: hostname, family: net.isIPv4(hostname) ? 4 : 6 };
+  }
 
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
     if (!policy.allowLoopback) throw rejected(`host ${hostname} is a loopback name`);
@@ -103,14 +113,16 @@ export async function vetPublicHttpsUrl(url: string, policy: UrlPolicy): Promise
     throw rejected(`host ${hostname} is a private-use name`);
   }
   const addresses = await resolveBounded(hostname, policy.resolve);
-  const checked = addresses.map((a) => checkedAddress(a, `host ${hostname} resolves to ${a}, which`, policy));
-  return { url: parsed, hostname, ...checked[0]! };
-}
-
-function checkedAddress(address: string, subject: string, policy: AddressPolicy): { address: string; family: 4 | 6 } {
-  const reason = nonPublicAddressReason(address, policy);
-  if (reason) throw rejected(`${subject} is not public (${reason})`);
-  return { address, family: net.isIPv4(address) ? 4 : 6 };
+  for (const address of addresses) {
+    const reason = nonPublicAddressReason(address, policy);
+    if (reason)
+      throw rejected(
+        `host ${hostname} resolves to an address that is not public`,
+        false,
+        `host ${hostname} resolves to ${address}, which is not public (${reason})`,
+      );
+  }
+  return { url: parsed, hostname, address: addresses[0]!, family: net.isIPv4(addresses[0]!) ? 4 : 6 };
 }
 
 async function resolveBounded(hostname: string, resolve: HostResolver): Promise<string[]> {

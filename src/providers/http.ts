@@ -1,6 +1,6 @@
 // The HTTP call both chat protocols share, and the one place that classifies a provider's failure:
 // worth trying the next provider (unavailable), or final (rejected request, refused content).
-import { PROVIDER_FAILURE, ProviderError } from './errors.js';
+import { PROVIDER_CAUSES, PROVIDER_FAILURE, ProviderError, type ProviderCause } from './errors.js';
 
 export type PostOptions = { timeoutMs: number; signal: AbortSignal };
 
@@ -31,14 +31,29 @@ export async function postJson(
   } catch (err) {
     if (opts.signal.aborted) throw opts.signal.reason ?? err;
     if (timeout.aborted)
-      throw new ProviderError(PROVIDER_FAILURE.unavailable, `no answer within ${opts.timeoutMs / 1000} s`);
-    throw new ProviderError(PROVIDER_FAILURE.unavailable, `connection failed (${connectionErrorCode(err)})`);
+      throw new ProviderError(
+        PROVIDER_FAILURE.unavailable,
+        PROVIDER_CAUSES.timeout,
+        null,
+        `no answer within ${opts.timeoutMs / 1000} s`,
+      );
+    throw new ProviderError(
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.unreachable,
+      null,
+      `connection failed (${connectionErrorCode(err)})`,
+    );
   }
   if (status < 200 || status > 299) throw httpFailure(status, text);
   try {
     return JSON.parse(text);
   } catch {
-    throw new ProviderError(PROVIDER_FAILURE.unavailable, `HTTP ${status} with a body that is not JSON`);
+    throw new ProviderError(
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.unusableAnswer,
+      null,
+      `HTTP ${status} with a body that is not JSON`,
+    );
   }
 }
 
@@ -53,15 +68,21 @@ export function httpFailure(status: number, body: string): ProviderError {
     detail = { message: body.trim().slice(0, 300) };
   }
   const said = typeof detail.message === 'string' && detail.message ? `: ${detail.message.slice(0, 300)}` : '';
-  const message = `HTTP ${status}${said}`;
+  const logged = `HTTP ${status}${said}`;
   const codes = [detail.code, detail.type].map(String);
   if (codes.some((c) => CONTENT_REFUSAL_CODES.has(c)) || CONTENT_REFUSAL_TEXT.test(said)) {
-    return new ProviderError(PROVIDER_FAILURE.refused, message);
+    return new ProviderError(PROVIDER_FAILURE.refused, PROVIDER_CAUSES.refused, null, logged);
   }
-  return new ProviderError(
-    REQUEST_AT_FAULT.has(status) ? PROVIDER_FAILURE.rejected : PROVIDER_FAILURE.unavailable,
-    message,
-  );
+  if (REQUEST_AT_FAULT.has(status))
+    return new ProviderError(PROVIDER_FAILURE.rejected, PROVIDER_CAUSES.rejected, null, logged);
+  return new ProviderError(PROVIDER_FAILURE.unavailable, statusCause(status), null, logged);
+}
+
+function statusCause(status: number): ProviderCause {
+  if (status === 401 || status === 403) return PROVIDER_CAUSES.key;
+  if (status === 429) return PROVIDER_CAUSES.rateLimited;
+  if (status >= 500) return PROVIDER_CAUSES.serverError;
+  return PROVIDER_CAUSES.other;
 }
 
 function connectionErrorCode(err: unknown): string {

@@ -1,6 +1,6 @@
 // Orchestration providers: one call of one provider, as the composition activities make it. Routing
 // between providers (order, fallback, repair rounds, usage sums) is the workflow's (workflows/compose.ts).
-import type { GenerationRequest, MediaAsset, TokenUsage } from '../shared.js';
+import { speaks, type GenerationRequest, type MediaAsset, type TokenUsage } from '../shared.js';
 import type { ExpansionCall } from '../temporal/contract.js';
 import { extractComposition } from './extract.js';
 import type { ProviderConnection } from './protocol.js';
@@ -56,6 +56,8 @@ const videoSpec = (r: GenerationRequest): VideoSpec => ({
   width: r.width,
   height: r.height,
   durationSeconds: r.duration_seconds,
+  ...(r.output?.transparent ? { transparent: true } : {}),
+  narrate: speaks(r),
 });
 
 export type CallEnv = { registry: ProviderRegistry; secret: SecretReader; signal: AbortSignal };

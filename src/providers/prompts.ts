@@ -8,6 +8,7 @@ import {
   type MediaAsset,
 } from '../engines/index.js';
 import { formatBytes } from '../media/limits.js';
+import { NARRATION_LINES_FORMAT } from '../storyboard/narration.js';
 import { ASSET_URL_PREFIX, isBrandLogo, type BrandSnapshot } from '../shared.js';
 import type { MediaKind } from './protocol.js';
 import type { Brief, CompositionTask, ExpansionTask, MediaRef } from './types.js';
@@ -90,7 +91,10 @@ export function expansionChat(task: ExpansionTask, accepts: MediaKind[]): ChatRe
     'Rewrite the request below into one detailed, self-contained creative brief following the guide: ' +
       'scenes and their timing in seconds, layout for the canvas, colors, typography, motion and easing. ' +
       'Keep every requirement of the request, and its language. ' +
-      'Describe; do not write code. No audio, no remote media. Reply with the brief only, without preamble.',
+      'Describe; do not write code. No remote media. Reply with the brief only, without preamble.',
+    task.narrate
+      ? "The video has a voice-over: give each scene its narration, the request's own words as they are said."
+      : 'No audio.',
     task.brief.assets?.length
       ? "The requester's media listed with the request are available to the video: say where each appears, " +
         'naming it by its assets/ path.'
@@ -123,6 +127,16 @@ export function compositionChat(task: CompositionTask, accepts: MediaKind[]): Ch
           `(at most ${MAX_DURATION_SECONDS} seconds).`,
       task.brief.assets?.length
         ? "- Media: show the requester's files listed with the request, by their assets/<name> paths."
+        : '',
+      task.transparent
+        ? '- Transparent: the video has an alpha channel and is laid over other footage. Paint no background, ' +
+          'no full-canvas fill and no decorative ornament behind the content: only text, shapes and media.'
+        : '',
+      task.narrate && llm.narrationPlace
+        ? '- Voice-over: a voice reads the narration you write with the composition, ' +
+          `${llm.narrationPlace}: ${NARRATION_LINES_FORMAT}. One line per scene, starting as its scene starts, ` +
+          "short enough to say before the next line at a calm pace. Say the request's own words in its language " +
+          '(figures as they are spoken); claim nothing the request does not say.'
         : '',
     ]
       .filter(Boolean)

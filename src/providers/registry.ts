@@ -94,7 +94,8 @@ export class ProviderRegistry {
     const entry = this.get(slug);
     if (!entry) return 'not configured';
     if (!this.servedModel(slug, model)) return `does not serve model ${model}`;
-    if (entry.api_key_env && !secret(entry.api_key_env)) return `${entry.api_key_env} is not set`;
+    // Fixed words: the plan's reasons reach the tenant (the variable's name is the operator's business).
+    if (entry.api_key_env && !secret(entry.api_key_env)) return NO_KEY;
     return null;
   }
 
@@ -118,12 +119,17 @@ export class ProviderRegistry {
 
   connect(slug: string, model: string, secret: SecretReader): ProviderConnection<ProviderEntry> {
     const reason = this.unusableReason(slug, model, secret);
+    if (reason === NO_KEY)
+      throw new Error(`provider ${slug} cannot be used: ${this.get(slug)!.api_key_env} is not set`);
     if (reason) throw new Error(`provider ${slug} cannot be used: ${reason}`);
     const entry = this.get(slug)!;
     const apiKey = entry.api_key_env ? secret(entry.api_key_env)! : null;
     return { slug, entry, model: this.servedModel(slug, model)!, apiKey };
   }
 }
+
+/** Why a provider with an api_key_env whose variable is empty is skipped. */
+export const NO_KEY = 'no API key is configured for it';
 
 const loaded = new Map<string, ProviderRegistry>();
 

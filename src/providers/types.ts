@@ -18,7 +18,16 @@ export type Brief = {
 };
 
 /** What the video must be: engine, canvas, and the length asked for (null: the composition's choice). */
-export type VideoSpec = { engine: EngineId; width: number; height: number; durationSeconds: number | null };
+export type VideoSpec = {
+  engine: EngineId;
+  width: number;
+  height: number;
+  durationSeconds: number | null;
+  /** A video with an alpha channel (`transparent: true`): nothing may paint the background. */
+  transparent?: boolean;
+  /** The video has a voice: its scenes need narration (the embedded composer writes it; LLMs are asked for it). */
+  narrate?: boolean;
+};
 
 export type ExpansionTask = VideoSpec & { brief: Brief };
 

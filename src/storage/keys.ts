@@ -7,8 +7,13 @@
 //   generations/<id>/storyboard.json            the storyboard drawn (sent, or planned by the embedded composer)
 //   generations/<id>/compositions/<n>.<ext>     every draft of the composition; the rendered one is the artifact
 //   generations/<id>/chunks/<index>.mp4         the chunks of a long video, until they are joined
-//   generations/<id>/video.mp4                  the video
+//   generations/<id>/video.mp4                  the video (video.webm, video.gif: as output_format asks)
 //   generations/<id>/poster.jpg                 its poster frame
+//   generations/<id>/thumbnail.jpg              its thumbnail: a full-size frame with the title fully drawn
+//   generations/<id>/spritesheet.jpg            its sprite sheet: a grid of evenly spaced frames (src/video/frames.ts)
+//   generations/<id>/speech/narration.json      what the voice says when (the spoken clips' manifest)
+//   generations/<id>/speech/<n>.<ext>           each spoken clip, kept so a retried mix never speaks twice
+//   generations/<id>/captions.vtt               the narration's captions (WebVTT), linked as `captions_url`
 //   brand/<organization id>/logo-<digest>.<ext> an organization's logo, named by its content
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
 const MAX_KEY_LENGTH = 512;
@@ -52,11 +57,31 @@ export const compositionKey = (generationId: string, draftNumber: number, extens
 /** One chunk of a generation's video, kept until the chunks are joined. */
 export const chunkKey = (generationId: string, index: number) => generationKey(generationId, `chunks/${index}.mp4`);
 
-/** A generation's video. */
-export const videoKey = (generationId: string) => generationKey(generationId, 'video.mp4');
+/** A generation's video: an MP4, or the file `output_format` asked for (`webm`, `gif`). */
+export const videoKey = (generationId: string, format: 'mp4' | 'webm' | 'gif' = 'mp4') =>
+  generationKey(generationId, `video.${format}`);
+
+/** The manifest of a generation's spoken narration (JSON: clips, their times and texts). */
+export const narrationKey = (generationId: string) => generationKey(generationId, 'speech/narration.json');
+
+/** One spoken clip of a generation's narration (WAV or whatever the provider answered). */
+export const speechClipKey = (generationId: string, index: number) =>
+  generationKey(generationId, `speech/${index}.audio`);
+
+/** The picture as rendered, kept before captions are drawn on it: a retried mix draws them on this again. */
+export const uncaptionedVideoKey = (generationId: string) => generationKey(generationId, 'speech/uncaptioned.mp4');
+
+/** A generation's captions (WebVTT): one cue per spoken phrase. */
+export const captionsKey = (generationId: string) => generationKey(generationId, 'captions.vtt');
 
 /** A generation's poster frame (a JPEG stored beside the video by the render activity). */
 export const posterKey = (generationId: string) => generationKey(generationId, 'poster.jpg');
+
+/** A generation's thumbnail (a JPEG of the frame where the title is fully drawn, at the video's size). */
+export const thumbnailKey = (generationId: string) => generationKey(generationId, 'thumbnail.jpg');
+
+/** A generation's sprite sheet (a JPEG grid of evenly spaced frames; layout in src/video/frames.ts). */
+export const spritesheetKey = (generationId: string) => generationKey(generationId, 'spritesheet.jpg');
 
 /**
  * An organization's brand logo, named by a digest of its bytes (a new logo never overwrites one a generation copied).

@@ -86,6 +86,29 @@ const lexiconSchema = z
     streetWords: words,
     /** Words a label must not end on: articles, prepositions, conjunctions. */
     functionWords: words,
+    // ---- Designed kinds (issue 43) ----
+    /** Abbreviations and ordinals written with a full stop ("Std.", "z. B.", "Dr."): a sentence never ends on one. */
+    abbreviations: words,
+    /** After a step's number: "단계" (1단계), "步" (第一步). */
+    stepAfter: words,
+    /** Words that single an option out: "most popular", "el más elegido", "一番人気". */
+    highlightWords: words,
+    /** Verbs that lead into what something has: "has", "offers", "heeft", "есть" (features without a colon). */
+    featureLinks: words,
+    /** Between an option's name and its price: "for", "für", "à". */
+    priceLinks: words,
+    /** Before a time, dropped with it: "at", "um", "alle", "a las". */
+    timeLinks: words,
+    /** After a clock figure: "am", "pm", "Uhr", "h", "uur", "時", "点", "시", "बजे". */
+    clockWords: words,
+    /** After the minutes of a clock time: "分", "분". */
+    minuteWords: words,
+    /** Parts of the day around a clock time: "上午", "午前", "오전", "सुबह", "صباحًا". */
+    dayParts: words,
+    /** Times without digits: "noon", "midnight", "正午". */
+    clockTimes: words,
+    /** Icon names of the set (src/storyboard/icons.ts) → the words that mean them; `*` leaves a word's end open. */
+    icons: z.record(z.string(), z.array(z.string().min(1))).default({}),
   })
   .strict();
 

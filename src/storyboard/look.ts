@@ -307,7 +307,13 @@ export function brandLook(look: Look, brand: Pick<BrandSnapshot, 'colors' | 'fon
     };
   }
   if (text) out.palette = { ...out.palette, text, muted: mix(text, out.palette.background, 0.3) };
-  if (accent) out.palette = { ...out.palette, accent };
+  // Only the kit's colours and tints of them: the second accent (ornament, wipes) is a tint of the kit's accent —
+  // never the preset's (a pink wipe over an orange kit) — or, without one, of its text.
+  if (accent) out.palette = { ...out.palette, accent, accent2: mix(accent, out.palette.background, 0.35) };
+  else if (background || text) {
+    const ink = out.palette.text;
+    out.palette = { ...out.palette, accent: ink, accent2: mix(ink, out.palette.background, 0.45) };
+  }
   return out;
 }
 

@@ -12,11 +12,13 @@ import crypto from 'node:crypto';
 import { isBrandLogo, MAX_DURATION_SECONDS } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
+import { comparisonIn, enumerated, featuresOf, timelineIn } from './designed.js';
 import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';
 import { lookFor } from './look.js';
+import { narrationNaturalSeconds, narrationOf } from './narration.js';
 import { figuresIn, numberOf, type FoundFigure } from './numbers.js';
 import { capitalise, clauses, sentences, spanEnd, sub, trimEdges, trimSpan, wordCount, type Span } from './text.js';
-import type { Scene, Step, Storyboard, TimedScene } from './types.js';
+import type { ComparisonOption, Scene, Step, Storyboard, TimedItem, TimedScene } from './types.js';
 
 export type StoryboardRequest = {
   prompt: string;
@@ -25,6 +27,8 @@ export type StoryboardRequest = {
   durationSeconds: number | null;
   /** Local name of the first user image, shown on the title scene. */
   image?: string | null;
+  /** The video has a voice: each scene gets its narration (its own text) and time to say it. */
+  narrate?: boolean;
 };
 
 /** A storyboard and what the planner did to the prompt to make it. */
@@ -57,6 +61,7 @@ export function offlineStoryboard(spec: {
   instructions: string | null;
   durationSeconds: number | null;
   assets: readonly { kind: string; name: string }[];
+  narrate?: boolean;
 }): Storyboard {
   const image = spec.assets.find((a) => a.kind === 'image' && !isBrandLogo(a))?.name ?? null;
   return planStoryboard({
@@ -64,6 +69,7 @@ export function offlineStoryboard(spec: {
     instructions: spec.instructions,
     durationSeconds: spec.durationSeconds,
     image,
+    narrate: spec.narrate ?? false,
   });
 }
 
@@ -91,7 +97,24 @@ export function plan(req: StoryboardRequest): Plan {
 
   let first = true;
   for (const piece of pieces) {
-    if (piece.kind === 'steps' || piece.kind === 'list') {
+    if (piece.kind === 'comparison' || piece.kind === 'timeline') {
+      let heading = piece.head ? trimEdges(piece.head) : null;
+      if (first && heading) {
+        const title = titleOf(heading, lex, directions, req.image ?? null);
+        add(title.scene);
+        title.more.forEach(add);
+        heading = null;
+      }
+      if (piece.kind === 'comparison')
+        add({
+          kind: 'comparison',
+          heading: heading?.text ?? null,
+          options: piece.options,
+          highlight: piece.highlight,
+          badge: piece.badge,
+        });
+      else add({ kind: 'timeline', heading: heading?.text ?? null, items: piece.items });
+    } else if (piece.kind === 'steps' || piece.kind === 'list') {
       let heading = piece.head ? trimEdges(piece.head) : null;
       if (first && heading) {
         const title = titleOf(heading, lex, directions, req.image ?? null);
@@ -107,12 +130,11 @@ export function plan(req: StoryboardRequest): Plan {
             .map((s) => ({ marker: s.marker ? trimEdges(s.marker).text : null, text: trimEdges(s.text).text }));
           add({ kind: 'steps', heading: i === 0 && heading ? heading.text : null, steps });
         }
-      } else
-        add({
-          kind: 'list',
-          heading: heading?.text ?? null,
-          items: piece.items.map((s) => capitalise(trimEdges(s.text).text, lang)),
-        });
+      } else {
+        const tips = piece.head !== null && pattern(lex, `{listNouns}`).test(piece.head.text);
+        const items = piece.items.map((s) => capitalise(trimEdges(s.text).text, lang));
+        add(listScene(heading?.text ?? null, items, lex, !tips));
+      }
     } else if (piece.kind === 'countdown') {
       add({
         kind: 'countdown',
@@ -149,11 +171,16 @@ export function plan(req: StoryboardRequest): Plan {
   const scenes = [opening!, ...kept, ...(cta && 1 + kept.length < maxScenes ? [cta] : [])].map((c) => c.scene);
   const summarised = scenes.length < candidates.length;
 
-  const natural = scenes.reduce((t, s) => t + naturalSeconds(s, lang), 0);
+  // With a voice, a scene lasts at least its narration at the natural pace plus a breath.
+  const narrations = scenes.map((s) => (req.narrate ? narrationOf(s) : null));
+  const weights = scenes.map((s, i) =>
+    Math.max(naturalSeconds(s, lang), narrations[i] ? narrationNaturalSeconds(narrations[i], lang) : 0),
+  );
+  const natural = weights.reduce((t, w) => t + w, 0);
   const total = clampDuration(requested ?? natural);
   const storyboard: Storyboard = {
     look,
-    scenes: timed(scenes, total, lang),
+    scenes: timedBy(scenes, weights, total).map((s, i) => (narrations[i] ? { ...s, narration: narrations[i] } : s)),
     durationSeconds: total,
     lang,
     direction: directionOf(text),
@@ -165,6 +192,9 @@ type Ranked = { scene: Scene; order: number; rank: number };
 
 const RANKS: Record<Scene['kind'], number> = {
   title: 0,
+  comparison: 1,
+  timeline: 1,
+  features: 1,
   steps: 1,
   countdown: 1,
   list: 1,
@@ -192,21 +222,18 @@ export function naturalSeconds(s: Scene, lang: string): number {
       return s.numbers.length * COUNT_BEAT + (s.payoff ? 2.2 : 0.4);
     case 'list':
       return 2 + 0.5 * s.items.length;
+    case 'features':
+      return 2 + 0.6 * s.items.length;
+    case 'timeline':
+      return Math.max(3, s.items.length * 1.3);
+    case 'comparison':
+      return 2.5 + 1.2 * s.options.length;
     case 'bars':
     case 'quote':
       return 3;
     default:
       return 2.5;
   }
-}
-
-/** Scene times: proportional to each scene's natural length, summing exactly to `total`. */
-function timed(scenes: Scene[], total: number, lang: string): TimedScene[] {
-  return timedBy(
-    scenes,
-    scenes.map((s) => naturalSeconds(s, lang)),
-    total,
-  );
 }
 
 /** Scene times proportional to `weights`, summing exactly to `total` (rounded to the millisecond). */
@@ -228,14 +255,29 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 type Item = { marker: Span | null; text: Span };
 type Piece =
   | { kind: 'sentence'; span: Span }
+  | {
+      kind: 'comparison';
+      head: Span | null;
+      options: ComparisonOption[];
+      highlight: number | null;
+      badge: string | null;
+      span: Span;
+    }
+  | { kind: 'timeline'; head: Span | null; items: TimedItem[]; span: Span }
   | { kind: 'steps' | 'list'; head: Span | null; items: Item[]; span: Span }
   | { kind: 'countdown'; numbers: Span[]; payoff: Span | null; span: Span };
 
 /** The prompt as an ordered list of structures (steps, lists of bullets, countdowns) and sentences. */
 function structure(all: Span, lex: Lexicon): Piece[] {
-  const blocks = [numbered(all, lex), bulleted(all, lex), countdown(all, lex)].filter(
-    (b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null,
-  );
+  const compared = comparisonIn(all, lex, sentencesOf);
+  const timed = timelineIn(all, lex, sentencesOf);
+  const blocks = [
+    compared && { kind: 'comparison' as const, ...compared },
+    timed && { kind: 'timeline' as const, ...timed },
+    numbered(all, lex),
+    bulleted(all, lex),
+    countdown(all, lex),
+  ].filter((b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null);
   // Overlapping structures: the earliest wins.
   blocks.sort((a, b) => a.span.start - b.span.start);
   const chosen: typeof blocks = [];
@@ -254,18 +296,48 @@ function structure(all: Span, lex: Lexicon): Piece[] {
 }
 
 const joinRules = new WeakMap<Lexicon, (before: string, after: string) => boolean>();
+const abbreviationRules = new WeakMap<Lexicon, RegExp>();
+
+/**
+ * Text ending in an abbreviation of the language ("Std.", "z. B.", "ул."), or in the first part of one written in
+ * parts ("z." of "z. B."); `*` before one leaves its start open ("*str." ends "Bahnhofstr.").
+ */
+export function abbreviationEnd(lex: Lexicon): RegExp {
+  let re = abbreviationRules.get(lex);
+  if (!re) {
+    const all = Object.values(lex).flatMap((v) =>
+      Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && /\.$/u.test(w)) : [],
+    );
+    const parts = all.flatMap((w) =>
+      w
+        .split(/(?<=\.)\s+/u)
+        .slice(0, -1)
+        .map((_p, i, a) => a.slice(0, i + 1).join(' ')),
+    );
+    const words = [...all, ...parts].filter((w) => !w.startsWith('*'));
+    const open = all.filter((w) => w.startsWith('*')).map((w) => w.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const openPart = open.length ? `|(?:${open.join('|')})` : '';
+    re = new RegExp(`(?:(?:^|[\\s(])${anyOf(words)}${openPart})$`, 'iu');
+    abbreviationRules.set(lex, re);
+  }
+  return re;
+}
 
 /** Sentences, kept together after an abbreviation of the language ("ул.", "Nr.") and in dates ("12. Mai"). */
 function sentencesOf(s: Span, lex: Lexicon): Span[] {
   let joins = joinRules.get(lex);
   if (!joins) {
-    const abbreviations = Object.values(lex).flatMap((v) =>
-      Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && w.endsWith('.')) : [],
-    );
-    const abbreviation = new RegExp(`(?:^|[\\s(])${anyOf(abbreviations)}$`, 'iu');
+    const abbreviation = abbreviationEnd(lex);
     const date = pattern(lex, `^(?:{dateWords})`);
+    // An ordinal or a date's piece written with a full stop ("3. kat", "2027. 4. 10.") goes on when a lower-case
+    // word, a digit or a bracket follows; a month or weekday after a day's number ("1. Februar") too.
+    const ordinal = /(?:^|[\s(~])\p{Nd}{1,4}\.$/u;
+    const goesOn = /^(?:\p{Ll}|\p{Nd}{1,2}\.|\()/u;
+    // A sentence never ends in an opening bracket ("10.(토)").
     joins = (before, after) =>
-      abbreviation.test(before) || (/(?:^|\s)\p{Nd}{1,2}\.$/u.test(before) && date.test(after));
+      abbreviation.test(before) ||
+      /[(（[]$/u.test(before) ||
+      (ordinal.test(before) && (date.test(after) || goesOn.test(after)));
     joinRules.set(lex, joins);
   }
   return sentences(s, lex.language, joins);
@@ -284,8 +356,9 @@ const CIRCLED = '①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳';
 function numbered(all: Span, lex: Lexicon): Piece | null {
   const re = pattern(
     lex,
-    `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?(\\p{Nd}{1,2})` +
-      `(?:[.)．）](?!\\p{Nd})|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`,
+    `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?` +
+      `(\\p{Nd}{1,2}|(?:{numberWords})(?=\\s*(?:{stepAfter})))(?:\\s*(?:{stepAfter}))?` +
+      `(?:[.)．）](?![\\p{Nd}ºª°])|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`,
     'giu',
   );
   const marks = [...all.text.matchAll(re)].map((m) => ({
@@ -462,7 +535,13 @@ function titleOf(
   let subtitle: Span | null = null;
   // "Head: the rest": the head is the title; the rest its subtitle, or its own scene (a list…).
   const colon = /^(.{2,80}?)\s*[:：]\s+|^(.{2,80}?)[：]/u.exec(s.text);
-  if (colon && wordCount(colon[1] ?? colon[2]!, lang) <= MAX_TITLE_WORDS) {
+  // "Our café has fresh pastries, sockets at every table and free Wi-Fi": the lead-in the title, the rest features.
+  const featured = colon ? null : listOf(s, lex, null);
+  if (featured?.kind === 'features' && featured.heading) {
+    const lead = s.text.indexOf(featured.heading);
+    title = trimEdges(sub(s, lead, lead + featured.heading.length));
+    more.push({ ...featured, heading: null });
+  } else if (colon && wordCount(colon[1] ?? colon[2]!, lang) <= MAX_TITLE_WORDS) {
     const head = trimEdges(sub(s, 0, (colon[1] ?? colon[2]!).length));
     const tail = trimEdges(sub(s, colon[0].length));
     title = head;
@@ -617,32 +696,6 @@ function ctaOf(s: Span, lex: Lexicon): Scene | null {
   return null;
 }
 
-/** Items of an enumeration: "a, b and c", "a、b、c", "a، b و c". */
-function enumeration(s: Span, lex: Lexicon): Span[] {
-  const parts: Span[] = [];
-  let from = 0;
-  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
-    parts.push(sub(s, from, m.index));
-    from = m.index + m[0].length;
-  }
-  parts.push(sub(s, from));
-  // The last item follows a conjunction: "… and c"; an item may start with one ("and c").
-  const conj = pattern(lex, `\\s+(?:{conjunctions})\\s+`, 'giu');
-  const last = parts.pop()!;
-  const inLast = [...last.text.matchAll(conj)].at(-1);
-  if (inLast && parts.length > 0) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
-  else if (inLast && parts.length === 0)
-    parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
-  else parts.push(last);
-  const lead = pattern(lex, `^(?:{conjunctions})\\s+`);
-  return parts
-    .map((p) => {
-      const l = lead.exec(p.text);
-      return trimEdges(l ? sub(p, l[0].length) : p);
-    })
-    .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
-}
-
 /**
  * "3 tips for better sleep: a, b, and c" (a list of the three, the count not a counter); "Features: a,
  * b, c"; "fast, private and free" (three or more short items).
@@ -656,9 +709,23 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
     if (colon) {
       heading = trimEdges(sub(s, 0, colon[1]!.length));
       body = trimEdges(sub(s, colon[0].length));
+    } else {
+      // "Our bike has a rain cover, room for three kids and a lock": what it has, as features (the lead-in their
+      // heading), when pictograms show them.
+      const link = pattern(lex, `(?:^|\\s)(?:{featureLinks})\\s+`).exec(s.text);
+      const lead = link ? trimEdges(sub(s, 0, link.index + link[0].length)) : null;
+      const rest = link ? trimEdges(sub(s, link.index + link[0].length)) : null;
+      const listed = rest ? enumerated(rest, lex, true) : [];
+      if (lead && listed.length >= 3 && wordCount(lead.text, lang) <= 12) {
+        const features = featuresOf(
+          listed.map((i) => i.text),
+          lex,
+        );
+        if (features) return { kind: 'features', heading: lead.text, items: features };
+      }
     }
   }
-  const items = enumeration(body, lex);
+  const items = enumerated(body, lex, true);
   // How many the heading promises: "3 tips", "three reasons", "3つのコツ".
   const promised = heading
     ? pattern(
@@ -670,22 +737,40 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
   const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : 6));
   if (items.length < 2 || !shortItems) return null;
   // Without a count, three or more items and no figures in them ("Friday, 21 June, from 3 pm" is a date).
-  if (count === null && (items.length < 3 || items.some((i) => /\p{Nd}/u.test(i.text)))) return null;
+  // Pictograms for what a heading lists ("Stay at Harbor Loft: free Wi-Fi, …"), not for a tip's words.
+  const pictured =
+    promised || !heading
+      ? null
+      : featuresOf(
+          items.map((i) => i.text),
+          lex,
+        );
+  if (count === null && !pictured && (items.length < 3 || items.some((i) => /\p{Nd}/u.test(i.text)))) return null;
   if (count !== null && count !== items.length) return null;
   // Without a colon, the first item may carry the sentence's lead-in ("We offer speed"): such a list is a statement.
   if (!heading && wordCount(items[0]!.text, lang) > 4) return null;
-  return {
-    kind: 'list',
-    heading: head ? null : (heading?.text ?? null),
-    items: items.map((i) => capitalise(i.text, lang)),
-  };
+  return listScene(
+    head ? null : (heading?.text ?? null),
+    items.map((i) => capitalise(i.text, lang)),
+    lex,
+    pictured !== null,
+  );
+}
+
+/**
+ * A list, or features when its items name things pictograms show — not tips or reasons ("3 tips: skip coffee…"),
+ * whose words a pictogram would contradict.
+ */
+function listScene(heading: string | null, items: string[], lex: Lexicon, pictured = true): Scene {
+  const features = pictured ? featuresOf(items, lex) : null;
+  return features ? { kind: 'features', heading, items: features } : { kind: 'list', heading, items };
 }
 
 /** "Signups by quarter: Q1 12, Q2 18, Q3 25": three or more items, each a name and a figure. */
 function barsOf(s: Span, lex: Lexicon, caption: string | null): Scene | null {
   const colon = /^(.{2,80}?)\s*[:：]\s*/u.exec(s.text);
   const body = colon ? trimEdges(sub(s, colon[0].length)) : s;
-  const items = enumeration(body, lex);
+  const items = enumerated(body, lex, true);
   if (items.length < 3) return null;
   const bars = items.map((item) => {
     const figs = figuresIn(item, lex).filter((f) => !f.code);

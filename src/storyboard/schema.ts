@@ -11,9 +11,12 @@ import { z } from 'zod';
 import { invalidInput } from '../errors.js';
 import { BRAND_FONTS, isStorableText, MAX_DURATION_SECONDS, STORABLE_TEXT_MESSAGE } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
+import { iconFor } from './designed.js';
+import { ICON_NAMES } from './icons.js';
 import { LEXICONS, lexiconFor, NEUTRAL, type Lexicon } from './lexicon.js';
 import { lookFor, presetLook } from './look.js';
 import { figureOf } from './numbers.js';
+import { MAX_SPEECH_RATE, narrationMinSeconds, narrationNaturalSeconds } from './narration.js';
 import { naturalSeconds, timedBy } from './plan.js';
 import type { Figure, Look, Scene, Storyboard, TimedScene } from './types.js';
 
@@ -23,6 +26,8 @@ export const STORYBOARD_LIMITS = {
   scenes: 24,
   /** Characters of one text field. */
   textChars: 300,
+  /** Characters of one scene's narration. */
+  narrationChars: 600,
   /** Items of a bars, list or steps scene; numbers of a countdown. */
   items: 12,
   countdown: 10,
@@ -63,8 +68,35 @@ const assetRef = z
     'An image part of the request: `image-1` is the first image (in `input`/`messages` order), `image-2` the second…',
   );
 
+const narration = z
+  .string()
+  .max(STORYBOARD_LIMITS.narrationChars)
+  .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+  .nullable()
+  .optional()
+  .describe(
+    `What the voice says over the scene (with \`audio.voice\`), at most ${STORYBOARD_LIMITS.narrationChars} ` +
+      'characters; `{{name}}` is filled from `variables`. The scene lasts at least its narration plus a breath',
+  );
+
+const icon = z
+  .enum(ICON_NAMES)
+  .nullable()
+  .optional()
+  .describe(
+    'A pictogram (a Lucide icon name, https://lucide.dev; the set is listed in the storyboard reference); ' +
+      '`null`: none. Absent on a features item: chosen by the meaning of its text',
+  );
 const scene = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S, description: string) =>
-  z.strictObject({ kind: z.literal(kind).describe(`\`${kind}\``), ...shape, seconds }).describe(description);
+  z
+    .strictObject({
+      kind: z.literal(kind).describe(`\`${kind}\``),
+      ...shape,
+      icon: icon.describe('A pictogram drawn with the scene (a Lucide icon name); `null` or absent: none'),
+      seconds,
+      narration,
+    })
+    .describe(description);
 
 const figureFields = {
   value,
@@ -172,6 +204,60 @@ export const sceneSchema = z
       { asset: assetRef, caption: optionalText('A line over the picture') },
       'A picture of the request, full frame',
     ),
+    scene(
+      'comparison',
+      {
+        heading: optionalText('Above the options'),
+        options: z
+          .array(
+            z
+              .strictObject({
+                name: text.describe('The option’s name ("Starter", "Express")'),
+                figure: optionalText('Its figure as written: a price, a time ("$12/month", "9,90 €")'),
+                features: z.array(text).max(4).default([]).describe('Up to four short features'),
+                highlight: z.boolean().optional().describe('The option singled out (at most one)'),
+              })
+              .describe('One option'),
+          )
+          .min(2)
+          .max(4)
+          .describe('2–4 options, side by side'),
+        badge: optionalText('Shown on the highlighted option ("Most popular")'),
+      },
+      'Options side by side: plans, tiers, "X vs Y"',
+    ),
+    scene(
+      'timeline',
+      {
+        heading: optionalText('Above the timeline'),
+        items: z
+          .array(
+            z
+              .strictObject({ time: text.describe('As written: "9:30 am", "14 Uhr", "March 2027"'), text })
+              .describe('One timed item'),
+          )
+          .min(2)
+          .max(STORYBOARD_LIMITS.items)
+          .describe('The items, in order'),
+      },
+      'Dated or timed items in order: an agenda, opening hours, a history',
+    ),
+    scene(
+      'features',
+      {
+        heading: optionalText('Above the features'),
+        items: z
+          .array(
+            z
+              .union([text, z.strictObject({ text, icon })])
+              .describe('A feature: its text (its pictogram chosen by meaning), or `{text, icon}`'),
+          )
+          .min(1)
+          .max(6)
+          .describe('2–6 short items, each with a pictogram'),
+      },
+      'Short items, each with a pictogram',
+    ),
   ])
   .describe('One scene: its `kind` and that kind’s fields');
 
@@ -242,6 +328,27 @@ export const STORYBOARD_EXAMPLE = {
     },
     { kind: 'countdown', numbers: [3, 2, 1], payoff: 'Launch day!' },
     { kind: 'quote', quote: 'Our meetings halved in a month.', attribution: 'Ana Ribeiro, Casa Lupa' },
+    {
+      kind: 'comparison',
+      heading: 'Choose your plan',
+      options: [
+        { name: 'Solo', figure: '$4/month', features: ['1 calendar'] },
+        { name: 'Team', figure: '$9/month', features: ['Shared agendas', 'Focus time'], highlight: true },
+      ],
+      badge: 'Most popular',
+    },
+    {
+      kind: 'timeline',
+      heading: 'Launch week',
+      items: [
+        { time: 'Mon 9:00', text: 'Doors open' },
+        { time: 'Wed 14:00', text: 'Live demo' },
+      ],
+    },
+    {
+      kind: 'features',
+      items: ['Works offline', { text: 'Encrypted', icon: 'lock' }, { text: 'Reminders', icon: 'bell' }],
+    },
     { kind: 'cta', text: 'Try it free', link: 'nimbus.app', date: 'From 1 October', price: '$4 a seat' },
   ],
   look: {
@@ -422,10 +529,42 @@ export function toStoryboard(
         };
       case 'image':
         return { kind: 'image', image: image(s.asset, `${p}.asset`), caption: s.caption ?? null };
+      case 'comparison': {
+        const marked = s.options.flatMap((o, k) => (o.highlight ? [k] : []));
+        if (marked.length > 1) throw fail(`${p}.options`, 'at most one option may be highlighted');
+        return {
+          kind: 'comparison',
+          heading: s.heading ?? null,
+          options: s.options.map((o) => ({ name: o.name, figure: o.figure ?? null, features: o.features })),
+          highlight: marked[0] ?? null,
+          badge: s.badge ?? null,
+        };
+      }
+      case 'timeline':
+        return { kind: 'timeline', heading: s.heading ?? null, items: s.items.map((it) => ({ ...it })) };
+      case 'features':
+        return {
+          kind: 'features',
+          heading: s.heading ?? null,
+          items: s.items.map((it) =>
+            typeof it === 'string'
+              ? { text: it, icon: iconFor(it, lex) ?? 'check' }
+              : { text: it.text, icon: it.icon === undefined ? (iconFor(it.text, lex) ?? 'check') : it.icon },
+          ),
+        };
     }
   });
+  scenes.forEach((scene, i) => {
+    const own = sb.scenes[i]!.icon;
+    if (own) scene.icon = own;
+  });
   const given = sb.scenes.map((s) => s.seconds ?? null);
-  const weights = scenes.map((s, i) => given[i] ?? naturalSeconds(s, lang));
+  const narrations = sb.scenes.map((s) => s.narration?.trim() || null);
+  // A scene without its seconds lasts at least its narration at the natural pace plus a breath.
+  const weights = scenes.map(
+    (s, i) =>
+      given[i] ?? Math.max(naturalSeconds(s, lang), narrations[i] ? narrationNaturalSeconds(narrations[i], lang) : 0),
+  );
   const length = sb.duration_seconds ?? opts.durationSeconds ?? null;
   let timed: TimedScene[];
   let total: number;
@@ -448,6 +587,19 @@ export function toStoryboard(
       );
     if (total < 1) throw fail('scenes', 'the scenes last less than 1 s');
   }
+  // Narration that would need the voice faster than MAX_SPEECH_RATE does not fit its scene.
+  timed = timed.map((scene, i) => {
+    const said = narrations[i];
+    if (!said) return scene;
+    const least = narrationMinSeconds(said, lang);
+    if (scene.duration + 1e-9 < least)
+      throw fail(
+        `scenes.${i}.narration`,
+        `the narration needs at least ${least.toFixed(1)} s to be said (at ${MAX_SPEECH_RATE}× the voice’s pace, ` +
+          `with a breath); the scene lasts ${scene.duration} s — shorten it, or give the scene or the video more time`,
+      );
+    return { ...scene, narration: said };
+  });
   const look = lookOf(sb.look, allText);
   return { look, scenes: timed, durationSeconds: total, lang, direction: sb.direction ?? directionOf(allText) };
 }
@@ -479,6 +631,12 @@ function publicTexts(s: PublicScene): string[] {
       return t(s.text, s.date, s.price);
     case 'image':
       return t(s.caption);
+    case 'comparison':
+      return t(s.heading, s.badge, ...s.options.flatMap((o) => [o.name, o.figure, ...o.features]));
+    case 'timeline':
+      return t(s.heading, ...s.items.flatMap((it) => [it.time, it.text]));
+    case 'features':
+      return t(s.heading, ...s.items.map((it) => (typeof it === 'string' ? it : it.text)));
   }
 }
 
@@ -513,7 +671,8 @@ function figureFieldsOf(f: Figure) {
 export function fromStoryboard(sb: Storyboard): PublicStoryboard {
   const opt = <K extends string>(key: K, v: string | null | undefined) =>
     v == null ? {} : ({ [key]: v } as Record<K, string>);
-  const scenes = sb.scenes.map((s): PublicScene => {
+  const scenes = sb.scenes.map((s): PublicScene => ({ ...publicScene(s), ...opt('narration', s.narration) }));
+  function publicScene(s: TimedScene): PublicScene {
     const seconds = s.duration;
     switch (s.kind) {
       case 'title':
@@ -567,12 +726,38 @@ export function fromStoryboard(sb: Storyboard): PublicStoryboard {
         };
       case 'image':
         return { kind: 'image', asset: refOf(s.image), ...opt('caption', s.caption), seconds };
+      case 'comparison':
+        return {
+          kind: 'comparison',
+          ...opt('heading', s.heading),
+          options: s.options.map((o, k) => ({
+            name: o.name,
+            ...opt('figure', o.figure),
+            features: o.features,
+            ...(s.highlight === k && { highlight: true }),
+          })),
+          ...opt('badge', s.badge),
+          seconds,
+        };
+      case 'timeline':
+        return { kind: 'timeline', ...opt('heading', s.heading), items: s.items.map((it) => ({ ...it })), seconds };
+      case 'features':
+        return {
+          kind: 'features',
+          ...opt('heading', s.heading),
+          items: s.items.map((it) => ({ text: it.text, icon: it.icon as (typeof ICON_NAMES)[number] | null })),
+          seconds,
+        };
     }
-  });
+  }
   const { look } = sb;
   return {
     version: STORYBOARD_VERSION,
-    scenes,
+    // A scene's own pictogram, when it has one (or has it switched off), written out with it.
+    scenes: scenes.map((p, i) => {
+      const own = sb.scenes[i]!.icon;
+      return own === undefined ? p : { ...p, icon: own as (typeof ICON_NAMES)[number] | null };
+    }),
     look: {
       name: look.name,
       theme: look.theme,

@@ -73,8 +73,9 @@ function balanced(s: Span): Span {
 
 /**
  * Sentences, by Intl.Segmenter; also split where ICU keeps going after a full stop followed by a figure
- * ("Cookies cost $2.50. 98% come back.") and at line breaks; `joins(before, after)` says where a break
- * ICU found is none (after an abbreviation, "ул.", "12. Mai").
+ * ("Cookies cost $2.50. 98% come back.") and at line breaks; no break after a full stop a letter follows at
+ * once ("एम.जी."); `joins(before, after)` says where else a break ICU found is none (after an abbreviation, "ул.",
+ * "12. Mai").
  */
 export function sentences(s: Span, lang: string, joins?: (before: string, after: string) => boolean): Span[] {
   let out: Span[] = [];
@@ -88,11 +89,12 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
     out.push(sub(piece, from));
   }
   out = out.filter((x) => /[\p{L}\p{N}]/u.test(x.text));
-  if (!joins) return out;
+  // A full stop with a letter right after it (no space) ends no sentence: letters written with dots ("एम.जी.").
+  const dotted = (prev: Span, x: Span) => /\.$/u.test(prev.text) && spanEnd(prev) === x.start && /^\p{L}/u.test(x.text);
   const joined: Span[] = [];
   for (const x of out) {
     const prev = joined.at(-1);
-    if (prev && joins(prev.text, x.text))
+    if (prev && (dotted(prev, x) || joins?.(prev.text, x.text)))
       joined[joined.length - 1] = { text: s.text.slice(prev.start - s.start, spanEnd(x) - s.start), start: prev.start };
     else joined.push(x);
   }

@@ -62,7 +62,21 @@ export type Bar = { label: string; figure: Figure };
 /** One step: its marker as written ("1.", "Step 2", "①"), null for a bullet, and its whole text. */
 export type Step = { marker: string | null; text: string };
 
-export type Scene =
+/** One option of a comparison: its name, its figure as written (a price, a time), up to four short features. */
+export type ComparisonOption = { name: string; figure: string | null; features: string[] };
+
+/** One timed item: its time as written ("9:30 am", "14 Uhr", "午前10時", "Ocak 2027") and what happens then. */
+export type TimedItem = { time: string; text: string };
+
+/** One feature: its text and its pictogram (an icon name of the set, src/storyboard/icons.ts; null: none). */
+export type Feature = { text: string; icon: string | null };
+
+/**
+ * A scene's own pictogram: an icon name of the set (src/storyboard/icons.ts) drawn with it, null or absent for none.
+ */
+export type Pictogram = { icon?: string | null };
+
+export type Scene = (
   | { kind: 'title'; title: string; subtitle: string | null; image: string | null }
   | { kind: 'statement'; text: string }
   /**
@@ -82,12 +96,32 @@ export type Scene =
   /** `detail`: the link or address; `date` and `price` (storyboard requests) shown beside it. */
   | { kind: 'cta'; action: string; detail: string | null; date?: string | null; price?: string | null }
   /** A picture of the request (`image`: its local asset name) with an optional caption. */
-  | { kind: 'image'; image: string; caption: string | null };
+  | { kind: 'image'; image: string; caption: string | null }
+  /**
+   * 2–4 options side by side; `highlight`: the index of the option the prompt singles out, `badge` the words that
+   * single it out ("most popular"), shown on it.
+   */
+  | {
+      kind: 'comparison';
+      heading: string | null;
+      options: ComparisonOption[];
+      highlight: number | null;
+      badge: string | null;
+    }
+  /** Dated or timed items in order (an agenda, opening hours, a history), the times as written. */
+  | { kind: 'timeline'; heading: string | null; items: TimedItem[] }
+  /** 2–6 short items, each with a pictogram. */
+  | { kind: 'features'; heading: string | null; items: Feature[] }
+) &
+  Pictogram;
 
 export type SceneKind = Scene['kind'];
 
-/** A scene with its place on the timeline (seconds). */
-export type TimedScene = Scene & { start: number; duration: number };
+/**
+ * A scene with its place on the timeline (seconds) and what the voice says over it (absent or null:
+ * nothing; storyboard version 1, field added compatibly).
+ */
+export type TimedScene = Scene & { start: number; duration: number; narration?: string | null };
 
 export type Storyboard = {
   look: Look;
@@ -126,5 +160,15 @@ export function sceneTexts(scene: Scene): string[] {
       return [scene.action, scene.detail ?? '', scene.date ?? '', scene.price ?? ''];
     case 'image':
       return [scene.caption ?? ''];
+    case 'comparison':
+      return [
+        scene.heading ?? '',
+        ...scene.options.flatMap((o) => [o.name, o.figure ?? '', ...o.features]),
+        scene.badge ?? '',
+      ];
+    case 'timeline':
+      return [scene.heading ?? '', ...scene.items.flatMap((i) => [i.time, i.text])];
+    case 'features':
+      return [scene.heading ?? '', ...scene.items.map((i) => i.text)];
   }
 }

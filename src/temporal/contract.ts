@@ -19,6 +19,7 @@ import type {
   MediaPart,
   RenderChunk,
   TokenUsage,
+  VideoOutput,
   WebhookEventStatus,
   WebhookEventType,
 } from '../shared.js';
@@ -168,6 +169,8 @@ export type RenderInput = {
   width: number;
   height: number;
   assets: RenderAsset[];
+  /** The request's `output` (WebM, GIF, transparent); absent: an opaque MP4. */
+  output?: VideoOutput;
 };
 
 /** How a video renders: in one piece (no chunks) or as these chunks, joined afterwards. */
@@ -183,6 +186,47 @@ export type RenderedVideo = {
   video: StoredMedia;
   artifact: StoredMedia;
   duration_seconds: number;
+};
+
+/**
+ * What the voice says (task queue `video-io`): the storyboard's narration, else `fallbackText` (the
+ * user's prompt, for a composition an LLM wrote without a storyboard) over the whole video.
+ */
+export type NarrationCall = {
+  generationId: string;
+  storyboardKey: string | null;
+  /** Without a storyboard: the LLM's composition, whose narration (if it wrote one) is said. */
+  compositionKey?: string;
+  engine?: string;
+  fallbackText: string;
+  /** The rendered video's length: the fallback narration's room. */
+  durationSeconds: number;
+  voice: string;
+};
+/**
+ * The narration spoken and stored: its manifest's key (null: nothing to say), the characters spoken
+ * (billed), and who spoke them.
+ */
+export type SpokenNarration = { key: string | null; characters: number; providers: string[] };
+
+/** The sound mixed and muxed into the stored video (task queue `video-render`), after the render or the join. */
+export type SoundMixCall = {
+  generationId: string;
+  videoKey: string;
+  durationSeconds: number;
+  narrationKey: string | null;
+  /** Music: the generated bed's motion and cuts come from the storyboard (absent: a smooth bed, no cuts). */
+  storyboardKey: string | null;
+  compositionKey: string;
+  music: string;
+  /** `music: "audio-<n>"`: the stored track's asset name. */
+  track?: string | null;
+  captions: 'none' | 'sidecar' | 'burned';
+};
+/** The mix's loudness (null: nothing to mix, the video stays silent) and the sidecar captions' key. */
+export type MixedSound = {
+  loudness: { integratedLufs: number; truePeakDbtp: number } | null;
+  captionsKey: string | null;
 };
 
 /** Written to PostgreSQL once, when the generation reaches a terminal state. */
@@ -317,6 +361,16 @@ export interface RenderActivities {
   /** One chunk of a long video, stored under its chunk key until the join. */
   renderChunk(input: ChunkRenderInput): Promise<RenderedChunk>;
   joinChunks(input: ChunkJoinInput): Promise<RenderedVideo>;
+}
+
+/** Speaking the narration (task queue `video-io`): each clip once, stored; a retry finds them. */
+export interface SpeechActivities {
+  speakNarration(call: NarrationCall): Promise<SpokenNarration>;
+}
+
+/** The video's one mix, mastered and muxed (task queue `video-render`). */
+export interface SoundMixActivities {
+  mixSound(call: SoundMixCall): Promise<MixedSound>;
 }
 
 /** Lifecycle event delivery (task queue `video-io`). */

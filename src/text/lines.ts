@@ -126,7 +126,15 @@ export type FitOptions = {
   descent: number;
 };
 
-export type FittedText = { size: number; lines: string[]; lineHeight: number; width: number; height: number };
+/** `split`: a word is broken across lines (only when even the smallest size allowed cannot hold it). */
+export type FittedText = {
+  size: number;
+  lines: string[];
+  lineHeight: number;
+  width: number;
+  height: number;
+  split?: boolean;
+};
 
 /** The largest size (down from maxSize) at which the wrapped text fits the box; below minSize only if it must. */
 export function fitText(text: string, measureAt: (s: string, size: number) => number, o: FitOptions): FittedText {
@@ -145,7 +153,7 @@ export function fitText(text: string, measureAt: (s: string, size: number) => nu
       !info.split && width <= o.maxWidth + 0.5 && height <= o.maxHeight && lines.length <= (o.maxLines ?? Infinity);
     const fitsSoftly = width <= o.maxWidth + 0.5 && height <= o.maxHeight;
     if (fits || (size <= o.minSize && fitsSoftly) || size <= floor) {
-      const found = { size, lines, lineHeight: round1(lineHeight), width, height };
+      const found = { size, lines, lineHeight: round1(lineHeight), width, height, split: info.split };
       return o.balance && lines.length > 1 ? fewerLines(text, measureAt, o, found) : found;
     }
     size = Math.max(floor, size * 0.94);

@@ -17,12 +17,8 @@ const TASKS = fileURLToPath(siblingModule(import.meta.url, 'tasks'));
 
 function threads(): Tinypool {
   pool ??= new Tinypool({
-    filename: TASKS,
-    // From source (tsx, vitest) the threads load TypeScript through tsx; the build runs plain .js.
-    execArgv:
-      TASKS.endsWith('.ts') && !process.execArgv.join(' ').includes('tsx')
-        ? [...process.execArgv, '--import', 'tsx']
-        : process.execArgv,
+    // From source (tsx, vitest) the threads register tsx themselves (sourceEntry.mjs); the build runs plain .js.
+    filename: TASKS.endsWith('.ts') ? fileURLToPath(new URL('./sourceEntry.mjs', import.meta.url)) : TASKS,
     // One warm thread (its engines and tokenizer loaded); a second while both cores have work.
     minThreads: 1,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism())),

@@ -1,23 +1,29 @@
 #!/usr/bin/env node
 // Installs what `npm start` and `npm test` need and is missing, then exits. Plain JavaScript with
 // no dependencies, because it runs before `npm install` (as the prestart/pretest script).
-//   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock)
+//   1. npm dependencies (npm install when node_modules is missing or older than package.json or the lock),
+//      then the repository's patches to them (patches/, applied by patch-package; see applyDependencyPatches)
 //   2. Debian chromium-headless-shell, ffmpeg and the fonts both engines draw text with (DejaVu; Noto for
-//      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji), when absent and
+//      Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari… ; Noto CJK; Noto Color Emoji) and the embedded
+//      voice (Festival with its English, Russian and Italian voices; espeak-ng), when absent and
 //      apt is usable; for `npm test` (npm_lifecycle_event=pretest) also tesseract OCR (English, Japanese,
-//      Hindi, Bengali, Thai, Hebrew, Arabic, Russian) and bubblewrap (the render sandbox), and, as
-//      root, the unprivileged user renders run as
+//      Hindi, Bengali, Thai, Hebrew, Arabic, Russian), pocketsphinx (English) and bubblewrap (the render
+//      sandbox), and, as root, the unprivileged user renders run as
 //   3. the Temporal CLI (dev server) at a pinned version: TEMPORAL_CLI_PATH, else `temporal` on PATH,
 //      else built from the Go module proxy into a cache outside the checkout, else downloaded.
 //   4. for `npm test` and `npm run cluster`: the Temporal server and its SQL tool, and gofakes3 (an S3
 //      server), built from the Go module proxy into the same cache.
 //   5. for `npm test`: a container engine and the images of the container test (src/tooling/containers.mjs).
-// A second run finds everything in place and takes well under a second.
+// Steps 1–4 run at the same time, each in a process of its own with its output in
+// ~/.cache/video-api/install-logs/<step>.log, behind one progress display; the first that fails stops
+// the others and is named (src/tooling/steps.mjs). A second run finds everything in place in about a second.
 import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runSteps } from './steps.mjs';
 
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 export const CHROME_HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
@@ -52,6 +58,63 @@ function ensureNpmDependencies() {
   fs.utimesSync(marker, new Date(), new Date());
 }
 
+/** Where the record of the last patch application is kept (see applyDependencyPatches). */
+const PATCHES_APPLIED = path.join('node_modules', '.patches-applied.json');
+
+/**
+ * Applies the patches in patches/ to the installed dependencies with patch-package (the diffs, the
+ * package versions they are for, and a note for upstream: patches/README.md). Throws naming the patch
+ * when one no longer applies (a dependency upgraded, or the file changed), so `npm start` stops rather
+ * than run unpatched. A file that has other hard links (a node_modules copied with `cp -al`, as worktrees
+ * share one) is first replaced by a copy of its own, so patching it changes no other checkout. Skipped
+ * when the patches and the files they touch are as the last application left them: well under a second.
+ */
+export function applyDependencyPatches(dir = root) {
+  const patchDir = path.join(dir, 'patches');
+  const patches = fs.existsSync(patchDir)
+    ? fs
+        .readdirSync(patchDir)
+        .filter((f) => f.endsWith('.patch'))
+        .sort()
+    : [];
+  if (patches.length === 0) return;
+  const texts = patches.map((f) => fs.readFileSync(path.join(patchDir, f), 'utf8'));
+  const targets = [
+    ...new Set(texts.flatMap((t) => [...t.matchAll(/^diff --git a\/(\S+) b\//gm)].map((m) => m[1]))),
+  ].map((f) => path.join(dir, f));
+  const hash = crypto.createHash('sha256').update(texts.join('\0')).digest('hex');
+  const stamp = () =>
+    JSON.stringify({
+      hash,
+      files: targets.map((f) => [
+        path.relative(dir, f),
+        ...(fs.existsSync(f) ? [fs.statSync(f).ino, fs.statSync(f).size] : []),
+      ]),
+    });
+  const record = path.join(dir, PATCHES_APPLIED);
+  if (fs.existsSync(record) && fs.readFileSync(record, 'utf8') === stamp()) return;
+  for (const file of targets) {
+    if (!fs.existsSync(file) || fs.statSync(file).nlink < 2) continue;
+    fs.copyFileSync(file, `${file}.unshared`);
+    fs.renameSync(`${file}.unshared`, file);
+  }
+  const r = spawnSync(
+    process.execPath,
+    [path.join(dir, 'node_modules', 'patch-package', 'index.js'), '--error-on-fail'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
+  if (r.status !== 0) {
+    throw new Error(
+      `a patch in patches/ (${patches.join(', ')}) no longer applies:\n${`${r.stdout}\n${r.stderr}`.trim()}`,
+    );
+  }
+  fs.writeFileSync(record, stamp());
+  say(`patched dependencies: ${patches.join(', ')}`);
+}
+
 /** A file in any tesseract data directory (/usr/share/tesseract-ocr/<version>/tessdata/). */
 function hasTessdata(file) {
   const base = '/usr/share/tesseract-ocr';
@@ -76,9 +139,22 @@ function ensureDebianPackages() {
     'fonts-noto-color-emoji': '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf',
   };
   for (const [pkg, file] of Object.entries(fonts)) if (!fs.existsSync(file)) missing.push(pkg);
+  // The embedded offline voice (src/speech/embedded/voices.ts): Festival's HTS and unit-selection voices
+  // where Debian main has one (English, Russian, Italian), espeak-ng for every other planner language.
+  const voices = {
+    festival: '/usr/bin/text2wave',
+    'festvox-us-slt-hts': '/usr/share/festival/voices/us/cmu_us_slt_arctic_hts',
+    'festvox-ru': '/usr/share/festival/voices/russian/msu_ru_nsh_clunits',
+    'festvox-italp16k': '/usr/share/festival/voices/italian/lp_diphone',
+    'espeak-ng': '/usr/bin/espeak-ng',
+  };
+  for (const [pkg, file] of Object.entries(voices)) if (!fs.existsSync(file)) missing.push(pkg);
   // The test suite reads rendered text back with OCR, in every script it draws.
   if (process.env.npm_lifecycle_event === 'pretest') {
     if (!which('tesseract')) missing.push('tesseract-ocr');
+    // The embedded voice's intelligibility test reads English narration back with an offline recogniser.
+    if (!which('pocketsphinx_continuous')) missing.push('pocketsphinx');
+    if (!fs.existsSync('/usr/share/pocketsphinx/model/en-us/en-us')) missing.push('pocketsphinx-en-us');
     // Titles in every script the engines draw: Latin, CJK, Devanagari, Bengali, Thai, Hebrew, Arabic, Cyrillic.
     for (const lang of ['eng', 'jpn', 'hin', 'ben', 'tha', 'heb', 'ara', 'rus'])
       if (!hasTessdata(`${lang}.traineddata`)) missing.push(`tesseract-ocr-${lang}`);
@@ -263,19 +339,66 @@ function ensureContainerTest() {
   if (r.status !== 0) say('WARNING: the container test (test/deploy/compose.test.ts) cannot run here; it will say why');
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  try {
-    ensureNpmDependencies();
-    ensureDebianPackages();
-    ensureRenderUser();
-    const cli = await ensureTemporalCli();
-    // The tests' S3 server and the production-like cluster (`npm run cluster`): built once when Go is
-    // here; the tests that need them say why they are skipped otherwise.
-    if (['pretest', 'cluster', 'precluster'].includes(process.env.npm_lifecycle_event ?? '')) {
+/**
+ * The install steps that do not depend on each other, each run as `install.mjs --step <name>` in a process
+ * of its own, all at once (src/tooling/steps.mjs): npm dependencies and their patches; Debian packages and
+ * the render user; the Temporal CLI (a Go build on a fresh machine); the Node LTS; for `npm test` and
+ * `npm run cluster` the Go-built Temporal server and S3 server.
+ */
+const STEPS = {
+  npm: {
+    title: 'npm dependencies',
+    run: () => {
+      ensureNpmDependencies();
+      applyDependencyPatches();
+    },
+  },
+  apt: {
+    title: 'Debian packages',
+    run: () => {
+      ensureDebianPackages();
+      ensureRenderUser();
+    },
+  },
+  'temporal-cli': { title: `Temporal CLI ${TEMPORAL_CLI_VERSION}`, run: () => ensureTemporalCli() },
+  'node-lts': { title: `Node ${NODE_LTS_VERSION}`, run: () => void ensureNodeLts() },
+  'go-tools': {
+    title: `Temporal server ${TEMPORAL_SERVER_VERSION} and gofakes3 ${GOFAKES3_VERSION}`,
+    // The tests that need them say why they are skipped when they cannot be built: never a failure.
+    run: () => {
       for (const tool of [gofakes3(), temporalServer()]) if (tool.reason) say(`WARNING: ${tool.reason}`);
-    }
-    if (process.env.npm_lifecycle_event === 'pretest') ensureContainerTest();
-    say(`ready (temporal CLI: ${cli})`);
+    },
+  },
+};
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain && process.argv[2] === '--step') {
+  await STEPS[process.argv[3]].run();
+} else if (isMain && process.argv[2] === '--patches') {
+  // `npm install`'s postinstall: the patches alone (npm has just installed the rest).
+  try {
+    applyDependencyPatches();
+  } catch (err) {
+    say(`FAILED: ${err.message}`);
+    process.exit(1);
+  }
+} else if (isMain) {
+  const lifecycle = process.env.npm_lifecycle_event ?? '';
+  const names = ['npm', 'apt', 'temporal-cli', 'node-lts'];
+  // The tests' S3 server and the production-like cluster (`npm run cluster`): built once when Go is here.
+  if (['pretest', 'cluster', 'precluster'].includes(lifecycle)) names.push('go-tools');
+  const started = Date.now();
+  try {
+    await runSteps(
+      names.map((name) => ({
+        name,
+        title: STEPS[name].title,
+        command: [process.execPath, fileURLToPath(import.meta.url), '--step', name],
+      })),
+      { logDir: path.join(toolsCacheDir(), 'install-logs'), say },
+    );
+    if (lifecycle === 'pretest') ensureContainerTest();
+    say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (temporal CLI: ${findTemporalCli()})`);
   } catch (err) {
     say(`FAILED: ${err.message}`);
     process.exit(1);

@@ -13,9 +13,39 @@ import { loadConfigOrExit } from '../config.js';
 import { startDevServer } from './temporalDevServer.js';
 import { ensureTemporalCli } from './install.mjs';
 import { ensurePostgres, exitOf, nodeService, supervise } from './supervisor.js';
+import { takenClaims } from './preflight.js';
 
 const config = loadConfigOrExit();
 const started = Date.now();
+
+// Ports and data another process holds (often a leftover of an earlier run): said now, naming it.
+const taken = await takenClaims([
+  { what: 'the API (PORT)', port: config.port, host: config.host },
+  ...(config.embeddedDatabase
+    ? [
+        { what: 'the embedded PostgreSQL (EMBEDDED_PG_PORT)', port: config.embeddedPgPort },
+        { what: 'the embedded PostgreSQL data (DATA_DIR)', file: path.join(config.dataDir, 'postgres') },
+      ]
+    : []),
+  ...(config.embeddedTemporal
+    ? [
+        {
+          what: 'the Temporal dev server (EMBEDDED_TEMPORAL_PORT)',
+          port: Number(config.temporal.address.split(':')[1]),
+        },
+        { what: 'the Temporal Web UI (TEMPORAL_UI_PORT)', port: config.temporal.uiPort },
+        { what: 'the Temporal dev server data (DATA_DIR)', file: path.join(config.dataDir, 'temporal.db') },
+      ]
+    : []),
+]);
+if (taken.length) {
+  process.stderr.write(
+    `npm start cannot start: what it needs is taken.\n  ${taken.join('\n  ')}\n` +
+      'Stop that process, or move this one (the variables named above).\n',
+  );
+  process.exit(1);
+}
+
 const supervisor = supervise();
 
 const postgres = await ensurePostgres(config, supervisor);

@@ -270,12 +270,35 @@ export function supervise(): Supervisor {
   const supervisor = createSupervisor(RESTART_POLICY, (code) => process.exit(code));
   process.on('SIGINT', () => void supervisor.stopAll(0));
   process.on('SIGTERM', () => void supervisor.stopAll(0));
+  startWatchdog();
+  // Our own parent (lts.mjs, npm) gone, however: stop like a SIGTERM (the kernel does not tell us).
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void supervisor.stopAll(0);
+  }, 500).unref();
   // A failed start (a top-level await that throws lands here too) stops what already runs.
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'start failed');
     void supervisor.stopAll(1);
   });
   return supervisor;
+}
+
+/**
+ * src/tooling/watchdog.mjs beside this process: whatever this process starts (and what those start)
+ * is stopped when this process dies, even by SIGKILL. Its stdin is the pipe whose closing tells it;
+ * in a process group of its own, so a terminal's Ctrl-C (which we handle) does not reach it.
+ */
+function startWatchdog() {
+  const watchdog = spawn(process.execPath, [path.join(root, 'src/tooling/watchdog.mjs'), String(process.pid)], {
+    stdio: ['pipe', 'ignore', 'inherit'],
+    detached: true,
+  });
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+  watchdog.on('error', (err) =>
+    logger.warn({ err }, 'watchdog did not start: children may outlive a killed npm start'),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a video file is, read with ffprobe from its first video stream: a rendered video (the source
 // of every RenderResult) or a video a request brought (its size and length, or why it is unusable).
 import fs from 'node:fs';
-import { runVideoTool, VideoToolError } from './tools.js';
+import { runVideoTool, VideoToolError, type Confinement } from './tools.js';
 
 /** A rendered video file as ffprobe describes it. */
 export type ProbedVideo = {
@@ -44,7 +44,7 @@ const ENTRIES =
 async function ffprobe(
   ffmpegPath: string,
   filePath: string,
-  opts: { countPackets?: boolean; timeoutMs?: number },
+  opts: { countPackets?: boolean; timeoutMs?: number; confine?: Confinement },
 ): Promise<FfprobeOutput> {
   const args = [
     '-v',
@@ -58,7 +58,8 @@ async function ffprobe(
     'json',
     filePath,
   ];
-  return JSON.parse(await runVideoTool(ffmpegPath, 'ffprobe', args, { timeoutMs: opts.timeoutMs })) as FfprobeOutput;
+  const run = { timeoutMs: opts.timeoutMs, confine: opts.confine, inputs: [filePath] };
+  return JSON.parse(await runVideoTool(ffmpegPath, 'ffprobe', args, run)) as FfprobeOutput;
 }
 
 const parseRate = (rate = '0/1') => {
@@ -90,11 +91,18 @@ export async function probeVideo(
   };
 }
 
-/** A request's video: its facts, or a reason it is not a readable video (no video stream, unknown length). */
-export async function probeMediaVideo(ffmpegPath: string, filePath: string): Promise<VideoFacts | { problem: string }> {
+/**
+ * A request's video: its facts, or a reason it is not a readable video (no video stream, unknown length). `confine`:
+ * where ffprobe parses the user's bytes (the render sandbox).
+ */
+export async function probeMediaVideo(
+  ffmpegPath: string,
+  filePath: string,
+  confine?: Confinement,
+): Promise<VideoFacts | { problem: string }> {
   let info: FfprobeOutput;
   try {
-    info = await ffprobe(ffmpegPath, filePath, { timeoutMs: MEDIA_PROBE_TIMEOUT_MS });
+    info = await ffprobe(ffmpegPath, filePath, { timeoutMs: MEDIA_PROBE_TIMEOUT_MS, confine });
   } catch (err) {
     if (!(err instanceof VideoToolError)) throw err;
     const stderr = err.stderr.split('\n')[0];

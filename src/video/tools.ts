@@ -36,8 +36,26 @@ export class VideoToolError extends Error {
   }
 }
 
-/** `maxBuffer`: bytes of stdout read at most (default 1 MiB); `timeoutMs`: none by default. */
-export type RunOptions = { timeoutMs?: number; signal?: AbortSignal; maxBuffer?: number };
+/**
+ * How a run on untrusted bytes is confined (src/engines/isolation/confine.ts): the command line that runs `argv`
+ * with only `inputs` (paths among its arguments) readable, and what to remove once it has ended.
+ */
+export type Confinement = (
+  argv: string[],
+  inputs: string[],
+) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): Promise<void> }>;
+
+/**
+ * `maxBuffer`: bytes of stdout read at most (default 1 MiB); `timeoutMs`: none by default. `confine`: run it confined,
+ * `inputs` the files among the arguments it may read (a user's media).
+ */
+export type RunOptions = {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  maxBuffer?: number;
+  confine?: Confinement;
+  inputs?: string[];
+};
 
 function runFailure(tool: VideoTool, err: ExecFileException, output: string, opts: RunOptions): Error {
   if (err.name === 'AbortError' || opts.signal?.aborted) return err;
@@ -72,6 +90,7 @@ export function runVideoTool(
   args: readonly string[],
   opts: RunOptions & { binary?: boolean } = {},
 ): Promise<string | Buffer> {
+  if (opts.confine) return runConfined(ffmpegPath, tool, args, opts, opts.confine);
   return new Promise((resolve, reject) => {
     execFile(
       commandOf(ffmpegPath, tool),
@@ -83,6 +102,98 @@ export function runVideoTool(
         maxBuffer: opts.maxBuffer ?? 1 << 20,
       },
       (err, stdout, stderr) => (err ? reject(runFailure(tool, err, String(stderr), opts)) : resolve(stdout)),
+    );
+  });
+}
+
+/**
+ * A confined run: in a process group of its own (the sandbox's shell, bubblewrap and the tool), all of it killed on
+ * timeout or abort; what it wrote to stdout.
+ */
+async function runConfined(
+  ffmpegPath: string,
+  tool: VideoTool,
+  args: readonly string[],
+  opts: RunOptions & { binary?: boolean },
+  confine: Confinement,
+): Promise<string | Buffer> {
+  const confined = await confine([commandOf(ffmpegPath, tool), ...args], opts.inputs ?? []);
+  try {
+    return await new Promise<string | Buffer>((resolve, reject) => {
+      const child = spawn(confined.command, confined.args, {
+        env: confined.env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const out: Buffer[] = [];
+      let outBytes = 0;
+      let stderr = '';
+      let failure: VideoToolError | null = null;
+      const killGroup = (why: VideoToolError) => {
+        failure ??= why;
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      };
+      child.stdout.on('data', (d: Buffer) => {
+        outBytes += d.length;
+        if (outBytes > (opts.maxBuffer ?? 1 << 20))
+          killGroup(new VideoToolError(tool, 'output_too_large', '', 'wrote more output than is read'));
+        else out.push(d);
+      });
+      child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_TAIL_CHARS)));
+      const timer = opts.timeoutMs
+        ? setTimeout(
+            () => killGroup(new VideoToolError(tool, 'timed_out', '', `timed out after ${opts.timeoutMs} ms`)),
+            opts.timeoutMs,
+          )
+        : null;
+      const onAbort = () => killGroup(new VideoToolError(tool, 'killed', '', 'aborted'));
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      child.once('error', (err) =>
+        reject(new VideoToolError(tool, 'not_started', '', `could not start: ${err.message}`)),
+      );
+      child.once('close', (code, signal) => {
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (opts.signal?.aborted) return reject(opts.signal.reason);
+        if (failure) return reject(failure);
+        const tail = stderr.trim();
+        if (signal) return reject(new VideoToolError(tool, 'killed', tail, `killed by ${signal}`));
+        // The sandbox's shell ends with the tool's status (128+n for signal n).
+        if (code !== 0)
+          return reject(
+            code !== null && code > 128
+              ? new VideoToolError(tool, 'killed', tail, `killed by signal ${code - 128}`)
+              : new VideoToolError(tool, 'exited', tail, `exited with code ${code}`),
+          );
+        const bytes = Buffer.concat(out);
+        resolve(opts.binary ? bytes : bytes.toString('utf8'));
+      });
+    });
+  } finally {
+    await confined.release();
+  }
+}
+
+/**
+ * Runs ffmpeg or ffprobe to its end; what it wrote to stderr, as text: where filters that measure (ebur128,
+ * silencedetect, astats) write their results. `maxBuffer` bounds each of stdout and stderr.
+ */
+export function runVideoToolForLog(
+  ffmpegPath: string,
+  tool: VideoTool,
+  args: readonly string[],
+  opts: RunOptions = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      commandOf(ffmpegPath, tool),
+      args,
+      { encoding: 'utf8', timeout: opts.timeoutMs ?? 0, signal: opts.signal, maxBuffer: opts.maxBuffer ?? 1 << 20 },
+      (err, _stdout, stderr) => (err ? reject(runFailure(tool, err, stderr, opts)) : resolve(stderr)),
     );
   });
 }

@@ -16,6 +16,7 @@ import {
   recordWebhookAttempt,
   type WebhookAttemptRow,
 } from '../db/webhooks.js';
+import { isOpenAiVideo } from '../db/videos.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { WebhookEventStatus, WebhookEventType } from '../shared.js';
@@ -27,10 +28,10 @@ import type {
   WebhookDeliveryPlan,
 } from '../temporal/contract.js';
 import { ATTEMPT_FAILURES, isAttemptFailure } from './attemptFailures.js';
-import { buildWebhookEvent } from './events.js';
+import { buildOpenAiVideoEvent, buildWebhookEvent, isOpenAiVideoEventBody } from './events.js';
 import { statusAfterAttempt } from './retryPolicy.js';
 import { sendWebhook, type SendOptions } from './send.js';
-import { signatureHeaders } from './signing.js';
+import { signatureHeaders, STANDARD_WEBHOOK_HEADERS, WEBHOOK_HEADERS } from './signing.js';
 import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../outbound/urlPolicy.js';
 
 export type WebhookDelivery = {
@@ -87,7 +88,12 @@ export function createWebhookDelivery(
             ? (await storage.url(input.facts.videoKey)).url
             : null;
         const createdAt = new Date();
-        const event = buildWebhookEvent(input, createdAt.getTime(), outputUrl);
+        // A video created in the OpenAI Videos shape gets OpenAI's event, and only the ones OpenAI has.
+        const openAi = (await isOpenAiVideo(db, input.generationId))
+          ? buildOpenAiVideoEvent(input, createdAt.getTime())
+          : undefined;
+        if (openAi === null) return null;
+        const event = openAi ?? buildWebhookEvent(input, createdAt.getTime(), outputUrl);
         await insertWebhookEvent(db, {
           id: input.eventId,
           organizationId: input.organizationId,
@@ -106,7 +112,8 @@ export function createWebhookDelivery(
       const settings = event && (await getWebhookSettings(db, event.organization_id));
       if (!event || !settings) return null;
       const sentAt = new Date();
-      const headers = signatureHeaders(activeSigningSecrets(settings, sentAt), event.id, sentAt, event.body);
+      const names = isOpenAiVideoEventBody(event.body) ? STANDARD_WEBHOOK_HEADERS : WEBHOOK_HEADERS;
+      const headers = signatureHeaders(activeSigningSecrets(settings, sentAt), event.id, sentAt, event.body, names);
       const { cause, ...outcome } = await sendWebhook({ url: event.url, body: event.body, headers }, sendOptions);
       const log = { event_id: event.id, generation_id: event.generation_id, attempt, status_code: outcome.statusCode };
       if (outcome.error) logger.warn({ ...log, error: outcome.error, cause }, 'webhook attempt failed');

@@ -56,3 +56,40 @@ export function buildWebhookEvent(
     data: { object },
   };
 }
+
+/**
+ * The OpenAI Videos shape's event (src/api/videos/): what OpenAI sent for a video, `video.completed` or
+ * `video.failed`, naming the video only (the receiver retrieves it). Sent for the generations created on /v1/videos
+ * instead of our completed event; OpenAI has no queued, started or progress events.
+ */
+export type OpenAiVideoEvent = {
+  id: string;
+  object: 'event';
+  created_at: number;
+  type: 'video.completed' | 'video.failed';
+  data: { id: string };
+};
+
+/** The Videos shape's event for this delivery; null for an event OpenAI does not have. */
+export function buildOpenAiVideoEvent(input: WebhookDeliveryInput, createdAtMs: number): OpenAiVideoEvent | null {
+  const { facts } = input;
+  if (facts.type !== 'video.generation.completed' || (facts.status !== 'completed' && facts.status !== 'failed'))
+    return null;
+  return {
+    id: input.eventId,
+    object: 'event',
+    created_at: Math.floor(createdAtMs / 1000),
+    type: facts.status === 'completed' ? 'video.completed' : 'video.failed',
+    data: { id: input.generationId },
+  };
+}
+
+/** Whether a recorded body is a Videos-shape event (signed under the Standard Webhooks header names). */
+export function isOpenAiVideoEventBody(body: string): boolean {
+  try {
+    const { type } = JSON.parse(body) as { type?: unknown };
+    return type === 'video.completed' || type === 'video.failed';
+  } catch {
+    return false;
+  }
+}

@@ -62,7 +62,7 @@ export async function sendWebhook(
     if (err instanceof NonPublicUrlError)
       return failed(
         err.unresolved ? ATTEMPT_FAILURES.unresolved : ATTEMPT_FAILURES.notPublic,
-        `rejected before connecting: ${err.message}`,
+        `rejected before connecting: ${err.detail}`,
       );
     const { code, message } = err as NodeJS.ErrnoException;
     const cause = [code, message || String(err)].filter(Boolean).join(': ');

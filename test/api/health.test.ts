@@ -16,7 +16,7 @@ describe('health', () => {
     expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
   });
 
-  it('/readyz turns 503 when the database is unreachable, naming it', async () => {
+  it('/readyz turns 503 when the database is unreachable, naming it (its error text for this machine)', async () => {
     const deadPort = await freePort();
     const broken = await startApi({ DATABASE_URL: `postgres://postgres@127.0.0.1:${deadPort}/nothing` });
     try {
@@ -31,6 +31,36 @@ describe('health', () => {
       await broken.close();
     }
   });
+
+  it(
+    '/readyz from elsewhere (through a proxy) names the dependency that is down without its error text; ' +
+      'the operator token shows it',
+    async () => {
+      const deadPort = await freePort();
+      const operatorToken = 'operator-token-of-at-least-32-characters';
+      const broken = await startApi({
+        DATABASE_URL: `postgres://secret_user@127.0.0.1:${deadPort}/nothing`,
+        OPERATOR_TOKEN: operatorToken,
+      });
+      try {
+        const proxied = { 'x-forwarded-for': '203.0.113.9' };
+        const res = await api(broken.url, '/readyz', { headers: proxied });
+        expect(res.status).toBe(503);
+        expect(res.body.checks).toEqual({ database: 'unavailable', temporal: 'ok' });
+        expect(res.body.error).toEqual({ code: 'not_ready', message: 'database unavailable' });
+        expect(JSON.stringify(res.body)).not.toMatch(new RegExp(`${deadPort}|ECONNREFUSED|secret_user`));
+
+        const wrongToken = await api(broken.url, '/readyz', { headers: proxied, key: 'not-the-operator-token' });
+        expect(wrongToken.body.checks.database).toBe('unavailable');
+
+        const operator = await api(broken.url, '/readyz', { headers: proxied, key: operatorToken });
+        expect(operator.status).toBe(503);
+        expect(operator.body.checks.database).toMatch(/^unavailable: .+/);
+      } finally {
+        await broken.close();
+      }
+    },
+  );
 
   it('/readyz turns 503 when Temporal is unreachable', async () => {
     const deadPort = await freePort();

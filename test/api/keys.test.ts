@@ -2,7 +2,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, testEnv, api, type TestApi } from '../support/stack.js';
+import { createApiKey, listApiKeys } from '../../src/db/apiKeys.js';
+import { createOrgWithKey, startApi, testEnv, api, type TestApi } from '../support/stack.js';
+import { createTestMember, DashboardClient } from '../dashboard/support.js';
+
+const KEYS = 50;
 
 const run = promisify(execFile);
 
@@ -19,7 +23,8 @@ async function admin(...args: string[]) {
 
 let stack: TestApi;
 beforeAll(async () => {
-  stack = await startApi();
+  // Behind a proxy, as the dashboard runs: sign-in counts the forwarded address.
+  stack = await startApi({ TRUST_PROXY: 'true' });
 });
 afterAll(() => stack.close());
 
@@ -94,5 +99,38 @@ describe('admin CLI and key lifecycle', () => {
     expect(unknownOrg.json.error.message).toMatch(/unknown organization/);
     const unknownKey = await admin('revoke-key', 'key_nope');
     expect(unknownKey.json.error.message).toMatch(/unknown key/);
+  });
+
+  it(`refuses the 51st key of an organization (KEYS_PER_ORGANIZATION ${KEYS} by default), however made`, async () => {
+    const { org } = await createOrgWithKey(stack.db);
+    expect(stack.config.keysPerOrganization).toBe(KEYS);
+    // Created in parallel: the organization's row lock lets exactly the cap through.
+    const made = await Promise.allSettled(
+      Array.from({ length: KEYS + 5 }, (_, i) => createApiKey(stack.db, org.id, `k${i}`, {}, KEYS)),
+    );
+    expect(made.filter((r) => r.status === 'fulfilled')).toHaveLength(KEYS - 1); // createOrgWithKey made one
+    const refused = made.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ kind: 'conflict', code: 'key_limit_reached' });
+    expect((await listApiKeys(stack.db, org.id)).length).toBe(KEYS);
+
+    // The admin CLI (a real process, the default cap) says why.
+    const cli = await admin('create-key', '--org', org.id, '--name', 'one too many');
+    expect(cli.code).toBe(1);
+    expect(cli.json.error.message).toMatch(/50 API keys, the most it may have \(50\)/);
+
+    // The dashboard answers 409 with the reason on the keys page.
+    const member = await createTestMember(stack.db, org.id);
+    const client = new DashboardClient(stack.url);
+    expect((await client.signIn(member.email, member.password)).status).toBe(303);
+    await client.get('/dashboard/keys');
+    const page = await client.post('/dashboard/keys', { name: 'fifty-first' });
+    expect(page.status).toBe(409);
+    expect(page.body).toContain('the most it may have (50)');
+    expect((await listApiKeys(stack.db, org.id)).length).toBe(KEYS);
+
+    // Deleting one makes room.
+    const [oldest] = await listApiKeys(stack.db, org.id);
+    await admin('delete-key', oldest!.id);
+    expect((await admin('create-key', '--org', org.id, '--name', 'replacement')).code).toBe(0);
   });
 });

@@ -87,10 +87,15 @@ describe('a look in the brand', () => {
     expect(contrastRatio(look.palette.text, '#ffffff')).toBeGreaterThanOrEqual(4.5);
     expect(contrastRatio(look.palette.accent, '#ffffff')).toBeGreaterThanOrEqual(3);
   });
-  it('changes nothing but the accent when only the accent is set', () => {
-    expect(brandLook(dark, { colors: { background: null, text: null, accent: '#ff0000' }, font: null })).toEqual({
+  it('changes nothing but the accents when only the accent is set: the second a tint of the kit’s (issue 43)', () => {
+    const look = brandLook(dark, { colors: { background: null, text: null, accent: '#ff0000' }, font: null });
+    expect(look).toEqual({
       ...dark,
-      palette: { ...dark.palette, accent: '#ff0000' },
+      palette: { ...dark.palette, accent: '#ff0000', accent2: look.palette.accent2 },
     });
+    // Between the kit's accent and the background: never the preset's second accent.
+    expect(look.palette.accent2).not.toBe(dark.palette.accent2);
+    const red = parseInt(look.palette.accent2.slice(1, 3), 16);
+    expect(red).toBeGreaterThan(parseInt(dark.palette.background.slice(1, 3), 16));
   });
 });

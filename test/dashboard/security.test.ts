@@ -2,6 +2,7 @@
 // isolation between organizations, the sign-in rate limit, sign-out, headers, escaping, and the
 // admin CLI command that creates the first member.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/index.js';
 import { listApiKeys } from '../../src/db/apiKeys.js';
@@ -292,7 +293,7 @@ describe('organizations are isolated', () => {
 });
 
 describe('sign-in rate limit', () => {
-  it('failures from other addresses never lock a member out of their own address', async () => {
+  it('failures from another address never lock a member out of their own address', async () => {
     const { org } = await createOrgWithKey(app.db);
     const member = await createTestMember(app.db, org.id);
     // An attacker guessing from one address, and from many.
@@ -372,6 +373,46 @@ describe('sign-in rate limit', () => {
     const checked = statuses.filter((s) => s === 401).length;
     expect(checked).toBeLessThanOrEqual(LOGIN_LIMIT.freeFailures);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
+  });
+
+  it('guesses rotated through an IPv6 /64 count as one address: per account and across accounts', async () => {
+    const { org } = await createOrgWithKey(app.db);
+    const member = await createTestMember(app.db, org.id);
+    // A fresh /64 per run (the table is shared by the file's tests); each guess from a new address in it.
+    const prefix = `2001:db8:${crypto.randomInt(1, 0xffff).toString(16)}:${crypto.randomInt(1, 0xffff).toString(16)}`;
+    let host = 0;
+    const rotating = () => new DashboardClient(app.url, `${prefix}:${(++host).toString(16)}:0:0:1`);
+    // Each guess from a new address of the /64 is counted against the same (email, /64) pair.
+    for (let i = 0; i < LOGIN_LIMIT.freeFailures; i++)
+      expect((await rotating().signIn(member.email, `guess ${i}`)).status).toBe(401);
+    const { rows } = await app.db.query('SELECT DISTINCT ip FROM login_failures WHERE email = $1', [member.email]);
+    expect(rows).toEqual([{ ip: `${prefix}::/64` }]);
+    // Past the free failures the pair waits (more failures seeded: a slow machine's sign-ins outlast short delays),
+    // and the right password from yet another address of that /64 is not even checked.
+    for (let i = 0; i < 6; i++)
+      await recordLoginFailure(app.db, member.email, `${prefix}::/64`, LOGIN_LIMIT.windowSeconds);
+    for (let i = 0; i < 3; i++) expect((await rotating().signIn(member.email, member.password)).status).toBe(429);
+    // Across accounts: the /64 is locked after perIp failures, whatever the address in it.
+    for (let i = 0; i < LOGIN_LIMIT.perIp; i++)
+      await recordLoginFailure(app.db, `spray${i}@example.test`, `${prefix}::/64`, LOGIN_LIMIT.windowSeconds);
+    expect((await rotating().signIn(a.member.email, a.member.password)).status).toBe(429);
+    // Another /64 is not affected.
+    expect(
+      (await new DashboardClient(app.url, '2001:db8:ffff:1::1').signIn(member.email, member.password)).status,
+    ).toBe(303);
+  });
+
+  it(`per account: after ${LOGIN_LIMIT.perAccount} failures from any addresses, every address waits`, async () => {
+    const { org } = await createOrgWithKey(app.db);
+    const member = await createTestMember(app.db, org.id);
+    // A botnet: one guess from each of many addresses.
+    for (let i = 0; i < LOGIN_LIMIT.perAccount; i++)
+      await recordLoginFailure(app.db, member.email, `10.77.${i}.1`, LOGIN_LIMIT.windowSeconds);
+    const fresh = await new DashboardClient(app.url).signIn(member.email, member.password);
+    expect(fresh.status).toBe(429);
+    expect(Number(fresh.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other accounts are not affected.
+    expect((await new DashboardClient(app.url).signIn(a.member.email, a.member.password)).status).toBe(303);
   });
 
   it(`locks an IP after ${LOGIN_LIMIT.perIp} failures, whatever the email`, async () => {

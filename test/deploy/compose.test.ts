@@ -105,15 +105,19 @@ describe.skipIf(
     await exec('docker', ['tag', id, image]);
     console.log(`[compose.test] docker build: ${((Date.now() - started) / 1000).toFixed(1)} s (${image})`);
 
-    const [api1, api2, s3, temporal, ui] = await freePorts(5);
+    const [api1, api2, s3, ui] = await freePorts(4);
     Object.assign(env, {
       VIDEO_API_IMAGE: image,
       PUBLISH_ADDRESS: '127.0.0.1',
       API_1_PORT: String(api1),
       API_2_PORT: String(api2),
       S3_PORT: String(s3),
-      TEMPORAL_PORT: String(temporal),
       TEMPORAL_UI_PORT: String(ui),
+      // The secrets the file requires, as an operator sets them (it holds none: compose refuses to start without).
+      POSTGRES_PASSWORD: crypto.randomBytes(12).toString('hex'),
+      S3_ACCESS_KEY_ID: `ops${crypto.randomBytes(6).toString('hex')}`,
+      S3_SECRET_ACCESS_KEY: crypto.randomBytes(20).toString('hex'),
+      MEDIA_URL_SECRET: crypto.randomBytes(32).toString('hex'),
     });
     apiUrls = [api1, api2].map((p) => `http://127.0.0.1:${p}`);
     const upStarted = Date.now();
@@ -202,8 +206,11 @@ describe.skipIf(
       const services = Object.entries(file.services);
       const script = (name: string) => [file.services[name]!.command].flat().join('\n');
       const withImage = (name: string) => services.filter(([, s]) => s.image?.split(':')[0] === name);
-      const hostOf = (address: string) =>
-        new URL(/^[a-z]+:\/\//.test(address) ? address : `http://${address}`).hostname;
+      // Read as written: an interpolation (`${POSTGRES_PASSWORD:?…}` in a URL's password) stands for a value.
+      const hostOf = (written: string) => {
+        const address = written.replace(/\$\{[^}]*\}/g, 'x');
+        return new URL(/^[a-z]+:\/\//.test(address) ? address : `http://${address}`).hostname;
+      };
 
       // Temporal: its four services, each its own container of the server the cluster tests run, on
       // the databases and shard count src/tooling/temporalCluster.ts uses.

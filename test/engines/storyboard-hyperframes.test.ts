@@ -49,8 +49,8 @@ const rootDuration = (html: string) =>
 
 describe('storyboard composer: one layout per scene kind', () => {
   it(
-    'draws each kind with its own elements: counter targets, progress, bars, list items, quote card, ' +
-      'call to action',
+    'draws each kind with its own elements: counter targets, progress, bars, quote card, features with their ' +
+      'pictograms, call to action',
     () => {
       const storyboard = planStoryboard({
         prompt: ALL_KINDS,
@@ -66,7 +66,7 @@ describe('storyboard composer: one layout per scene kind', () => {
         'progress',
         'bars',
         'quote',
-        'list',
+        'features',
         'steps',
         'cta',
       ]);
@@ -101,9 +101,10 @@ describe('storyboard composer: one layout per scene kind', () => {
       for (const word of ['It', 'changed', 'how', 'our', 'team', 'thinks'])
         expect(html).toContain(`<span class="w">${word}</span>`);
       expect(html).toContain('>— says Maria Lopez</div>');
-      // list items
-      for (const item of ['Speed', 'Security', 'Privacy', 'Support']) expect(html).toContain(`>${item}</div>`);
-      expect(html.match(/class="dot" id="s7-d\d"/g)).toHaveLength(4);
+      // features: each item with its pictogram tile
+      for (const [i, item] of ['Speed', 'Security', 'Privacy', 'Support'].entries())
+        expect(html).toMatch(new RegExp(`id="s7-i${i}"[^>]*>${item}</div>`));
+      expect(html.match(/class="itile" id="s7-c\d"[^>]*><svg/g)).toHaveLength(4);
       for (const [i, step] of ['Install the app', 'Import your notes', 'Invite your team'].entries()) {
         // steps: the marker as written in its badge
         expect(html).toMatch(new RegExp(`id="s8-n${i}"[^>]*>${i + 1}</div>`));

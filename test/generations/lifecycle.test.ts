@@ -62,6 +62,9 @@ describe('Responses shape', () => {
       latency_ms: null,
       error: null,
       artifact_url: null,
+      thumbnail_url: null,
+      spritesheet_url: null,
+      captions_url: null,
       artifact_type: null,
       // Extension: the storyboard the embedded composer planned, once it has.
       storyboard_url: null,
@@ -174,6 +177,9 @@ describe('Chat-Completions shape', () => {
       latency_ms: null,
       error: null,
       artifact_url: null,
+      thumbnail_url: null,
+      spritesheet_url: null,
+      captions_url: null,
       artifact_type: null,
       // Extension: the storyboard the embedded composer planned, once it has.
       storyboard_url: null,

@@ -58,8 +58,18 @@ const expectedTexts = (sb: unknown) =>
   toStoryboard(storyboardSchema.parse(sb), { image: (ref) => `${ref}.png` }).scenes.map((s) =>
     sceneTexts(s).filter(Boolean).sort(),
   );
-/** Words only (the engines' ornaments, a quote's “ and an attribution's —, are no text of the storyboard). */
-const words = (scenes: string[][]) => scenes.map((texts) => texts.map(fold).filter(Boolean).sort());
+/**
+ * Words only (the engines' ornaments, a quote's “ and an attribution's —, are no text of the storyboard); texts set
+ * on one line with a middle dot between them (a comparison's features in Lottie) count one by one.
+ */
+const words = (scenes: string[][]) =>
+  scenes.map((texts) =>
+    texts
+      .flatMap((t) => t.split(' · '))
+      .map(fold)
+      .filter(Boolean)
+      .sort(),
+  );
 
 async function create(json: Record<string, unknown>) {
   return api(stack.url, '/v1/responses', { method: 'POST', key, json: { model: 'gpt-4o-mini', ...canvas, ...json } });

@@ -33,8 +33,13 @@ const responsesCases: Array<[string, Record<string, unknown>, string]> = [
   ['bad role', { ...okResponses, input: [{ role: 'robot', content: 'x' }] }, 'input.0.role'],
   [
     'unknown part type',
-    { ...okResponses, input: [{ role: 'user', content: [{ type: 'input_audio', data: 'x' }] }] },
+    { ...okResponses, input: [{ role: 'user', content: [{ type: 'input_hologram', data: 'x' }] }] },
     'input.0.content.0.type',
+  ],
+  [
+    'input_audio part without its input_audio object',
+    { ...okResponses, input: [{ role: 'user', content: [{ type: 'input_audio', data: 'x' }] }] },
+    'input.0.content.0.input_audio',
   ],
   [
     'chat part name in Responses shape',

@@ -174,3 +174,48 @@ describe('limits', () => {
     expect([formatBytes(999), formatBytes(340_000), formatBytes(8_200_000)]).toEqual(['999 B', '340 KB', '8.2 MB']);
   });
 });
+
+describe('GIF frames', () => {
+  /** A GIF with a `screen` logical screen and one frame declaring `frame` (a 2-colour table, a tiny LZW body). */
+  function gif(screen: [number, number], frame: [number, number, number, number]) {
+    const u16 = (n: number) => [n & 0xff, n >> 8];
+    return Buffer.from([
+      ...Buffer.from('GIF89a'),
+      ...u16(screen[0]),
+      ...u16(screen[1]),
+      0x80, // a global colour table of 2 entries
+      0,
+      0,
+      ...[0, 0, 0, 255, 255, 255],
+      0x21, // a graphic control extension, skipped
+      0xf9,
+      4,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0x2c, // the frame: left, top, width, height
+      ...frame.flatMap(u16),
+      0,
+      2, // LZW minimum code size, one data sub-block, the terminator
+      2,
+      0x4c,
+      0x01,
+      0,
+      0x3b,
+    ]);
+  }
+
+  it('a 1×1 screen whose frame declares 65535×65535 is judged by the frame, and refused', () => {
+    const bomb = gif([1, 1], [0, 0, 65535, 65535]);
+    expect(sniffMedia(bomb)?.mediaType).toBe('image/gif');
+    const size = imageSize(bomb, 'image/gif')!;
+    expect(size).toEqual({ width: 65535, height: 65535 });
+    expect(imageSizeProblem(size)).toMatch(/65535×65535 pixels/);
+    // A frame placed far off a small screen counts with its offset.
+    expect(imageSize(gif([10, 10], [60000, 0, 2, 2]), 'image/gif')).toEqual({ width: 60002, height: 10 });
+    // A frame inside its screen changes nothing.
+    expect(imageSize(gif([120, 44], [0, 0, 120, 44]), 'image/gif')).toEqual({ width: 120, height: 44 });
+  });
+});

@@ -87,6 +87,10 @@ describe('OpenAPI', () => {
         '/v1/responses',
         '/v1/responses/{id}',
         '/v1/usage',
+        '/v1/videos',
+        '/v1/videos/{id}',
+        '/v1/videos/{id}/content',
+        '/v1/videos/{id}/remix',
       ].sort(),
     );
     const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) =>

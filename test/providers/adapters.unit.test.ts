@@ -2,7 +2,7 @@
 // OpenAI-compatible and Anthropic protocols: wire format, usage, and how failures are classified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
-import { PROVIDER_FAILURE, ProviderError } from '../../src/providers/errors.js';
+import { PROVIDER_CAUSES, PROVIDER_FAILURE, ProviderError } from '../../src/providers/errors.js';
 import { expandPrompt, writeComposition, type CallEnv } from '../../src/providers/index.js';
 import { ANTHROPIC_VERSION } from '../../src/providers/anthropic/adapter.js';
 import { ProviderRegistry } from '../../src/providers/registry.js';
@@ -143,7 +143,7 @@ describe('OpenAI-compatible protocol', () => {
       // The default field, max_tokens, is refused by such a model: a rejection that ends the generation.
       const err = await failure(compose('reasoning-max-tokens', 'gpt-4o-mini'));
       expect(err.type).toBe(PROVIDER_FAILURE.rejected);
-      expect(err.message).toContain("Use 'max_completion_tokens' instead");
+      expect(err.detail).toContain("Use 'max_completion_tokens' instead");
     },
   );
 
@@ -168,8 +168,9 @@ describe('OpenAI-compatible protocol', () => {
     async () => {
       openai.script({ refuse: 'I can’t help with that.', usage: { input: 300, output: 9 } });
       const a = await failure(compose('oai', 'gpt-4o-mini'));
-      expect([a.type, a.message, a.usage]).toEqual([
+      expect([a.type, a.message, a.detail, a.usage]).toEqual([
         PROVIDER_FAILURE.refused,
+        PROVIDER_CAUSES.refused,
         'refused the content: I can’t help with that.',
         { input_tokens: 300, output_tokens: 9 },
       ]);
@@ -296,26 +297,61 @@ describe('failure classification', () => {
       /content filtering policy/,
     ],
   ];
-  it.each(cases)('%s', async (_name, provider, step, type, message) => {
+  /** What the tenant reads: fixed words per cause class; the provider's own text is only in `detail` (the log). */
+  const tenantText: Record<string, string> = {
+    'OpenAI 500': PROVIDER_CAUSES.serverError,
+    'OpenAI 503': PROVIDER_CAUSES.serverError,
+    'OpenAI 429': PROVIDER_CAUSES.rateLimited,
+    'OpenAI 401 (our key: another provider may work)': PROVIDER_CAUSES.key,
+    'OpenAI 404 (model not deployed there)': PROVIDER_CAUSES.other,
+    'OpenAI 400': PROVIDER_CAUSES.rejected,
+    'OpenAI 400 content policy': PROVIDER_CAUSES.refused,
+    'Anthropic 529 overloaded': PROVIDER_CAUSES.serverError,
+    'Anthropic 429': PROVIDER_CAUSES.rateLimited,
+    'Anthropic 400': PROVIDER_CAUSES.rejected,
+    'Anthropic 413': PROVIDER_CAUSES.rejected,
+    'Anthropic content filter': PROVIDER_CAUSES.refused,
+  };
+  it.each(cases)('%s', async (name, provider, step, type, detail) => {
     const fake = provider === 'oai' ? openai : anthropic;
     fake.script(step);
     const err = await failure(compose(provider, provider === 'oai' ? 'gpt-4o-mini' : 'claude-sonnet-4-5'));
     expect(err.type).toBe(type);
-    expect(err.message).toMatch(message);
+    expect(err.detail).toMatch(detail);
+    expect(err.message).toBe(tenantText[name]);
     expect(err.usage).toBeNull();
+  });
+
+  it('a 401 whose body names an upstream organization and a masked key: the tenant reads fixed words', async () => {
+    const upstream =
+      'Incorrect API key provided: sk-proj-****************************************abcd. ' +
+      'You can find your API key at https://platform.openai.com/account/api-keys. (organization org-Qx81internal)';
+    openai.script({ status: 401, message: upstream, code: 'invalid_api_key' });
+    const err = await failure(compose('oai', 'gpt-4o-mini'));
+    expect(err.message).toBe('the provider refused the key');
+    expect(err.message).not.toMatch(/org-|sk-|HTTP/);
+    expect(err.detail).toContain('org-Qx81internal');
   });
 
   it('a provider that does not answer within timeout_seconds is unavailable, and is given up on time', async () => {
     openai.script({ hang: true });
     const started = Date.now();
     const err = await failure(compose('impatient', 'gpt-4o-mini'));
-    expect([err.type, err.message]).toEqual([PROVIDER_FAILURE.unavailable, 'no answer within 0.5 s']);
+    expect([err.type, err.message, err.detail]).toEqual([
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.timeout,
+      'no answer within 0.5 s',
+    ]);
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('a refused connection is unavailable', async () => {
     const err = await failure(compose('down', 'gpt-4o-mini'));
-    expect([err.type, err.message]).toEqual([PROVIDER_FAILURE.unavailable, 'connection failed (ECONNREFUSED)']);
+    expect([err.type, err.message, err.detail]).toEqual([
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.unreachable,
+      'connection failed (ECONNREFUSED)',
+    ]);
   });
 
   it('a cancelled call rejects with the cancellation, not a provider failure', async () => {

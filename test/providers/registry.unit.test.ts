@@ -68,7 +68,7 @@ describe('built-in registry (src/providers/providers.json)', () => {
   it('without any API key set, only `local` is usable: every other provider is skipped with the variable named', () => {
     const plan = builtIn.plan(null, 'gpt-4o-mini', secrets({}));
     expect(plan.filter((a) => !a.skipped).map((a) => a.provider)).toEqual(['local']);
-    expect(plan.find((a) => a.provider === 'openai')!.skipped).toBe('OPENAI_API_KEY is not set');
+    expect(plan.find((a) => a.provider === 'openai')!.skipped).toBe('no API key is configured for it');
     expect(plan.find((a) => a.provider === 'ollama')!.skipped).toBe('does not serve model gpt-4o-mini');
   });
 
@@ -173,7 +173,7 @@ describe('routing plan', () => {
     () => {
       const plan = registry.plan(['beta', 'alpha', 'beta', 'local'], 'claude-sonnet-4-5', secrets({}));
       expect(plan.map((a) => [a.provider, a.skipped])).toEqual([
-        ['beta', 'BETA_KEY is not set'],
+        ['beta', 'no API key is configured for it'],
         ['alpha', 'does not serve model claude-sonnet-4-5'],
         ['local', null],
       ]);

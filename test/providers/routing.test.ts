@@ -178,13 +178,16 @@ describe('routing and fallback', () => {
     },
   );
 
-  it('a 400 ends the generation with the provider reason; the next provider is not tried', async () => {
+  it('a 400 ends the generation with the fixed cause and the generation id; no other provider is tried', async () => {
     alpha.script({ status: 400, message: "Invalid value for 'max_tokens'" });
     beta.script({ reply: lottie('never'), usage: { input: 1, output: 1 } });
     const g = await generate({ model: 'gpt-4o-mini', input: 'A kite', provider: { order: ['alpha', 'beta'] } });
     expect(g.status).toBe('failed');
     expect(g.provider).toBeNull();
-    expect(g.error).toEqual({ code: 'provider_rejected', message: "alpha: HTTP 400: Invalid value for 'max_tokens'" });
+    expect(g.error).toEqual({
+      code: 'provider_rejected',
+      message: `alpha: the provider rejected the request. The provider's answer is in the service's logs under ${g.id}`,
+    });
     expect(beta.requests).toHaveLength(0);
     // No tokens consumed: no usage, nothing charged.
     expect(g.usage).toBeNull();
@@ -198,14 +201,23 @@ describe('routing and fallback', () => {
       provider: { order: ['claude'] },
     });
     expect(g.status).toBe('failed');
-    expect(g.error).toEqual({ code: 'content_refused', message: 'claude: refused the content (stop_reason: refusal)' });
+    expect(g.error).toEqual({
+      code: 'content_refused',
+      message: `claude: the provider refused the content. The provider's answer is in the service's logs under ${g.id}`,
+    });
     expectUsage(g, 'lottie', 'claude-sonnet-4-5', 10_000, 2_000);
   });
 
   it(
-    'with every provider failing, fails listing each attempt; ' + 'a provider without its key is skipped, not called',
+    'with every provider failing, fails listing each attempt in fixed words (a 401 naming an upstream organization ' +
+      'reads "the provider refused the key"); a provider without its key is skipped, not called',
     async () => {
-      alpha.script({ status: 500, message: 'The server had an error while processing your request' });
+      // A 401 whose body names the upstream organization and a masked key: not the tenant's to read.
+      alpha.script({
+        status: 401,
+        message: 'Incorrect API key provided: sk-proj-****abcd (organization org-Qx81internal)',
+        code: 'invalid_api_key',
+      });
       beta.script({ status: 503, message: 'Service Unavailable' });
       nokey.script({ reply: lottie('never'), usage: { input: 1, output: 1 } });
       const g = await generate({
@@ -218,8 +230,9 @@ describe('routing and fallback', () => {
         code: 'provider_unavailable',
         message:
           'No provider could write the composition: ' +
-          'alpha: HTTP 500: The server had an error while processing your request; ' +
-          'nokey: skipped, FAKE_NOKEY_KEY is not set; beta: HTTP 503: Service Unavailable',
+          'alpha: the provider refused the key; ' +
+          'nokey: skipped, no API key is configured for it; beta: the provider failed with a server error. ' +
+          `The provider's answer is in the service's logs under ${g.id}`,
       });
       expect(nokey.requests).toHaveLength(0);
     },

@@ -7,6 +7,19 @@ import { checkPrompt, composerSubject, loadCorpus, tally } from './corpus.js';
 
 const subject = composerSubject();
 
+/**
+ * Every prompt of a part checked, the event loop given a turn between prompts: minutes of synchronous work would
+ * starve the test worker's messages to vitest (its RPC times out after a minute).
+ */
+async function checkAll(part: Parameters<typeof loadCorpus>[0]) {
+  const results = [];
+  for (const p of loadCorpus(part)) {
+    results.push(checkPrompt(p, subject));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return results;
+}
+
 describe('planner corpus', () => {
   it('has at least 200 prompts in at least 12 languages, held-out part apart', () => {
     const tuning = loadCorpus('tuning');
@@ -19,15 +32,15 @@ describe('planner corpus', () => {
   });
 
   // CPU-bound (about 400 compositions): 45 s on an idle machine, more than twice that under load.
-  it('every tuning prompt passes every check on both engines', { timeout: 600_000 }, () => {
-    const failures = loadCorpus('tuning').flatMap((p) =>
-      checkPrompt(p, subject).failures.map((f) => `${p.id} ${f.property}: ${f.detail}`),
+  it('every tuning prompt passes every check on both engines', { timeout: 600_000 }, async () => {
+    const failures = (await checkAll('tuning')).flatMap((r) =>
+      r.failures.map((f) => `${r.prompt.id} ${f.property}: ${f.detail}`),
     );
     expect(failures).toEqual([]);
   });
 
-  it('the held-out prompts pass at 85 % or more (reported apart, never tuned on)', { timeout: 300_000 }, () => {
-    const results = loadCorpus('held-out').map((p) => checkPrompt(p, subject));
+  it('the held-out prompts pass at 85 % or more (reported apart, never tuned on)', { timeout: 300_000 }, async () => {
+    const results = await checkAll('held-out');
     const passed = results.filter((r) => r.failures.length === 0).length;
     console.log(`held-out corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
     // Fidelity is never traded: no held-out prompt may show words that are not the user's.
@@ -37,5 +50,25 @@ describe('planner corpus', () => {
       ),
     ).toEqual([]);
     expect(passed / results.length).toBeGreaterThanOrEqual(0.85);
+  });
+
+  // Issue 43: the designed corpus (comparisons, timelines, features, pictograms, step markers, cuts). The tuning part
+  // is held to 90 % (its known misses are listed in the issue's notes); the held-out part is reported apart, its
+  // fidelity never traded.
+  it('the designed tuning prompts pass at 90 % or more', { timeout: 600_000 }, async () => {
+    const results = await checkAll('designed');
+    const passed = results.filter((r) => r.failures.length === 0).length;
+    console.log(`designed tuning corpus: ${passed}/${results.length} prompts pass every check`);
+    expect(passed / results.length).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('the designed held-out prompts are reported apart, fidelity never traded', { timeout: 600_000 }, async () => {
+    const results = await checkAll('designed-held-out');
+    const passed = results.filter((r) => r.failures.length === 0).length;
+    console.log(`designed held-out corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
+    const fidelity = results.flatMap((r) =>
+      r.failures.filter((f) => f.property === 'fidelity').map((f) => `${r.prompt.id}: ${f.detail}`),
+    );
+    expect(fidelity).toEqual([]);
   });
 });

@@ -33,7 +33,7 @@ export type Expectations = {
   // (held out, reported apart, judged at 90 %), five prompts a part per language: a comparison, a timeline,
   // features, step markers, abbreviations. Both parts were written on 2026-11-27, before the planner learned
   // these kinds, from the prompts' own words: every string below but the icons' meanings is verbatim in its
-  // prompt. The checks of these fields come with the planner's change.
+  // prompt. Checked as `kinds` (comparison, timeline, features, icons, stepMarkers) and `cuts` (noAbbreviationEnd).
 
   /**
    * A comparison scene: its options' names in the prompt's order, the figures written for them (a price, a time;
@@ -73,14 +73,25 @@ export type CorpusPrompt = {
   expect?: Expectations;
 };
 
-export const PROPERTIES = ['fidelity', 'coverage', 'structure', 'twice', 'labels', 'length'] as const;
+export const PROPERTIES = ['fidelity', 'coverage', 'structure', 'twice', 'labels', 'length', 'kinds', 'cuts'] as const;
 export type Property = (typeof PROPERTIES)[number];
 
 const CORPUS_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'corpus');
 
-/** The corpus of one part: `tuning` (corpus/<lang>.json) or `held-out` (corpus/held-out/<lang>.json). */
-export function loadCorpus(part: 'tuning' | 'held-out'): CorpusPrompt[] {
-  const dir = part === 'tuning' ? CORPUS_DIR : path.join(CORPUS_DIR, 'held-out');
+export type CorpusPart = 'tuning' | 'held-out' | 'designed' | 'designed-held-out';
+const PART_DIRS: Record<CorpusPart, string> = {
+  tuning: '',
+  'held-out': 'held-out',
+  designed: 'designed',
+  'designed-held-out': 'designed/held-out',
+};
+
+/**
+ * The corpus of one part: `tuning` (corpus/<lang>.json), `held-out` (corpus/held-out/<lang>.json), and the designed
+ * corpus of issue 43 (corpus/designed/<lang>.json and corpus/designed/held-out/<lang>.json).
+ */
+export function loadCorpus(part: CorpusPart): CorpusPrompt[] {
+  const dir = path.join(CORPUS_DIR, PART_DIRS[part]);
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -343,7 +354,8 @@ function checkComposition(
   const scenes = [...byScene.entries()];
   const figureScenes = new Map<string, Set<number>>();
   for (const [scene, texts] of scenes) {
-    for (const n of texts.join(' ').match(/\p{N}+(?:[.,٫٬ ]\p{N}+)*/gu) ?? [])
+    // A time ("12:30") is one figure.
+    for (const n of texts.join(' ').match(/\p{N}+(?:[.,٫٬: ]\p{N}+)*/gu) ?? [])
       figureScenes.set(n, new Set([...(figureScenes.get(n) ?? []), scene]));
   }
   for (const [n, where] of figureScenes)
@@ -415,7 +427,8 @@ function checkComposition(
     else inOrder(e.steps, inScenes(where), 'step');
   }
   if (e.list) {
-    const where = stepScenes(plan, 'list');
+    // Features are a list whose items have pictograms.
+    const where = [...stepScenes(plan, 'list'), ...stepScenes(plan, 'features')].sort((a, b) => a - b);
     if (!where.length) fail('structure', `${engine}: no list scene`);
     else inOrder(e.list, inScenes(where), 'item');
   }
@@ -466,6 +479,210 @@ function checkComposition(
     fail('structure', `${engine}: the title is the meta sentence "${title}"`);
 }
 
+// ---- The designed corpus: new kinds, pictograms, markers, cuts (issue 43) ---------------------------
+
+/**
+ * Pictograms by meaning: the meaning a prompt expects (loosely named in English) → the icon names of the set (Lucide)
+ * that show it. The checker's own list: a planner that picks any of these shows the meaning.
+ */
+const MEANINGS: Record<string, RegExp> = {
+  wifi: /^wifi/,
+  pool: /^(?:waves|waves-ladder|pool|swimming)/,
+  cup: /^(?:coffee|cup-soda|milk|glass-water|cup)/,
+  car: /^(?:car|square-parking|circle-parking|parking)/,
+  bicycle: /^(?:bike|bicycle)/,
+  sun: /^(?:sun|sunrise|sunset)/,
+  breakfast: /^(?:coffee|croissant|egg|egg-fried|sandwich|utensils|cup|sunrise)/,
+  cooking: /^(?:chef-hat|cooking-pot|utensils|microwave|refrigerator|soup|cook)/,
+  paw: /^(?:paw-print|dog|cat|bone)/,
+  lock: /^(?:lock|key|shield)/,
+  beach: /^(?:umbrella|waves|tree-palm|palmtree|sun|shell)/,
+  shower: /^(?:shower|shower-head|droplets|bath)/,
+  child: /^(?:baby|users|user-round|child|smile)/,
+  battery: /^(?:battery|zap|plug)/,
+  shield: /^(?:shield|lock)/,
+  phone: /^(?:phone|smartphone|tablet-smartphone)/,
+  bread: /^(?:croissant|wheat|sandwich|bread|cake-slice)/,
+  plug: /^(?:plug|power|zap|unplug)/,
+  sea: /^(?:waves|sailboat|ship|anchor|fish)/,
+  food: /^(?:utensils|soup|cooking-pot|chef-hat|salad|sandwich|ham|pizza|hamburger|beef)/,
+  lightning: /^(?:zap|bolt|lightning)/,
+  camera: /^(?:camera|aperture)/,
+  plane: /^(?:plane|plane-takeoff|plane-landing)/,
+  'water drop': /^(?:droplet|droplets|glass-water|waves)/,
+  cake: /^(?:cake|cake-slice|cupcake)/,
+  'no smoking': /^(?:cigarette-off|ban)/,
+  cookie: /^(?:cookie)/,
+  tree: /^(?:tree|trees|tree-deciduous|tree-pine|sprout|leaf|flower)/,
+  snowflake: /^(?:snowflake|air-vent|fan|thermometer-snowflake)/,
+  elevator: /^(?:arrow-up-down|elevator|move-vertical|building)/,
+  mountain: /^(?:mountain|mountain-snow)/,
+  umbrella: /^(?:umbrella)/,
+  grill: /^(?:flame|beef|ham|grill|drumstick)/,
+  dog: /^(?:dog|paw-print|bone)/,
+  headphones: /^(?:headphones|headset|music)/,
+  fire: /^(?:flame|fire)/,
+  delivery: /^(?:truck|package|bike|send)/,
+  'hot spring': /^(?:waves|droplets|thermometer|bath|flame|heater)/,
+  bus: /^(?:bus)/,
+  'table tennis': /^(?:table-tennis|ping-pong|trophy)/,
+  'location pin': /^(?:map-pin|map|navigation|locate)/,
+  spa: /^(?:flower|sparkles|bath|leaf|droplets|heart-pulse)/,
+  train: /^(?:train|tram|train-front)/,
+  museum: /^(?:landmark|building-2|castle|museum|gallery)/,
+  film: /^(?:film|clapperboard|popcorn|video|tv|projector)/,
+  heart: /^(?:heart|hand-heart)/,
+  moon: /^(?:moon|bed|bed-double|moon-star)/,
+  plant: /^(?:sprout|leaf|flower|trees|tree|salad|carrot|vegan)/,
+  clock: /^(?:clock|alarm-clock|timer|hourglass)/,
+  money: /^(?:banknote|coins|wallet|piggy-bank|badge-percent|euro|dollar|hand-coins|credit-card)/,
+  microphone: /^(?:mic|mic-vocal|audio-lines)/,
+};
+
+/**
+ * Abbreviations and ordinals a text must not end on, per language (the checker's own list): a scene's text ending in
+ * one was cut where the language does not cut. Matched case-insensitively at the text's end, after a space or the
+ * text's start.
+ */
+const ABBREVIATIONS: Record<string, string[]> = {
+  en: ['dr.', 'st.', 'no.', 'e.g.', 'i.e.', 'etc.', 'approx.', 'mr.', 'mrs.', 'ms.', 'vs.', 'ave.', 'rd.', 'vol.'],
+  de: [
+    'std.',
+    'z. b.',
+    'z.b.',
+    'ca.',
+    'nr.',
+    'dr.',
+    'st.',
+    'fr.',
+    'hr.',
+    'str.',
+    'bahnhofstr.',
+    'usw.',
+    'inkl.',
+    'bzw.',
+  ],
+  es: ['sr.', 'sra.', 'dr.', 'dra.', 'aprox.', 'p. ej.', 'n.º', 'izda.', 'dcha.', 'lun.', 'vie.', 'etc.', 'c/', 'av.'],
+  fr: ['m.', 'mme', 'dr.', 'env.', 'p. ex.', 'etc.', 'dim.', 'av.', 'bd.', 'n°', 'cf.'],
+  it: ['dott.', 'sig.', 'v.le', 'lun.', 'ven.', 'ca.', 'p. es.', 'ecc.', 'dr.', 'n.'],
+  pt: ['dr.ª', 'dr.', 'sr.', 'av.', 'n.º', 'esq.', 'aprox.', 'p. ex.', 'etc.', '2.ª', '6.ª'],
+  nl: ['ca.', 'p/w', 'm.i.v.', 'o.a.', 'dhr.', 'mevr.', 'bijv.', 'nr.', 'dr.', 'enz.'],
+  ru: ['г.', 'ул.', 'д.', 'т. е.', 'т. д.', 'руб.', 'т.е.', 'т.д.', 'пр.', 'др.', 'им.', 'тыс.'],
+  tr: ['dr.', 'cad.', 'no:', 'vb.', 'örn.', 'yakl.', 'sok.', 'mah.', 'prof.'],
+  hi: ['डॉ.', 'नं.', 'रु.', 'सोम.', 'शनि.', 'आदि'],
+  ar: ['د.', 'ش.', 'ر.س', 'ص', 'م'],
+  ja: ['vol.', 'no.'],
+  zh: ['no.'],
+  ko: ['제'],
+};
+/** Ordinals written with a full stop (German, Dutch, Turkish, Nordic), and Korean dates' "2027." pieces. */
+const ORDINAL_END = /(?:^|\s)\p{Nd}{1,4}\.$/u;
+
+/** The checks of the designed corpus's fields on one engine's composition. */
+function checkDesigned(
+  p: CorpusPrompt,
+  plan: PlanView,
+  engine: string,
+  c: Composition,
+  fail: (property: Property, detail: string) => void,
+) {
+  const e = p.expect ?? {};
+  const shown = c.texts.filter((t) => /[\p{L}\p{N}]/u.test(t.text));
+  const inScenes = (kind: string) => {
+    const where = stepScenes(plan, kind);
+    return { where, texts: shown.filter((t) => where.includes(t.scene)) };
+  };
+  /** Each of `items` shown whole, in order, in the texts. */
+  const inOrder = (items: string[], texts: ShownText[], what: string) => {
+    let from = 0;
+    for (const item of items) {
+      const at = texts.findIndex((t, k) => k >= from && fold(t.text).includes(fold(item)));
+      if (at < 0) {
+        const anywhere = texts.some((t) => fold(t.text).includes(fold(item)));
+        fail('kinds', `${engine}: ${what} "${item}" is not shown whole${anywhere ? ' in order' : ''}`);
+        return;
+      }
+      from = at + 1;
+    }
+  };
+  if (e.comparison) {
+    const { where, texts } = inScenes('comparison');
+    if (!where.length) fail('kinds', `${engine}: no comparison scene`);
+    else {
+      inOrder(e.comparison.options, texts, 'option');
+      if (e.comparison.figures) inOrder(e.comparison.figures, texts, 'figure');
+      const scene = plan.scenes[where[0]!]!;
+      const options = (scene.options as { name: string }[] | undefined) ?? [];
+      const highlight = scene.highlight as number | null | undefined;
+      const named = highlight == null ? null : (options[highlight]?.name ?? null);
+      if (e.comparison.highlight && (named === null || fold(named) !== fold(e.comparison.highlight)))
+        fail('kinds', `${engine}: the highlighted option is ${named ?? 'none'}, not ${e.comparison.highlight}`);
+      if (!e.comparison.highlight && named !== null)
+        fail('kinds', `${engine}: ${named} is highlighted; the prompt singles out none`);
+    }
+  }
+  if (e.timeline) {
+    const { where, texts } = inScenes('timeline');
+    if (!where.length) fail('kinds', `${engine}: no timeline scene`);
+    else {
+      inOrder(e.timeline.times, texts, 'time');
+      if (e.timeline.items) inOrder(e.timeline.items, texts, 'timed item');
+    }
+  }
+  if (e.features) {
+    const { where, texts } = inScenes('features');
+    if (!where.length) fail('kinds', `${engine}: no features scene`);
+    else inOrder(e.features, texts, 'feature');
+  }
+  if (e.icons) {
+    // The pictogram beside the word: a features item's, an option's, or its scene's.
+    const pictured: { text: string; icon: string | null }[] = plan.scenes.flatMap((s) => {
+      const own = typeof s.icon === 'string' ? [{ text: JSON.stringify(s), icon: s.icon }] : [];
+      const items = Array.isArray(s.items)
+        ? (s.items as unknown[]).flatMap((it) =>
+            it && typeof it === 'object' && 'icon' in it
+              ? [{ text: String((it as { text?: unknown }).text ?? ''), icon: (it as { icon: string | null }).icon }]
+              : [],
+          )
+        : [];
+      return [...items, ...own];
+    });
+    for (const [word, meaning] of Object.entries(e.icons)) {
+      const re = MEANINGS[meaning];
+      const item = pictured.find((x) => fold(x.text).includes(fold(word)));
+      if (!re) fail('kinds', `the checker knows no icons for the meaning "${meaning}"`);
+      else if (!item?.icon) fail('kinds', `${engine}: no pictogram beside "${word}" (${meaning})`);
+      else if (!re.test(item.icon)) fail('kinds', `${engine}: "${word}" shows the icon ${item.icon}, not ${meaning}`);
+    }
+  }
+  if (e.stepMarkers) {
+    const { where, texts } = inScenes('steps');
+    if (!where.length) fail('kinds', `${engine}: no steps scene for the markers`);
+    else {
+      const markers = where.flatMap((i) =>
+        ((plan.scenes[i]!.steps as { marker: string | null }[] | undefined) ?? []).map((s) => s.marker ?? ''),
+      );
+      if (markers.map(fold).join('|') !== e.stepMarkers.map(fold).join('|'))
+        fail('kinds', `${engine}: the steps' markers are ${markers.join(', ')}, not ${e.stepMarkers.join(', ')}`);
+      for (const m of e.stepMarkers) {
+        if (texts.some((t) => !/marker|^n\d/.test(t.role) && fold(t.text) === fold(m)))
+          fail('kinds', `${engine}: the marker "${m}" is shown as an item`);
+      }
+      inOrder(e.stepMarkers, texts, 'marker');
+    }
+  }
+  if (e.noAbbreviationEnd) {
+    const list = (ABBREVIATIONS[p.lang] ?? []).map((a) => a.toLowerCase());
+    for (const t of shown) {
+      const text = t.text.trim().toLowerCase();
+      const hit = list.find((a) => text === a || (text.endsWith(a) && /[\s(]/u.test(text.at(-a.length - 1) ?? '')));
+      if (hit) fail('cuts', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends in the abbreviation "${hit}"`);
+      else if (ORDINAL_END.test(text))
+        fail('cuts', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends in an ordinal or a date's piece`);
+    }
+  }
+}
+
 export function checkPrompt(p: CorpusPrompt, subject: Subject): PromptResult {
   const failures: Failure[] = [];
   let plan: PlanView;
@@ -493,7 +710,9 @@ export function checkPrompt(p: CorpusPrompt, subject: Subject): PromptResult {
       failures.push({ property: 'fidelity', engine, detail: `composer threw: ${String(err)}` });
       continue;
     }
-    checkComposition(p, plan, engine, c, (property, detail) => failures.push({ property, engine, detail }));
+    const fail = (property: Property, detail: string) => failures.push({ property, engine, detail });
+    checkComposition(p, plan, engine, c, fail);
+    checkDesigned(p, plan, engine, c, fail);
   }
   return { prompt: p, failures };
 }

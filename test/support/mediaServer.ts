@@ -120,12 +120,13 @@ function ffmpegOutput(extension: string, args: string[]): Buffer {
 
 /**
  * Share of the pixels of one frame of a video file (at `seconds`) close to magenta and to green, the
- * test image's two colours (H.264 4:2:0 moves colours a little, edges blend: a generous distance).
+ * test image's two colours (H.264 4:2:0 moves colours a little, edges blend: a generous distance), and
+ * of pixels tinted green however dark (the image's green half under a scrim that darkens it for text).
  */
 export async function imageColourShares(
   videoFile: string,
   seconds: number,
-): Promise<{ magenta: number; green: number }> {
+): Promise<{ magenta: number; green: number; greenTint: number }> {
   const { stdout } = await promisify(execFile)(
     'ffmpeg',
     [
@@ -153,10 +154,12 @@ export async function imageColourShares(
     Math.abs(rgb[i]! - r) + Math.abs(rgb[i + 1]! - g) + Math.abs(rgb[i + 2]! - b) < 90;
   let magenta = 0;
   let green = 0;
+  let greenTint = 0;
   for (let i = 0; i + 2 < rgb.length; i += 3) {
     if (near(i, 255, 0, 255)) magenta++;
     else if (near(i, 0, 255, 0)) green++;
+    if (rgb[i + 1]! > rgb[i]! + 50 && rgb[i + 1]! > rgb[i + 2]! + 50) greenTint++;
   }
   const pixels = rgb.length / 3;
-  return { magenta: magenta / pixels, green: green / pixels };
+  return { magenta: magenta / pixels, green: green / pixels, greenTint: greenTint / pixels };
 }

@@ -29,6 +29,8 @@ export function testEnv(overrides: Record<string, string> = {}): NodeJS.ProcessE
     WORKER_METRICS_PORT: '0',
     // Tests poll far faster than clients should; the limiter has its own tests, which turn it on.
     RATE_LIMIT_ENABLED: 'false',
+    // Workers start without warming the engines (seconds of renders per start): test/ops/warmUp.test.ts turns it on.
+    WORKER_WARM_UP: 'false',
     ...overrides,
   };
 }

@@ -15,6 +15,11 @@ export const SUITE_TOOLS = {
     spawnSync('tesseract', ['--list-langs'], { encoding: 'utf8' }).stdout?.match(/^eng$/m)
       ? null
       : 'tesseract with English data is not installed',
+  'pocketsphinx (US English model)': () =>
+    fs.existsSync('/usr/share/pocketsphinx/model/en-us/en-us') &&
+    spawnSync('pocketsphinx_continuous', ['-h']).error === undefined
+      ? null
+      : 'pocketsphinx and pocketsphinx-en-us are not installed',
   'Chromium headless shell': () =>
     fs.existsSync(CHROME_HEADLESS_SHELL) ? null : `${CHROME_HEADLESS_SHELL} is missing`,
   'a container engine (Docker, Compose v2, base images)': () => containersUnavailable(),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/errors.js';
 import { toApiError } from '../../src/http/errors.js';
-import type { HostResolver } from '../../src/outbound/urlPolicy.js';
+import { NonPublicUrlError, vetPublicHttpsUrl, type HostResolver } from '../../src/outbound/urlPolicy.js';
 import { assertPublicWebhookUrl, vetWebhookUrl } from '../../src/webhooks/webhookUrl.js';
 
 const DNS: Record<string, string[]> = {
@@ -122,19 +122,19 @@ const REJECTED: Array<[string, string]> = [
   ['https://[2001:2::1]/', 'benchmarking address'],
   ['https://[100::1]/', 'discard-only'],
   ['https://[4000::1]/', 'not global unicast'],
-  // names that resolve to non-public addresses
-  ['https://intranet.example.com/', 'resolves to 10.0.0.5, which is not public (private address)'],
-  ['https://intranet.example.com./', 'resolves to 10.0.0.5'],
-  ['https://INTRANET.Example.com/', 'resolves to 10.0.0.5'],
-  ['https://mixed.example.com/', 'resolves to 192.168.1.10'],
-  ['https://metadata.example.com/', 'link-local address'],
-  ['https://loop.example.com/', 'resolves to 127.0.0.1, which is not public (loopback address)'],
-  ['https://v6loop.example.com/', 'resolves to ::1'],
-  ['https://mapped.example.com/', 'IPv4-mapped form of 10.0.0.1'],
-  ['https://ula.example.com/', 'unique-local address'],
-  ['https://cgnat.example.com/', 'carrier-grade NAT'],
-  ['https://zero.example.com/', 'unspecified address'],
-  ['https://linklocal6.example.com/', 'scoped'],
+  // names that resolve to non-public addresses: refused without naming the address (the log has it)
+  ['https://intranet.example.com/', 'host intranet.example.com resolves to an address that is not public'],
+  ['https://intranet.example.com./', 'resolves to an address that is not public'],
+  ['https://INTRANET.Example.com/', 'resolves to an address that is not public'],
+  ['https://mixed.example.com/', 'resolves to an address that is not public'],
+  ['https://metadata.example.com/', 'resolves to an address that is not public'],
+  ['https://loop.example.com/', 'resolves to an address that is not public'],
+  ['https://v6loop.example.com/', 'resolves to an address that is not public'],
+  ['https://mapped.example.com/', 'resolves to an address that is not public'],
+  ['https://ula.example.com/', 'resolves to an address that is not public'],
+  ['https://cgnat.example.com/', 'resolves to an address that is not public'],
+  ['https://zero.example.com/', 'resolves to an address that is not public'],
+  ['https://linklocal6.example.com/', 'resolves to an address that is not public'],
   ['https://nx.example.com/', 'could not be resolved (ENOTFOUND)'],
   ['https://empty.example.com/', 'could not be resolved'],
 ];
@@ -183,7 +183,20 @@ describe('webhook_url policy', () => {
       address: '93.184.215.14',
     });
     const err = await rejection('https://rebind.example.com/', policy);
-    expect(err.message).toContain('resolves to 10.0.0.7, which is not public (private address)');
+    expect(err.message).toContain('resolves to an address that is not public');
+  });
+
+  it('a refused name never shows the tenant the address it resolved to; the detail (for the log) has it', async () => {
+    const names = Object.entries(DNS).filter(([host, addresses]) => host.endsWith('.example.com') && addresses.length);
+    for (const [host, addresses] of names) {
+      const outcome = await vetPublicHttpsUrl(`https://${host}/`, strict).catch((e: unknown) => e);
+      if (!(outcome instanceof NonPublicUrlError)) continue; // a public name
+      for (const address of addresses) expect(outcome.message).not.toContain(address.split('%')[0]);
+      expect(outcome.message).toBe(`host ${host} resolves to an address that is not public`);
+      expect(outcome.detail).toMatch(/^host .* resolves to .*, which is not public \(.+\)$/);
+    }
+    const intranet = await vetPublicHttpsUrl('https://intranet.example.com/', strict).catch((e: unknown) => e);
+    expect((intranet as NonPublicUrlError).detail).toContain('10.0.0.5, which is not public (private address)');
   });
 
   it('a resolver that never answers is cut off, and the URL refused', async () => {

@@ -114,7 +114,7 @@ describe.concurrent('generation workflow', () => {
     test('a provider call that crashes (not a classified provider failure) hands over without its words', async ({
       expect,
     }) => {
-      const { handle, trace } = await h.startGeneration({
+      const { handle, trace, id } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1')], repairRounds: 1 }),
         writeComposition: async () => {
           throw new Error('connect ECONNREFUSED /var/run/secret.sock');
@@ -123,7 +123,9 @@ describe.concurrent('generation workflow', () => {
       expect(await outcomeOf(handle)).toBe('failed');
       expect(trace.outcome.error).toEqual({
         code: 'provider_unavailable',
-        message: 'No provider could write the composition: p1: the call failed unexpectedly',
+        message:
+          'No provider could write the composition: p1: the call failed unexpectedly' +
+          `. The provider's answer is in the service's logs under ${id}`,
       });
     });
   });
@@ -152,7 +154,7 @@ describe.concurrent('generation workflow', () => {
     test('provider_rejected ends the generation with that code; the message lists the earlier attempts', async ({
       expect,
     }) => {
-      const { handle, trace } = await h.startGeneration({
+      const { handle, trace, id } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2'), attempt('p3')], repairRounds: 1 }),
         writeComposition: async (call) => {
           if (call.provider === 'p1') throw providerFailure('provider_unavailable', 'connection refused');
@@ -169,7 +171,9 @@ describe.concurrent('generation workflow', () => {
         rendered: null,
         error: {
           code: 'provider_rejected',
-          message: 'p2: 400 invalid request (earlier attempts: p1: connection refused)',
+          message:
+            'p2: 400 invalid request (earlier attempts: p1: connection refused)' +
+            `. The provider's answer is in the service's logs under ${id}`,
         },
       });
     });
@@ -177,7 +181,7 @@ describe.concurrent('generation workflow', () => {
     test('content_refused ends the generation at once, billed, without trying the next provider', async ({
       expect,
     }) => {
-      const { handle, trace } = await h.startGeneration({
+      const { handle, trace, id } = await h.startGeneration({
         planRoute: async () => ({ attempts: [attempt('p1'), attempt('p2')], repairRounds: 1 }),
         writeComposition: async () => {
           throw providerFailure('content_refused', 'the request violates the content policy', usage(7, 1));
@@ -188,7 +192,12 @@ describe.concurrent('generation workflow', () => {
       expect(trace.outcome).toMatchObject({
         status: 'failed',
         usage: usage(7, 1),
-        error: { code: 'content_refused', message: 'p1: the request violates the content policy' },
+        error: {
+          code: 'content_refused',
+          message:
+            'p1: the request violates the content policy' +
+            `. The provider's answer is in the service's logs under ${id}`,
+        },
       });
     });
 
@@ -211,7 +220,7 @@ describe.concurrent('generation workflow', () => {
     test('skipped providers and all providers failing: provider_unavailable listing each reason', async ({
       expect,
     }) => {
-      const { handle, trace } = await h.startGeneration({
+      const { handle, trace, id } = await h.startGeneration({
         planRoute: async () => ({
           attempts: [
             attempt('p1', 'no API key configured'),
@@ -235,7 +244,8 @@ describe.concurrent('generation workflow', () => {
           message:
             'No provider could write the composition: p1: skipped, no API key configured; p2: ' +
             'the call did not finish in time; ' +
-            'p3: 429 Too Many Requests; p4: skipped, model not offered',
+            'p3: 429 Too Many Requests; p4: skipped, model not offered' +
+            `. The provider's answer is in the service's logs under ${id}`,
         },
       });
     });

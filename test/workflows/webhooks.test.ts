@@ -208,7 +208,7 @@ describe.concurrent('webhooks', () => {
     });
 
     test('a failed generation announces its completion with the error message', async ({ expect }) => {
-      const { handle } = await h.startGeneration(
+      const { handle, id } = await h.startGeneration(
         {
           writeComposition: async () => {
             throw providerFailure('content_refused', 'refused');
@@ -222,7 +222,7 @@ describe.concurrent('webhooks', () => {
         type: 'video.generation.completed',
         status: 'failed',
         provider: null,
-        errorMessage: 'p1: refused',
+        errorMessage: `p1: refused. The provider's answer is in the service's logs under ${id}`,
         videoKey: null,
       });
     });

@@ -11,6 +11,7 @@ import { mountList } from './list.js';
 import { requestSchemas } from './schema.js';
 import { cancelGeneration, createGeneration, readGeneration } from './service.js';
 import { streamGeneration, type StreamShape } from './stream.js';
+import { takeStreamSlot } from '../../http/streamCaps.js';
 import {
   fromChatRequest,
   fromResponsesRequest,
@@ -45,25 +46,27 @@ export function generationsRoutes(deps: AppDeps) {
       validate({ body: shape.schema }, async (ctx, { body }) => {
         const idempotency = idempotencyOf(ctx, shape.name, body);
         const { app, warnings } = readAppHeaders(ctx);
-        const { generation, replayed } = await createGeneration(
-          deps,
-          ctx.state.auth,
-          shape.translate(body),
-          app,
-          idempotency,
-          body.brand,
-        );
+        const { organizationId, apiKeyId } = ctx.state.auth;
+        // A stream past its cap is refused before anything is created.
+        const slot = body.stream ? await takeStreamSlot(deps, organizationId, `key:${apiKeyId}`) : null;
+        let created: Awaited<ReturnType<typeof createGeneration>>;
+        try {
+          created = await createGeneration(deps, ctx.state.auth, shape.translate(body), app, idempotency, body.brand);
+        } catch (err) {
+          slot?.release();
+          throw err;
+        }
+        const { generation, replayed } = created;
         if (replayed) ctx.set('Idempotent-Replayed', 'true');
         if (warnings.length) ctx.set(ATTRIBUTION_WARNING_HEADER, warnings.join('; '));
-        const { organizationId } = ctx.state.auth;
         // A replayed create attaches to the generation's stream like a GET ?stream=true.
-        if (body.stream)
-          return streamGeneration(ctx, deps, {
-            shape: shape.name,
-            organizationId,
-            id: generation.id,
-            created: replayed ? undefined : generation,
-          });
+        if (slot)
+          return streamGeneration(
+            ctx,
+            deps,
+            { shape: shape.name, organizationId, id: generation.id, created: replayed ? undefined : generation },
+            slot,
+          );
         ctx.status = 200;
         ctx.body = shape.view(generation);
       }),
@@ -71,14 +74,14 @@ export function generationsRoutes(deps: AppDeps) {
     router.get(
       `${shape.path}/:id`,
       validate({ params: idParams, query: readQuery }, async (ctx, { params: { id }, query }) => {
-        const { organizationId } = ctx.state.auth;
+        const { organizationId, apiKeyId } = ctx.state.auth;
         if (query.stream === 'true')
-          return streamGeneration(ctx, deps, {
-            shape: shape.name,
-            organizationId,
-            id,
-            startingAfter: query.starting_after,
-          });
+          return streamGeneration(
+            ctx,
+            deps,
+            { shape: shape.name, organizationId, id, startingAfter: query.starting_after },
+            await takeStreamSlot(deps, organizationId, `key:${apiKeyId}`),
+          );
         ctx.body = shape.view(await readGeneration(deps, organizationId, id));
       }),
     );

@@ -1,7 +1,8 @@
 // Request schemas of both shapes (interface 4.1 and 4.4). Limits the interface leaves open are
 // chosen here and documented in the README.
 import { z } from 'zod';
-import { isStorableText, STORABLE_TEXT_MESSAGE } from '../../shared.js';
+import { isStorableText, OUTPUT_FORMATS, STORABLE_TEXT_MESSAGE } from '../../shared.js';
+import { GIF_COLOURS, GIF_MAX_FPS } from '../../video/index.js';
 import { brandRequestSchema } from '../brand/schema.js';
 import {
   defaultEngineId,
@@ -27,6 +28,9 @@ export const LIMITS = {
   maxMediaParts: 16,
   /** Provider slugs in provider.order. */
   maxProviders: 8,
+  /** Audio parts in the whole request, and base64 characters of one (20 MiB of bytes: TRACK_LIMITS). */
+  maxAudioParts: 4,
+  maxAudioDataChars: 28_000_000,
 } as const;
 
 const text = z
@@ -94,6 +98,59 @@ const webhookUrl = z
       'private and link-local addresses are refused (400 `invalid_webhook_url`, also when empty)',
   );
 
+/** Extension: the video's sound (README, Sound). Absent: a silent video, as before the extension. */
+const audio = z
+  .strictObject({
+    voice: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'must be "auto", "none" or a voice id (letters, digits, . _ : -)')
+      .default('auto')
+      .describe(
+        'Who reads the narration: `auto` (the first speech provider’s voice for the video’s language), `none` (no ' +
+          'voice), or a voice id the speech provider knows (OpenAI: `alloy`, `nova`…; the embedded voice: a ' +
+          'language such as `de`). Default `auto`',
+      ),
+    music: z
+      .string()
+      .max(LIMITS.maxUrlChars)
+      .refine(isStorableText, STORABLE_TEXT_MESSAGE)
+      .superRefine((value, ctx) => {
+        if (value === 'auto' || value === 'none' || /^audio-[1-9]\d?$/.test(value)) return;
+        if (!/^https:\/\//i.test(value) || !httpUrl.safeParse(value).success)
+          ctx.addIssue({ code: 'custom', message: 'must be "auto", "none", "audio-<n>" or an https URL' });
+      })
+      .default('auto')
+      .describe(
+        'The music bed: `auto` (generated at render time to the look’s motion and the scene cuts), `none`, ' +
+          '`audio-<n>` (the request’s n-th `input_audio` part) or an https URL of an audio file. Default `auto`',
+      ),
+    captions: z
+      .enum(['none', 'sidecar', 'burned'])
+      .default('none')
+      .describe(
+        '`sidecar`: a WebVTT file linked as `captions_url`; `burned`: the same cues drawn on the video, low in the ' +
+          'frame (clear of a tall video’s overlays), and linked as `captions_url` too; default `none`',
+      ),
+  })
+  .describe(
+    'Extension: the video’s sound — a voice reading the narration, a music bed, captions. Absent: a silent video',
+  );
+
+/** Extension: a sound track for `audio.music` (`audio-1` names the first), in OpenAI's content-part shape. */
+const inputAudio = z
+  .strictObject({
+    data: z
+      .string()
+      .min(1)
+      .max(LIMITS.maxAudioDataChars)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
+      .describe(`The track's bytes, base64 (at most ${LIMITS.maxAudioDataChars} characters)`),
+    format: z
+      .enum(['mp3', 'wav', 'aac', 'm4a', 'ogg', 'opus', 'flac'])
+      .describe('The format the client says it is (the bytes decide: they are sniffed)'),
+  })
+  .describe('A sound track');
+
 // Responses shape
 const responsesPart = z
   .discriminatedUnion('type', [
@@ -104,6 +161,9 @@ const responsesPart = z
     z
       .object({ type: z.literal('input_video').describe('`input_video`'), video_url: urlRef })
       .describe('Extension: a video clip the video may show'),
+    z
+      .object({ type: z.literal('input_audio').describe('`input_audio`'), input_audio: inputAudio })
+      .describe('Extension: a sound track `audio.music` may name (`audio-1`…)'),
   ])
   .describe('A content part');
 const responsesMessage = z
@@ -125,6 +185,9 @@ const chatPart = z
     z
       .object({ type: z.literal('video_url').describe('`video_url`'), video_url: urlRef })
       .describe('A video clip the video may show'),
+    z
+      .object({ type: z.literal('input_audio').describe('`input_audio`'), input_audio: inputAudio })
+      .describe('Extension: a sound track `audio.music` may name (`audio-1`…)'),
   ])
   .describe('A content part');
 
@@ -193,6 +256,15 @@ export function requestSchemas() {
           '(`image-1`…)',
       ),
     variables: variablesSchema.optional(),
+    output_format: nullAsAbsent(z.enum(OUTPUT_FORMATS)).describe(
+      'Extension: the video file: `mp4` (H.264, the default), `webm` (VP9) or `gif` (palette-optimised, at most ' +
+        `${GIF_MAX_FPS} frames a second and ${GIF_COLOURS} colours); same size and length`,
+    ),
+    transparent: nullAsAbsent(z.boolean()).describe(
+      'Extension: `true`: a WebM (VP9 with an alpha channel) whose background is transparent: the background and ' +
+        'its ornament are left out, text, shapes and images kept. Implies `output_format` `webm` (any other is a 400)',
+    ),
+    audio: audio.optional(),
     stream: z
       .boolean()
       .default(false)

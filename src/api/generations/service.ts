@@ -17,7 +17,7 @@ import { newId } from '../../ids.js';
 import { stageProgress } from '../../progress/percent.js';
 import { metrics } from '../../metrics.js';
 import { TERMINAL_STATUSES, type GenerationRequest } from '../../shared.js';
-import { storyboardKey } from '../../storage/keys.js';
+import { captionsKey, spritesheetKey, storyboardKey, thumbnailKey } from '../../storage/keys.js';
 import {
   SEARCH_ATTRIBUTES,
   stateQuery,
@@ -28,7 +28,9 @@ import {
   type GenerationWorkflowInput,
 } from '../../temporal/contract.js';
 import type { KeyPrincipal } from '../../db/apiKeys.js';
+import { prepareRequestAudio } from '../../media/requestAudio.js';
 import { prepareRequestMedia, storeUploads } from '../../media/requestMedia.js';
+import { releaseMediaBytes, reserveMediaBytes } from '../../db/mediaUsage.js';
 import { brandSnapshot, storeGenerationLogo, type BrandChoice } from '../../brand/kits.js';
 import { getBrandKit } from '../../db/brandKits.js';
 import { assertPublicWebhookUrl } from '../../webhooks/webhookUrl.js';
@@ -60,7 +62,10 @@ export async function createGeneration(
   // '' included: 400, not "absent".
   if (requested.webhook_url != null) await assertPublicWebhookUrl(requested.webhook_url, deps.config);
   // Media URLs checked (400 invalid_media_url); data: URL images decoded, their parts now `asset:<name>`.
-  const prepared = await prepareRequestMedia(requested, deps.config, mediaParams);
+  const media = await prepareRequestMedia(requested, deps.config, mediaParams);
+  // The sound track `audio.music` names (extension): checked, and stored with the other uploads.
+  const sound = await prepareRequestAudio(media.request, translated.audioParts, deps.config);
+  const prepared = { request: sound.request, uploads: [...media.uploads, ...sound.uploads] };
   const { uploads } = prepared;
   const id = newId('gen');
   const { organizationId } = principal;
@@ -87,7 +92,13 @@ export async function createGeneration(
       return createGeneration(deps, principal, translated, app, idempotency, brand);
     }
   }
+  // The images sent as data: URLs count against the organization's media quota (the kit's logo copy does not: the
+  // kit's own logo is counted once).
+  const uploadBytes = uploads.reduce((sum, u) => sum + u.bytes.length, 0);
+  let reservedBytes = 0;
   try {
+    await reserveMediaBytes(deps.db, organizationId, uploadBytes, deps.config.mediaQuotaBytesPerOrganization, 'input');
+    reservedBytes = uploadBytes;
     // Admitted only while the balance covers the open holds and this one (atomically with charges).
     const holdMicros = creditHoldMicros(deps, request);
     const admission = await admitGeneration(deps.db, {
@@ -134,8 +145,9 @@ export async function createGeneration(
     metrics.generationsCreated.inc({ engine: request.engine, model: request.model });
     return { generation: await snapshot(deps, row, null), replayed: false };
   } catch (err) {
-    // A request that started nothing does not keep its key: a retry may use it.
+    // A request that started nothing does not keep its key (a retry may use it), nor its media bytes.
     if (idempotency) await releaseIdempotencyKey(deps.db, organizationId, idempotency.key, id);
+    await releaseMediaBytes(deps.db, organizationId, reservedBytes);
     throw err;
   }
 }
@@ -289,10 +301,15 @@ export async function snapshot(
   live: GenerationLiveState | null,
 ): Promise<GenerationSnapshot> {
   const completed = row.status === 'completed';
-  const [video, artifact, storyboard] = await Promise.all([
+  const [video, artifact, storyboard, thumbnail, spritesheet, captions] = await Promise.all([
     completed && row.video_key ? deps.storage.url(row.video_key) : null,
     row.artifact_key ? deps.storage.url(row.artifact_key) : null,
     row.storyboard_key ? deps.storage.url(row.storyboard_key) : null,
+    // Stored with every video since the previews came (src/video/previews.ts).
+    completed && row.video_key ? deps.storage.url(thumbnailKey(row.id)) : null,
+    completed && row.video_key ? deps.storage.url(spritesheetKey(row.id)) : null,
+    // Written by the sound mix before the generation completes; named by the request, so no column holds it.
+    completed && (row.request.audio?.captions ?? 'none') !== 'none' ? deps.storage.url(captionsKey(row.id)) : null,
   ]);
   return {
     id: row.id,
@@ -306,6 +323,9 @@ export async function snapshot(
     artifact,
     artifactType: row.artifact_key ? row.artifact_type : null,
     storyboard,
+    thumbnail,
+    spritesheet,
+    captions,
     usage:
       row.input_tokens !== null && row.output_tokens !== null
         ? { input_tokens: row.input_tokens, output_tokens: row.output_tokens, cost_micros: row.cost_micros ?? 0 }

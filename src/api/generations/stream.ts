@@ -10,6 +10,7 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../../http/context.js';
 import { openEventStream, type EventStream } from '../../http/sse.js';
+import type { StreamSlot } from '../../http/streamCaps.js';
 import type { GenerationStatus } from '../../shared.js';
 import { toChatView, toResponsesView, type GenerationSnapshot } from './translate.js';
 import { generationWatchers, type LiveUpdate } from './watch.js';
@@ -26,15 +27,32 @@ export type StreamOptions = {
   startingAfter?: number;
 };
 
-/** Follows the generation (404 before anything is written when it is not the caller's), then streams. */
-export async function streamGeneration(ctx: Context, deps: AppDeps, opts: StreamOptions): Promise<void> {
+/**
+ * Follows the generation (404 before anything is written when it is not the caller's), then streams
+ * in the slot taken for it (src/http/streamCaps.ts), released when the stream ends.
+ */
+export async function streamGeneration(
+  ctx: Context,
+  deps: AppDeps,
+  opts: StreamOptions,
+  slot: StreamSlot,
+): Promise<void> {
   const early: LiveUpdate[] = [];
   let deliver: ((update: LiveUpdate) => void) | null = null;
-  const unsubscribe = await generationWatchers(deps).subscribe(opts.organizationId, opts.id, (update) =>
-    deliver ? deliver(update) : early.push(update),
-  );
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = await generationWatchers(deps).subscribe(opts.organizationId, opts.id, (update) =>
+      deliver ? deliver(update) : early.push(update),
+    );
+  } catch (err) {
+    slot.release();
+    throw err;
+  }
   const stream = openEventStream(ctx, deps.config.streamHeartbeatMs);
-  void stream.closed.then(unsubscribe);
+  void stream.closed.then(() => {
+    unsubscribe();
+    slot.release();
+  });
   const writer = opts.shape === 'responses' ? responsesWriter(stream, opts.startingAfter ?? -1) : chatWriter(stream);
   if (opts.created) writer.created(opts.created);
   deliver = (update) => {

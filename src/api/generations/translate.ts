@@ -20,6 +20,8 @@ import {
   type GenerationRequest,
   type GenerationStatus,
   type InputMessage,
+  type OutputFormat,
+  type VideoOutput,
 } from '../../shared.js';
 import { LIMITS, type ChatRequest, type ResponsesRequest } from './schema.js';
 
@@ -35,6 +37,9 @@ type Common = Pick<
   | 'duration_seconds'
   | 'storyboard'
   | 'variables'
+  | 'output_format'
+  | 'transparent'
+  | 'audio'
 >;
 
 /** What request translation needs: the catalog (models per engine) and the config (provider registry). */
@@ -57,22 +62,29 @@ export type TranslatedRequest = {
    * null: none.
    */
   storyboardJson: string | null;
+  /** The request's sound track parts (extension), in order: `audio-1` is the first. */
+  audioParts: AudioPart[];
 };
 
-/** An internal content part and where it came from in the body. */
-type LocatedPart = { part: ContentPart; param: string };
+/** A sound track part (extension): kept apart from the prompt, stored for `audio.music`. */
+export type AudioPart = { data: string; format: string; param: string };
+
+/** An internal content part (or a sound track) and where it came from in the body. */
+type LocatedPart = { part: ContentPart | { type: 'audio'; data: string; format: string }; param: string };
 
 /**
  * Content of either shape as internal parts. The shapes differ only in part type names
  * (`input_text`/`text`, `input_image`/`image_url`, `input_video`/`video_url`); the field carrying the
  * value (`text`, `image_url`, `video_url`, urls already normalised by the schema) says which it is.
  */
-type ShapePart = { text: string } | { image_url: string } | { video_url: string };
+type ShapePart =
+  { text: string } | { image_url: string } | { video_url: string } | { input_audio: { data: string; format: string } };
 function toContentParts(content: string | ShapePart[], at: string): LocatedPart[] {
   if (typeof content === 'string') return [{ part: { type: 'text', text: content }, param: at }];
   return content.map((p, i): LocatedPart => {
     if ('text' in p) return { part: { type: 'text', text: p.text }, param: `${at}.${i}.text` };
     if ('image_url' in p) return { part: { type: 'image', url: p.image_url }, param: `${at}.${i}.image_url` };
+    if ('input_audio' in p) return { part: { type: 'audio', ...p.input_audio }, param: `${at}.${i}.input_audio.data` };
     return { part: { type: 'video', url: p.video_url }, param: `${at}.${i}.video_url` };
   });
 }
@@ -117,9 +129,19 @@ function build(
   aspectRatio: string | null,
   aspectParam: string,
 ): TranslatedRequest {
-  const messages: InputMessage[] = located.map((m) => ({ role: m.role, content: m.content.map(({ part }) => part) }));
+  const audioParts = located.flatMap((m) =>
+    m.content.flatMap(({ part, param }) =>
+      part.type === 'audio' ? [{ data: part.data, format: part.format, param }] : [],
+    ),
+  );
+  if (audioParts.length > LIMITS.maxAudioParts)
+    throw invalidInput(`At most ${LIMITS.maxAudioParts} input_audio parts per request`, audioParts.at(-1)!.param);
+  const messages: InputMessage[] = located.map((m) => ({
+    role: m.role,
+    content: m.content.flatMap(({ part }) => (part.type === 'audio' ? [] : [part])),
+  }));
   const mediaParams = located.flatMap((m) =>
-    m.content.flatMap(({ part, param }) => (part.type === 'text' ? [] : [param])),
+    m.content.flatMap(({ part, param }) => (part.type === 'text' || part.type === 'audio' ? [] : [param])),
   );
   const texts = messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])));
   const allText = [instructions ?? '', ...texts].join('\n');
@@ -169,9 +191,54 @@ function build(
       : resolveDuration(body.duration_seconds, texts.join('\n')),
     provider_order: body.provider?.order ?? null,
     webhook_url: body.webhook_url ?? null,
+    ...videoOutput(body.output_format, body.transparent),
     ...(storyboard && { storyboard: { bytes: Buffer.byteLength(storyboard.json, 'utf8') } }),
+    ...(body.audio && { audio: checkedAudio(body.audio, audioParts.length) }),
   };
-  return { request, mediaParams, storyboardJson: storyboard?.json ?? null };
+  // The mix is muxed as AAC into an MP4; a WebM or GIF would drop it silently, so the pair is refused.
+  if (request.output && request.audio && (request.audio.voice !== 'none' || request.audio.music !== 'none'))
+    throw invalidInput(
+      `audio: sound is delivered in MP4 only; output_format "${request.output.format}" has no sound track ` +
+        '(leave output_format out, or send audio with voice and music "none")',
+      'audio',
+    );
+  return { request, mediaParams, storyboardJson: storyboard?.json ?? null, audioParts };
+}
+
+/** The request's `audio`, defaults filled by the schema; what the schema cannot see is checked here. */
+function checkedAudio(audio: NonNullable<Common['audio']>, parts: number): NonNullable<GenerationRequest['audio']> {
+  if (audio.voice === 'none' && audio.captions !== 'none')
+    throw invalidInput(
+      'audio.captions: captions show the narration; they need a voice (audio.voice)',
+      'audio.captions',
+    );
+  if (/^audio-/.test(audio.music) && Number(audio.music.slice('audio-'.length)) > parts)
+    throw invalidInput(
+      `audio.music: ${audio.music} names input_audio part ${audio.music.slice('audio-'.length)}, ` +
+        `but the request has ${parts}`,
+      'audio.music',
+    );
+  return { voice: audio.voice, music: audio.music, captions: audio.captions };
+}
+
+/**
+ * The request's `output` (extension): absent for an opaque MP4, so such requests stay as they always were. A
+ * transparent video is a WebM: with another `output_format` it is a 400 naming `transparent`.
+ */
+export function videoOutput(
+  format: OutputFormat | undefined,
+  transparent: boolean | undefined,
+): { output?: VideoOutput } {
+  if (transparent) {
+    if (format !== undefined && format !== 'webm')
+      throw invalidInput(
+        `transparent: a transparent video is a WebM (VP9 with alpha); output_format "${format}" has no alpha channel ` +
+          '(send "webm", or leave it out)',
+        'transparent',
+      );
+    return { output: { format: 'webm', transparent: true } };
+  }
+  return format === undefined || format === 'mp4' ? {} : { output: { format, transparent: false } };
 }
 
 /**
@@ -225,6 +292,11 @@ export type GenerationSnapshot = {
   artifactType: string | null;
   /** Extension: the storyboard the composition draws, when one is known (signed like the artifact). */
   storyboard: SignedUrl | null;
+  /** Extension: the completed video's thumbnail and sprite sheet (src/video/previews.ts), signed; else null. */
+  thumbnail: SignedUrl | null;
+  spritesheet: SignedUrl | null;
+  /** Extension: the captions (WebVTT) of a completed generation that asked for them (sidecar or burned). */
+  captions: SignedUrl | null;
   usage: { input_tokens: number; output_tokens: number; cost_micros: number } | null;
   latencyMs: number | null;
   error: { code: string; message: string } | null;
@@ -270,6 +342,9 @@ export function toResponsesView(g: GenerationSnapshot) {
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
     storyboard_url: g.storyboard,
+    thumbnail_url: g.thumbnail,
+    spritesheet_url: g.spritesheet,
+    captions_url: g.captions,
     progress: g.progress,
   };
 }
@@ -312,6 +387,9 @@ export function toChatView(g: GenerationSnapshot) {
     artifact_url: g.artifact,
     artifact_type: g.artifactType,
     storyboard_url: g.storyboard,
+    thumbnail_url: g.thumbnail,
+    spritesheet_url: g.spritesheet,
+    captions_url: g.captions,
     progress: g.progress,
   };
 }

@@ -9,11 +9,14 @@ import { ApiError } from '../../http/errors.js';
 import { metrics } from '../../metrics.js';
 
 /**
- * POST/GET/DELETE on /v1/responses[/{id}] and /v1/chat/completions[/{id}], and GET /v1/usage.
- * Case-insensitive and with an optional trailing slash, like the router's own matching.
+ * POST/GET/DELETE on /v1/responses[/{id}], /v1/chat/completions[/{id}] and /v1/videos[/{id}[/content|/remix]]
+ * (the OpenAI Videos shape is a third way to the same generations), GET /v1/usage, and GET/PUT /v1/brand
+ * (extension: each PUT may store a logo). Case-insensitive and with an optional trailing slash, like the
+ * router's own matching.
  */
-const LIMITED_ROUTE = /^\/v1\/(?:(?:responses|chat\/completions)(?:\/[^/]+)?|usage)\/?$/i;
-const LIMITED_METHODS = new Set(['GET', 'HEAD', 'POST', 'DELETE']);
+const LIMITED_ROUTE =
+  /^\/v1\/(?:(?:responses|chat\/completions)(?:\/[^/]+)?|videos(?:\/[^/]+(?:\/(?:content|remix))?)?|usage|brand)\/?$/i;
+const LIMITED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 
 export function isRateLimited(method: string, path: string): boolean {
   return LIMITED_METHODS.has(method) && LIMITED_ROUTE.test(path);

@@ -8,6 +8,8 @@ import { requestSchemas } from '../generations/schema.js';
 import { storyboardSchema } from '../../storyboard/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
 import { brandPutSchema } from '../brand/schema.js';
+import { videoRequestSchemas } from '../videos/schema.js';
+import { videoPaths, videoWebhooks, VIDEOS_INTRO } from './videos.js';
 import {
   BRAND_PUT_EXAMPLE,
   CONFLICT_EXAMPLES,
@@ -27,12 +29,17 @@ import {
   chatView,
   enginesCatalog,
   errorBody,
+  openAiErrorBody,
+  openAiVideoEvent,
   progress,
   rateLimitBody,
   responsesList,
   responsesView,
   signedUrl,
   usageResource,
+  videoDeleted,
+  videoList,
+  videoObject,
   webhookEvent,
 } from './schemas.js';
 
@@ -121,7 +128,9 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
     name: 'TooManyRequests',
     description:
       'Rate limit of the key exceeded, or of the client address for requests without a valid key ' +
-      '(`RATE_LIMIT_EXCEEDED`): wait Retry-After seconds',
+      '(`RATE_LIMIT_EXCEEDED`): wait Retry-After seconds. Extension: an event stream (`stream: true`, ' +
+      '`?stream=true`) past the cap of open streams per key or per organization (`STREAM_LIMIT_EXCEEDED`; ' +
+      'streams already open go on): close one, or wait Retry-After seconds',
   },
   503: {
     name: 'ServiceUnavailable',
@@ -266,7 +275,8 @@ function generationPaths(shape: Shape) {
           ...errors(400, 401, 402),
           ...conflict(
             'The Idempotency-Key was used with a different request in the last 24 h (`idempotency_key_reused`), ' +
-              'or its first request is still being processed (`idempotency_key_in_use`)',
+              'or its first request is still being processed (`idempotency_key_in_use`). Extension: the images ' +
+              'sent as data: URLs would take the organization past its media storage quota (`media_quota_exceeded`)',
             CONFLICT_EXAMPLES.create,
           ),
           ...errors(413, 415, 429, 503),
@@ -408,7 +418,26 @@ Keys are made in the dashboard or with the admin CLI.
 
 **Extensions** to the base interface are marked *Extension*: \`Idempotency-Key\`, listing, \`progress\`, \`stream\`, \
 \`duration_seconds\`, \`video.generation.progress\` events, the health endpoints, storyboards (\`storyboard\`, \
-\`variables\`, \`storyboard_url\`), brand kits (\`/v1/brand\`, a create's \`brand\`).
+\`variables\`, \`storyboard_url\`), brand kits (\`/v1/brand\`, a create's \`brand\`), the OpenAI Videos shape \
+(\`/v1/videos\`), \`output_format\`, \`transparent\`, \`thumbnail_url\`, \`spritesheet_url\` and sound (a \
+create's \`audio\`, a storyboard scene's \`narration\`, \`captions_url\`).
+
+## Sound (extension)
+
+A create may ask for sound with \`audio\`: a voice reading the narration, a music bed, captions. \
+Absent \`audio\`, the video is silent, as before. Defaults: \`voice: "auto"\`, \`music: "auto"\`, \
+\`captions: "none"\`. The voice reads each scene's \`narration\` (the embedded composer writes it from the \
+scene's own words; an LLM's composition: the prompt). Speech is billed one output token per character said.
+
+\`\`\`json
+{"model": "gpt-4o-mini",
+ "input": "Fresh bread every morning. Our bakery opens on Monday.",
+ "audio": {"voice": "auto", "music": "auto", "captions": "sidecar"}}
+\`\`\`
+
+The completed generation's video has one AAC-LC stream (48 kHz, stereo) mastered to −14 LUFS, true peak \
+≤ −1 dBTP; \`captions_url\` links the WebVTT captions (one cue per spoken phrase). A storyboard scene's \
+\`narration\` that cannot be said in its seconds at 1.2× the voice's pace is a 400 naming it.
 
 ## Storyboards (extension)
 
@@ -466,6 +495,7 @@ unchanged it makes the byte-identical composition; changed, only that scene diff
 
 export function openApiDocument(serverUrl: string) {
   const { responsesRequest, chatRequest } = requestSchemas();
+  const videoRequests = videoRequestSchemas();
   const ex = generationExamples(serverUrl);
   const streams = eventStreamExamples(serverUrl);
   const schemas = {
@@ -475,6 +505,8 @@ export function openApiDocument(serverUrl: string) {
         CreateChatCompletionRequest: chatRequest,
         PutBrandKitRequest: brandPutSchema,
         Storyboard: storyboardSchema,
+        CreateVideoRequest: videoRequests.create,
+        RemixVideoRequest: videoRequests.remix,
       },
       'input',
     ),
@@ -493,6 +525,11 @@ export function openApiDocument(serverUrl: string) {
         Error: errorBody,
         RateLimitError: rateLimitBody,
         WebhookEvent: webhookEvent,
+        Video: videoObject,
+        VideoList: videoList,
+        VideoDeleted: videoDeleted,
+        OpenAIError: openAiErrorBody,
+        OpenAIVideoEvent: openAiVideoEvent,
       },
       'output',
     ),
@@ -539,7 +576,7 @@ export function openApiDocument(serverUrl: string) {
     withCurlSamples(
       {
         openapi: '3.1.0',
-        info: { title: 'Video generation API', version: '1.0.0', description: REFERENCE_INTRO },
+        info: { title: 'Video generation API', version: '1.0.0', description: `${REFERENCE_INTRO}\n\n${VIDEOS_INTRO}` },
         servers: [{ url: serverUrl, description: 'This deployment' }],
         tags: [
           {
@@ -549,6 +586,12 @@ export function openApiDocument(serverUrl: string) {
           {
             name: 'Chat Completions',
             description: 'Generations in the Chat Completions shape, for clients that speak OpenAI’s chat API',
+          },
+          {
+            name: 'Videos',
+            description:
+              'Extension: OpenAI’s Videos API (`/v1/videos`) over the same generations, a drop-in for its SDKs; ' +
+              'errors in OpenAI’s body',
           },
           { name: 'Usage', description: 'Credit and usage of the key’s organization' },
           {
@@ -606,6 +649,7 @@ export function openApiDocument(serverUrl: string) {
               cancelled: { id: EXAMPLE_ID, cancelled: true },
             },
           }),
+          ...videoPaths(serverUrl),
           '/v1/usage': {
             get: {
               tags: ['Usage'],
@@ -649,7 +693,13 @@ export function openApiDocument(serverUrl: string) {
               },
               responses: {
                 ...ok('The kit as stored', jsonOf('BrandKit', { kit: brandKitExample(serverUrl) })),
-                ...errors(400, 401, 403, 413, 415, 429, 503),
+                ...errors(400, 401, 403),
+                ...conflict(
+                  'The new logo would take the organization past its media storage quota (`media_quota_exceeded`); ' +
+                    'the kit is unchanged',
+                  CONFLICT_EXAMPLES.brand,
+                ),
+                ...errors(413, 415, 429, 503),
               },
             },
           },
@@ -733,7 +783,7 @@ export function openApiDocument(serverUrl: string) {
             },
           ),
         },
-        webhooks: webhooks(ex.webhook),
+        webhooks: { ...webhooks(ex.webhook), ...videoWebhooks() },
         components: {
           schemas,
           responses: componentResponses(),

@@ -1,7 +1,7 @@
 // What the reference shows: a request and an answer for every operation and status, in the shapes
 // of ./schemas.ts (`redocly lint` in the tests checks each example against its schema). The ids,
 // prices and URLs are made up; engine ids stay in src/engines/ (the catalog example is a placeholder).
-import { compositionKey, videoKey } from '../../storage/keys.js';
+import { compositionKey, spritesheetKey, thumbnailKey, videoKey } from '../../storage/keys.js';
 
 const ID = 'gen_0123456789abcdef01234567';
 const CREATED = 1_795_000_000;
@@ -44,7 +44,11 @@ export function generationExamples(base: string) {
     artifact_url: null,
     artifact_type: null,
     storyboard_url: null,
+    thumbnail_url: null,
+    spritesheet_url: null,
+    captions_url: null,
   };
+  const previews = { thumbnail_url: media(base, thumbnailKey(ID)), spritesheet_url: media(base, spritesheetKey(ID)) };
   const message = (status: string, content: unknown[]) => [
     { type: 'message', id: `${ID}_msg`, role: 'assistant', status, content },
   ];
@@ -98,6 +102,7 @@ export function generationExamples(base: string) {
       error: null,
       artifact_url: media(base, compositionKey(ID, 1, 'html')),
       artifact_type: 'text/html',
+      ...previews,
       progress: null,
     },
     failed: {
@@ -127,6 +132,9 @@ export function generationExamples(base: string) {
     artifact_url: null,
     artifact_type: null,
     storyboard_url: null,
+    thumbnail_url: null,
+    spritesheet_url: null,
+    captions_url: null,
   };
   const choice = (videoUrl: unknown, finish: string | null) => [
     { index: 0, message: { role: 'assistant', content: null, video_url: videoUrl }, finish_reason: finish },
@@ -170,6 +178,7 @@ export function generationExamples(base: string) {
       error: null,
       artifact_url: response.completed.artifact_url,
       artifact_type: 'text/html',
+      ...previews,
       progress: null,
     },
     cancelled: {
@@ -369,6 +378,17 @@ export const ERROR_EXAMPLES: Record<number, Record<string, { summary: string; va
         data: { retry_after: 12 },
       },
     },
+    stream_limit: {
+      summary: 'Extension: too many event streams open for this key (or its organization)',
+      value: {
+        ...error(
+          'STREAM_LIMIT_EXCEEDED',
+          'At most 20 event streams may be open per API key; close one before opening another',
+        ),
+        message: 'At most 20 event streams may be open per API key; close one before opening another',
+        data: { retry_after: 30 },
+      },
+    },
   },
   503: {
     temporarily_unavailable: {
@@ -394,6 +414,26 @@ export const CONFLICT_EXAMPLES = {
       value: error(
         'idempotency_key_in_use',
         'A request with this Idempotency-Key is still being processed; retry shortly',
+      ),
+    },
+    media_quota_exceeded: {
+      summary: 'Extension: the organization’s media storage is full',
+      value: error(
+        'media_quota_exceeded',
+        "This organization's media storage is full: 10239.9 MiB of its 10240.0 MiB are used; the operator can " +
+          'raise MEDIA_QUOTA_MB_PER_ORGANIZATION',
+        'input',
+      ),
+    },
+  },
+  brand: {
+    media_quota_exceeded: {
+      summary: 'The organization’s media storage is full',
+      value: error(
+        'media_quota_exceeded',
+        "This organization's media storage is full: 10239.9 MiB of its 10240.0 MiB are used; the operator can " +
+          'raise MEDIA_QUOTA_MB_PER_ORGANIZATION',
+        'logo',
       ),
     },
   },
@@ -485,3 +525,120 @@ export const BRAND_PUT_EXAMPLE = {
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPj/HwADAgH/ZQ0GaQAAAABJRU5ErkJggg==',
   logo_on_closing: true,
 };
+
+/** The OpenAI Videos shape's answers (extension). */
+export function videoExamples(base: string) {
+  const common = {
+    id: ID,
+    object: 'video',
+    model: 'sora-2',
+    created_at: CREATED,
+    expires_at: null,
+    prompt: PROMPT,
+    remixed_from_video_id: null,
+    seconds: '8',
+    size: '720x1280',
+    engine: ENGINE,
+  };
+  const none = { video_url: null, thumbnail_url: null, spritesheet_url: null };
+  const completed = {
+    ...common,
+    status: 'completed',
+    progress: 100,
+    completed_at: CREATED + 41,
+    error: null,
+    video_url: media(base, videoKey(ID)),
+    thumbnail_url: media(base, thumbnailKey(ID)),
+    spritesheet_url: media(base, spritesheetKey(ID)),
+  };
+  return {
+    queued: { ...common, status: 'queued', progress: 0, completed_at: null, error: null, ...none },
+    in_progress: { ...common, status: 'in_progress', progress: 62, completed_at: null, error: null, ...none },
+    completed,
+    failed: {
+      ...common,
+      status: 'failed',
+      progress: 0,
+      completed_at: CREATED + 13,
+      error: { code: 'render_failed', message: 'The composition could not be rendered: no visible frame' },
+      ...none,
+    },
+    remix: {
+      ...common,
+      id: 'gen_89abcdef0123456789abcdef',
+      prompt: 'Make it a winter sale instead',
+      remixed_from_video_id: ID,
+      status: 'queued',
+      progress: 0,
+      completed_at: null,
+      error: null,
+      ...none,
+    },
+    list: { object: 'list', data: [completed], first_id: ID, last_id: ID, has_more: true },
+    deleted: { id: ID, object: 'video.deleted', deleted: true },
+    create: { prompt: PROMPT, model: 'sora-2', seconds: '8', size: '720x1280' },
+    remixRequest: { prompt: 'Make it a winter sale instead' },
+    errors: {
+      400: {
+        error: {
+          message: 'size: must be "<width>x<height>", for example "720x1280"',
+          type: 'invalid_request_error',
+          param: 'size',
+          code: 'invalid_request',
+        },
+      },
+      401: { error: { message: 'Invalid API key', type: 'authentication_error', param: null, code: 'unauthorized' } },
+      402: {
+        error: {
+          message: 'This generation holds up to 5 cents of credit while it runs; add credits',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_credits',
+        },
+      },
+      404: {
+        error: {
+          message: `No generation with id ${ID}`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'not_found',
+        },
+      },
+      409: {
+        error: {
+          message: `Video ${ID} is in_progress: it has no content`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'video_not_ready',
+        },
+      },
+      413: {
+        error: {
+          message: 'Request body is larger than 10747904 bytes',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'request_too_large',
+        },
+      },
+      415: {
+        error: {
+          message: 'Send the request body as JSON (Content-Type: application/json) or multipart/form-data',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'unsupported_media_type',
+        },
+      },
+      429: {
+        error: { message: 'Rate limit exceeded', type: 'rate_limit_error', param: null, code: 'RATE_LIMIT_EXCEEDED' },
+      },
+      503: {
+        error: {
+          message: 'A backing service is unavailable; retry shortly',
+          type: 'server_error',
+          param: null,
+          code: 'temporarily_unavailable',
+        },
+      },
+    } as Record<number, unknown>,
+  };
+}

@@ -117,6 +117,25 @@ const common = {
         'when the embedded composer planned it or the request sent it; null otherwise (an LLM’s composition, ' +
         'or before it is known). Change it and send it back as `storyboard` to make the same video with that change',
     ),
+  thumbnail_url: signedUrl
+    .nullable()
+    .describe(
+      'Extension: the completed video’s thumbnail, a JPEG of the frame where the title is fully drawn (not frame 0), ' +
+        'at the video’s size; null until completed',
+    ),
+  spritesheet_url: signedUrl
+    .nullable()
+    .describe(
+      'Extension: the completed video’s sprite sheet, a JPEG grid of 5 × 5 evenly spaced frames, row by row from the ' +
+        'top left, tile k at k × duration / 25 s, each 160 px wide; null until completed',
+    ),
+  captions_url: signedUrl
+    .nullable()
+    .describe(
+      'Extension: the narration’s captions (WebVTT, one cue per spoken phrase) when the request asked for ' +
+        '`audio.captions` `"sidecar"` or `"burned"` (drawn on the video as well) and the generation completed; ' +
+        'null otherwise',
+    ),
   progress: progressField,
 };
 
@@ -178,6 +197,9 @@ export const responsesView = z
     artifact_url: common.artifact_url,
     artifact_type: common.artifact_type,
     storyboard_url: common.storyboard_url,
+    thumbnail_url: common.thumbnail_url,
+    spritesheet_url: common.spritesheet_url,
+    captions_url: common.captions_url,
     progress: common.progress,
   })
   .describe('A generation in the Responses view');
@@ -223,6 +245,9 @@ export const chatView = z
     artifact_url: common.artifact_url,
     artifact_type: common.artifact_type,
     storyboard_url: common.storyboard_url,
+    thumbnail_url: common.thumbnail_url,
+    spritesheet_url: common.spritesheet_url,
+    captions_url: common.captions_url,
     progress: common.progress,
   })
   .describe('A generation in the Chat Completions view');
@@ -461,3 +486,90 @@ export const brandKit = z
   .describe(
     'Extension: the organization’s brand kit, applied to every generation unless the request opts out (`brand: false`)',
   );
+
+// ---- The OpenAI Videos shape (extension: /v1/videos) ----------------------------------------------------------
+
+/** Errors on /v1/videos: OpenAI's body, which its SDKs read into their APIError. */
+export const openAiErrorBody = z
+  .looseObject({
+    error: z
+      .strictObject({
+        message: z.string().describe('What went wrong, for a person'),
+        type: z
+          .string()
+          .describe(
+            'OpenAI’s error type: `invalid_request_error`, `authentication_error`, `insufficient_quota`, ' +
+              '`permission_error`, `rate_limit_error` or `server_error`',
+          ),
+        param: z.string().nullable().describe('The offending field or parameter (`size`, `seconds`); null when none'),
+        code: z
+          .string()
+          .describe('Stable, machine-readable reason, the other shapes’ `error.code` (`invalid_request`, `not_found`)'),
+      })
+      .describe('The failure'),
+  })
+  .describe('Extension: the error body of /v1/videos, OpenAI’s shape');
+
+export const videoObject = z
+  .strictObject({
+    id: z.string().describe('Video id: the generation id, prefixed `gen_` (every generation is a video here)'),
+    object: z.literal('video').describe('Always `video`'),
+    model: z.string().describe('The model as the create named it (`sora-2`), or the generation’s own model'),
+    status: z
+      .enum(['queued', 'in_progress', 'completed', 'failed'])
+      .describe('`queued` → `in_progress` → `completed` or `failed` (a cancelled generation is `failed`)'),
+    progress: z.number().int().min(0).max(100).describe('Percent done: 100 once completed, 0 when failed'),
+    created_at: unixSeconds('When it was created'),
+    completed_at: unixSeconds('When it completed or failed').nullable().describe('Unix seconds; null before'),
+    expires_at: z.null().describe('Always null: the media are kept until the video is deleted'),
+    error: z
+      .strictObject({
+        code: z.string().describe('Stable reason (`render_failed`, `cancelled`)'),
+        message: z.string().describe('Details for a person'),
+      })
+      .nullable()
+      .describe('Why it failed; null otherwise'),
+    prompt: z.string().nullable().describe('The prompt (a generation of another shape: its user text)'),
+    remixed_from_video_id: z.string().nullable().describe('The video this one remixes; null otherwise'),
+    seconds: z
+      .string()
+      .nullable()
+      .describe('Length in whole seconds, a string (`"4"`); null: not fixed by the request'),
+    size: z.string().describe('Canvas `<width>x<height>`'),
+    engine: z.string().describe('Extension: the rendering engine'),
+    video_url: signedUrl.nullable().describe('Extension: the video file (as `variant=video`), signed; null before'),
+    thumbnail_url: common.thumbnail_url,
+    spritesheet_url: common.spritesheet_url,
+  })
+  .describe('Extension: a generation as OpenAI’s Video object');
+
+export const videoList = z
+  .strictObject({
+    object: z.literal('list').describe('Always `list`'),
+    data: z.array(videoObject).describe('The videos of this page, in the order asked for (`order`)'),
+    first_id: z.string().nullable().describe('Id of the first item; null when the page is empty'),
+    last_id: z.string().nullable().describe('Id of the last item: `after` of the next page; null when empty'),
+    has_more: z.boolean().describe('More items after this page'),
+  })
+  .describe('Extension: a page of videos (OpenAI’s cursor page: the SDK pages on `last_id` and `has_more`)');
+
+export const videoDeleted = z
+  .strictObject({
+    id: z.string().describe('The deleted video'),
+    object: z.literal('video.deleted').describe('Always `video.deleted`'),
+    deleted: z.literal(true).describe('Always true'),
+  })
+  .describe('Extension: the video and its media are gone; every read of it answers 404 from now on');
+
+/** The event a video created on /v1/videos sends (OpenAI's event shape). */
+export const openAiVideoEvent = z
+  .strictObject({
+    id: z.string().describe('Unique event id, prefixed `evt_` (also the `webhook-id` header)'),
+    object: z.literal('event').describe('Always `event`'),
+    created_at: unixSeconds('When the event happened'),
+    type: z.enum(['video.completed', 'video.failed']).describe('`video.completed` or `video.failed`'),
+    data: z
+      .strictObject({ id: z.string().describe('The video id: retrieve it for its status and media') })
+      .describe('The video'),
+  })
+  .describe('Extension: OpenAI’s video event, for videos created on /v1/videos');

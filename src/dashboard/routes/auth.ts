@@ -9,7 +9,7 @@ import { clearCookie, readTokenCookie, setCookie } from '../cookies.js';
 import { CSRF_FIELD, newCsrfToken, sameToken } from '../csrf.js';
 import { readForm } from '../form.js';
 import { clientIp } from '../../http/clientIp.js';
-import { beginLoginAttempt } from '../loginLimit.js';
+import { beginLoginAttempt, throttledAddress } from '../loginLimit.js';
 import { decoyHash, PASSWORD_MAX_LENGTH, verifyPassword } from '../password.js';
 import { sendPage, seeOther } from '../respond.js';
 import { endSession, requireMember, startSession } from '../session.js';
@@ -71,7 +71,7 @@ export function authRoutes(deps: AppDeps): Router<DashboardState> {
       ctx.state.log.info({ email_domain: email.split('@')[1] ?? null }, 'dashboard sign-in failed');
       return showLogin(ctx, 401, { email, next, error: 'Wrong email or password.' });
     }
-    await clearLoginFailures(deps.db, email, address);
+    await clearLoginFailures(deps.db, email, throttledAddress(address));
     await startSession(ctx, deps, member.id);
     clearCookie(ctx, deps.config, LOGIN_CSRF_COOKIE, LOGIN_PATH);
     ctx.state.log.info({ member_id: member.id, organization_id: member.organization_id }, 'dashboard sign-in');

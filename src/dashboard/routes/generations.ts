@@ -9,9 +9,10 @@ import { getGeneration } from '../../db/generations.js';
 import { notFound } from '../../errors.js';
 import type { AppDeps } from '../../http/context.js';
 import { openEventStream } from '../../http/sse.js';
+import { takeStreamSlot } from '../../http/streamCaps.js';
 import { idParams, validate } from '../../http/validate.js';
 import { TERMINAL_STATUSES } from '../../shared.js';
-import { videoKey } from '../../storage/keys.js';
+import { captionsKey, videoKey } from '../../storage/keys.js';
 import type { DashboardContext, DashboardState } from '../context.js';
 import { listDeliveries } from '../deliveries.js';
 import { liveEvent } from '../live.js';
@@ -52,11 +53,14 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
       // origin allowed already for the video the script swaps in at the end.
       const live = inFlight ? await queryLiveState(deps, id, 'debug') : null;
       if (inFlight) await mediaUrl(ctx, storage, videoKey(id));
-      const [deliveries, videoUrl, poster, storyboard] = await Promise.all([
+      // Burned captions are on the picture already: the player shows a track only for sidecar ones.
+      const captioned = completed && generation.request.audio?.captions === 'sidecar';
+      const [deliveries, videoUrl, poster, storyboard, captionsUrl] = await Promise.all([
         listDeliveries(db, session.organizationId, { generationId: id }),
         completed ? mediaUrl(ctx, storage, generation.video_key) : null,
         completed ? pagePosterUrl(ctx, storage, id) : null,
         storyboardOf(storage, generation.storyboard_key),
+        captioned ? mediaUrl(ctx, storage, captionsKey(id)) : null,
       ]);
       sendPage(
         ctx,
@@ -66,6 +70,7 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
           live: inFlight ? { status: live?.status ?? generation.status, progress: live?.progress ?? null } : null,
           videoUrl,
           posterUrl: poster,
+          captionsUrl,
           workflowUrl: workflowUrl(config, id),
           deliveries,
           storyboard,
@@ -82,11 +87,21 @@ export function generationsRoutes(deps: AppDeps): Router<DashboardState> {
       // Subscribing checks ownership: an unknown or another organization's id is a 404 before any event.
       const early: LiveUpdate[] = [];
       let deliver: ((update: LiveUpdate) => void) | null = null;
-      const unsubscribe = await generationWatchers(deps).subscribe(session.organizationId, id, (update) =>
-        deliver ? deliver(update) : early.push(update),
-      );
+      const slot = await takeStreamSlot(deps, session.organizationId, `member:${session.memberId}`);
+      let unsubscribe: () => void;
+      try {
+        unsubscribe = await generationWatchers(deps).subscribe(session.organizationId, id, (update) =>
+          deliver ? deliver(update) : early.push(update),
+        );
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
       const stream = openEventStream(ctx, config.streamHeartbeatMs);
-      void stream.closed.then(unsubscribe);
+      void stream.closed.then(() => {
+        unsubscribe();
+        slot.release();
+      });
       // Events go out in order; the last one waits for its poster lookup.
       let sending = Promise.resolve();
       let last = '';

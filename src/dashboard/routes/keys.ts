@@ -3,7 +3,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { createApiKey, deleteApiKey, listApiKeys, revokeApiKey, type ApiKeyInfo } from '../../db/apiKeys.js';
-import { notFound } from '../../errors.js';
+import { DomainError, notFound } from '../../errors.js';
 import type { AppDeps } from '../../http/context.js';
 import { idParams, validate } from '../../http/validate.js';
 import type { DashboardContext, DashboardState } from '../context.js';
@@ -16,7 +16,7 @@ const keyName = z.string().trim().min(1, 'Give the key a name').max(200, 'Names 
 
 const NOTICES: Record<string, string> = { revoked: 'The key was revoked.', deleted: 'The key was deleted.' };
 
-export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
+export function keysRoutes({ db, config }: AppDeps): Router<DashboardState> {
   const router = new Router<DashboardState>();
 
   router.get('/dashboard/keys', requireMember(), async (ctx) => {
@@ -43,9 +43,20 @@ export function keysRoutes({ db }: AppDeps): Router<DashboardState> {
         400,
       );
     }
-    const created = await createApiKey(db, session.organizationId, name.data, {
-      manageBrand: form(ctx).get('manage_brand') === 'on',
-    });
+    let created: Awaited<ReturnType<typeof createApiKey>>;
+    try {
+      created = await createApiKey(
+        db,
+        session.organizationId,
+        name.data,
+        { manageBrand: form(ctx).get('manage_brand') === 'on' },
+        config.keysPerOrganization,
+      );
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'key_limit_reached') throw err;
+      const keys = await listApiKeys(db, session.organizationId);
+      return sendPage(ctx, keysPage({ session, keys, message: { kind: 'error', text: err.message } }), 409);
+    }
     ctx.state.log.info({ api_key_id: created.id }, 'dashboard: key created');
     const keys = await listApiKeys(db, session.organizationId);
     sendPage(ctx, keysPage({ session, keys, created, message: { kind: 'ok', text: 'Key created.' } }), 201);

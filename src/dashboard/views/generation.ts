@@ -27,6 +27,8 @@ export type GenerationPageOptions = {
   live: { status: GenerationStatus; progress: GenerationProgress | null } | null;
   videoUrl: string | null;
   posterUrl: string | null;
+  /** The sidecar captions (WebVTT) the player shows; null when the generation has none. */
+  captionsUrl?: string | null;
   workflowUrl: string | null;
   deliveries: Delivery[];
   /** The storyboard the video draws and its signed URL; null when none is known. */
@@ -64,10 +66,13 @@ export function generationPage({
   live,
   videoUrl,
   posterUrl,
+  captionsUrl,
   workflowUrl,
   deliveries,
   storyboard,
 }: GenerationPageOptions) {
+  // A video with sound plays it (the player starts unmuted); a silent one stays muted as before.
+  const hasSound = !!g.request.audio && (g.request.audio.voice !== 'none' || g.request.audio.music !== 'none');
   const fact = (label: string, value: unknown) =>
     html`<dt>${label}</dt><dd>${value === null || value === undefined || value === '' ? '—' : String(value)}</dd>`;
   const prompt = promptText(g.request);
@@ -81,9 +86,11 @@ ${firstLine ? html`<p class="prompt-line" id="generation-prompt">${firstLine}</p
 ${live ? liveCard(g, live) : ''}
 ${
   videoUrl
-    ? html`<section class="card player"><video id="generation-video" controls muted playsinline \
+    ? html`<section class="card player"><video id="generation-video" controls${hasSound ? '' : ' muted'} playsinline \
 preload="metadata" src="${videoUrl}"${posterUrl ? html` poster="${posterUrl}"` : ''}
-  width="${player.width}" height="${player.height}"></video></section>`
+  width="${player.width}" height="${player.height}">${
+    captionsUrl ? html`<track kind="captions" default src="${captionsUrl}" label="Captions">` : ''
+  }</video></section>`
     : ''
 }
 <section class="card" id="generation-details" data-refresh>

@@ -37,6 +37,18 @@ export function sceneInWords(s: PublicScene): string {
       return `Call to action: ${joined([quoted(s.text), s.link, s.date, s.price])}`;
     case 'image':
       return `Picture: ${joined([s.asset, quoted(s.caption)])}`;
+    case 'comparison': {
+      const options = s.options.map((o) => `${quoted(o.name)} ${o.figure ?? ''}${o.highlight ? ' ★' : ''}`.trim());
+      return `Comparison: ${joined([quoted(s.heading), options.join(' | '), quoted(s.badge)])}`;
+    }
+    case 'timeline': {
+      const items = s.items.map((it) => `${it.time} ${quoted(it.text)}`);
+      return `Timeline: ${joined([quoted(s.heading), items.join(', ')])}`;
+    }
+    case 'features': {
+      const items = s.items.map((it) => (typeof it === 'string' ? quoted(it) : quoted(it.text)));
+      return `Features: ${joined([quoted(s.heading), items.join(', ')])}`;
+    }
   }
 }
 

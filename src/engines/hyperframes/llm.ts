@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { narrationLines } from '../../storyboard/narration.js';
 import type { EngineLlmKit } from '../types.js';
 
 const HYPERFRAMES_DOCS = path.join(
@@ -62,4 +63,17 @@ export const hyperframesLlm: EngineLlmKit = {
   trimToComposition: htmlDocument,
   contract: () => (contract ??= fs.readFileSync(new URL('./contract.md', import.meta.url), 'utf8').trim()),
   guide: () => (guide ??= readGuide()),
+  // A JSON script is data: the page never runs it.
+  narrationPlace: 'in <script type="application/json" id="narration"> … </script> inside <body>',
+  narrationOf(source) {
+    for (const m of source.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+      if (!/\bid\s*=\s*["']?narration\b/i.test(m[1]!)) continue;
+      try {
+        return narrationLines(JSON.parse(m[2]!));
+      } catch {
+        return [];
+      }
+    }
+    return [];
+  },
 };

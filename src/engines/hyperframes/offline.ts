@@ -13,5 +13,9 @@ export function composeHyperframes(spec: OfflineCompositionSpec): string {
 
 /** Images are named by their asset names: the page loads them from `assets/`. */
 export function drawHyperframes(storyboard: Storyboard, target: StoryboardTarget): string {
-  return storyboardDocument(storyboard, { width: target.width, height: target.height });
+  return storyboardDocument(
+    storyboard,
+    { width: target.width, height: target.height },
+    target.transparent ? { transparent: true } : {},
+  );
 }

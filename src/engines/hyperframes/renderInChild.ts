@@ -24,6 +24,8 @@ export function producerRenderConfig(opts: {
   crf: number;
   settings: HyperframesSettings;
   logger?: ProducerLogger;
+  /** VP9 WebM with alpha (the producer leaves the page background transparent and captures by screenshot). */
+  transparent?: boolean;
 }) {
   return {
     fps: opts.fps,
@@ -31,10 +33,13 @@ export function producerRenderConfig(opts: {
     crf: opts.crf,
     // Unset: the producer calibrates on sample frames, then picks a worker count.
     ...(opts.settings.workers ? { workers: opts.settings.workers } : {}),
-    format: 'mp4' as const,
+    format: opts.transparent ? ('webm' as const) : ('mp4' as const),
     hdrMode: 'force-sdr' as const,
     // BeginFrame capture: 30–45% faster; the default software-GPU mode would silently force screenshots.
-    producerConfig: resolveConfig({ chromePath: opts.chromePath, forceScreenshot: false }),
+    producerConfig: {
+      ...resolveConfig({ chromePath: opts.chromePath, forceScreenshot: false }),
+      staticFrameDedup: opts.settings.skipHeldFrames,
+    },
     logger: opts.logger,
   };
 }
@@ -70,6 +75,7 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
       crf: job.crf,
       settings: job.settings,
       logger: producerLogger(log),
+      transparent: job.transparent,
     }),
   );
   try {
@@ -109,10 +115,13 @@ export const render: ChildRenderer<HyperframesSettings> = async (job, { onProgre
       `HyperFrames render ended ${renderJob.status}: ${firstLines(renderJob.error ?? '')}`,
     );
   }
-  // The producer's count of frames it reused because Chrome reported no damage. Every BeginFrame it
-  // sends asks for a screenshot, which Chrome always reports as damaged, so the count stays 0 until
-  // the producer asks for the screenshot only on damage (the change proposed upstream, issue 34).
-  return { framesSkipped: renderJob.perfSummary?.beginFrameReuse?.noDamageFrames ?? null };
+  // Frames not captured: those the timeline shows to be still (the producer's static-frame dedup), and
+  // those Chrome reported no damage for (never, as every BeginFrame asks for a screenshot: issue 34).
+  const summary = renderJob.perfSummary;
+  if (!summary) return { framesSkipped: null };
+  return {
+    framesSkipped: (summary.staticDedup?.reusedFrames ?? 0) + (summary.beginFrameReuse?.noDamageFrames ?? 0),
+  };
 };
 
 /**

@@ -18,6 +18,12 @@ export const hyperframesSettings = engineSettings(
     HYPERFRAMES_QUALITY: z.enum(HYPERFRAMES_QUALITIES).default('draft'),
     /** Browser capture workers per render; 0 lets the producer size them (it calibrates first). */
     HYPERFRAMES_WORKERS: z.coerce.number().int().min(0).max(8).default(1),
+    /**
+     * Frames the composition's GSAP timeline shows to be still (no tween, clip start or end at or just
+     * before them) are not captured again: the producer reuses the previous frame's image (its static-frame
+     * dedup, armed for BeginFrame capture by patches/@hyperframes+producer+*.patch).
+     */
+    HYPERFRAMES_SKIP_HELD_FRAMES: z.enum(['on', 'off']).default('on'),
     /** Page requests go through a refusing proxy (pageNetwork.ts); `off` only to test the network namespace alone. */
     RENDER_PAGE_NETWORK_GUARD: z.enum(['on', 'off']).default('on'),
   }),
@@ -27,6 +33,7 @@ export const hyperframesSettings = engineSettings(
     /** 0: the producer sizes them. */
     workers: v.HYPERFRAMES_WORKERS,
     pageNetworkGuard: v.RENDER_PAGE_NETWORK_GUARD === 'on',
+    skipHeldFrames: v.HYPERFRAMES_SKIP_HELD_FRAMES === 'on',
   }),
   // Chrome, wherever CHROME_PATH puts it.
   (settings) => [path.dirname(settings.chromePath)],

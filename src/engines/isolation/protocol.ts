@@ -28,6 +28,8 @@ export type IsolatedJob<S = unknown> = {
   settings: S;
   /** Render only this chunk of the video's frames; absent: the whole video. */
   chunk?: RenderChunk;
+  /** A VP9 WebM with an alpha channel instead of an H.264 MP4 (RenderOptions.transparent). */
+  transparent?: boolean;
 };
 
 export type ParentMessage = { type: 'render'; job: IsolatedJob };

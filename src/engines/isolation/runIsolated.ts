@@ -3,6 +3,7 @@
 // fails only that render; on every outcome the render's whole process tree (the child, its ffmpeg,
 // every Chrome) is SIGKILLed and its work directory and control group removed. The render process
 // points TMPDIR at the work directory, so Chrome's profile and the producer's scratch files go there.
+import { pipeline } from 'node:stream/promises';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,8 @@ export async function runIsolated(
     ...job,
     renderId: proc.renderId,
     workDir,
-    outputPath: path.join(workDir, 'output.mp4'),
+    // The container follows the name (ffmpeg and the producer choose the muxer by it).
+    outputPath: path.join(workDir, job.transparent ? 'output.webm' : 'output.mp4'),
     assetsDir: job.assetsDir && copyAssets(tools, job.assetsDir, path.join(workDir, 'input')),
     unprivileged: proc.unprivileged,
   };
@@ -54,7 +56,7 @@ export async function runIsolated(
 
   try {
     const report = await supervise(proc, fullJob, tree, tools, opts);
-    await moveFile(fullJob.outputPath, outputPath);
+    await takeRenderOutput(fullJob.outputPath, outputPath);
     log.info(
       {
         wallMs: Date.now() - started,
@@ -263,14 +265,31 @@ async function killAndWait(tree: RenderProcessTree) {
   }
 }
 
-async function moveFile(from: string, to: string) {
-  if (!fs.existsSync(from)) throw new RenderError('render_failed', 'Renderer finished without writing a video');
-  await fs.promises.mkdir(path.dirname(path.resolve(to)), { recursive: true });
+/**
+ * Takes the render's output out of its work directory. The directory is the sandboxed render's to
+ * write, so the output is opened without following a symlink (O_NOFOLLOW) and taken only when it is
+ * a regular file: a render that planted a link (to a file the worker may read) or a FIFO is refused.
+ * Copied through the opened descriptor, so nothing swapped in after the check is read.
+ */
+export async function takeRenderOutput(from: string, to: string) {
+  let source: fs.promises.FileHandle;
   try {
-    await fs.promises.rename(from, to);
+    source = await fs.promises.open(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await fs.promises.copyFile(from, to);
-    await fs.promises.rm(from, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new RenderError('render_failed', 'Renderer finished without writing a video');
+    if (code === 'ELOOP') throw new RenderError('render_failed', 'The render’s output is a symbolic link; refused');
+    throw err;
   }
+  try {
+    if (!(await source.stat()).isFile())
+      throw new RenderError('render_failed', 'The render’s output is not a regular file; refused');
+    await fs.promises.mkdir(path.dirname(path.resolve(to)), { recursive: true });
+    const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+    const dest = await fs.promises.open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o644);
+    await pipeline(source.createReadStream({ autoClose: false }), dest.createWriteStream());
+  } finally {
+    await source.close();
+  }
+  await fs.promises.rm(from, { force: true });
 }

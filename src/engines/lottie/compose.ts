@@ -99,10 +99,13 @@ export class Composer {
     this.landscape = width / height >= 1.2;
     // Landscape has width to spare: its type is set a little larger than the short side alone gives.
     this.T = Math.min(width, height) * (this.landscape ? 1.12 : 1);
-    // Portrait video keeps clear of the platforms' top and bottom overlays.
+    // Tall video keeps clear of the platforms' overlays: nothing in the top 12 % or the bottom 20 % (the same social
+    // safe area as HyperFrames', TALL_SAFE in src/engines/hyperframes/storyboard/frame.ts).
     const padX = Math.round(width * (this.landscape ? 0.07 : 0.08));
-    const padY = Math.round(height * (width / height < 0.75 ? 0.1 : 0.08));
-    this.safe = { x: padX, y: padY, w: width - 2 * padX, h: height - 2 * padY };
+    const tall = width / height <= 0.8;
+    const top = Math.round(height * (tall ? 0.12 : 0.08));
+    const bottom = Math.round(height * (tall ? 0.2 : 0.08));
+    this.safe = { x: padX, y: top, w: width - 2 * padX, h: height - top - bottom };
     this.style = look.font === 'serif' ? 'serif' : look.font === 'mono' ? 'mono' : 'sans';
     // Editorial looks (serif, mono) set type flush to the start; the others centre it.
     this.align = this.style === 'sans' ? 'center' : 'start';
@@ -117,6 +120,18 @@ export class Composer {
 
   get palette() {
     return this.look.palette;
+  }
+
+  /** The animation's `fonts`: every face a text block used. */
+  fontList(): Json {
+    return {
+      list: [...this.faces.values()].map((f) => ({
+        fName: f.name,
+        fFamily: f.family,
+        fStyle: f.bold ? 'Bold' : 'Regular',
+        ascent: 75,
+      })),
+    };
   }
 
   /** Draws with the safe area narrowed to `area` (the closing scene below the brand logo). */

@@ -11,13 +11,50 @@ export type EncodeSpec = {
   frames: number;
   outputPath: string;
   opaque?: boolean;
+  /** Keep the frames' alpha: a VP9 WebM (`yuva420p`) at `outputPath`, nothing composited under them. */
+  transparent?: boolean;
   crf: number;
   preset: string;
 };
 
+/** VP9's quality scale is not x264's: the same visual quality needs a higher number. */
+const VP9_CRF_OFFSET = 10;
+
 export function encoderArgs(spec: EncodeSpec): string[] {
   const size = `${spec.width}x${spec.height}`;
   const raw = ['-f', 'rawvideo', '-s', size, '-framerate', String(spec.fps)];
+  if (spec.transparent) {
+    return [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      ...raw,
+      '-pix_fmt',
+      'rgba',
+      '-i',
+      'pipe:0',
+      '-frames:v',
+      String(spec.frames),
+      '-c:v',
+      'libvpx-vp9',
+      '-pix_fmt',
+      'yuva420p',
+      '-b:v',
+      '0',
+      '-crf',
+      String(Math.min(63, spec.crf + VP9_CRF_OFFSET)),
+      '-row-mt',
+      '1',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-auto-alt-ref',
+      '0',
+      spec.outputPath,
+    ];
+  }
   return [
     '-hide_banner',
     '-loglevel',

@@ -5,6 +5,7 @@
 // over a background and an ornament that moves only at the opening and at the cuts (so a scene that
 // holds its text gives frames the render need not draw again). The first frame already shows the
 // title. Same prompt, same JSON.
+import { drawComparison, drawFeatures, drawTimeline } from './designed.js';
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
 import { composeStoryboard } from '../storyboard.js';
@@ -112,20 +113,13 @@ export function drawLottie(board: Storyboard, target: StoryboardTarget): string 
     nm: sceneText(board.scenes[0]!).slice(0, 80) || 'animation',
     ddd: 0,
     assets: [...c.assets, ...precomps],
-    fonts: {
-      list: [...c.faces.values()].map((f) => ({
-        fName: f.name,
-        fFamily: f.family,
-        fStyle: f.bold ? 'Bold' : 'Regular',
-        ascent: 75,
-      })),
-    },
+    fonts: c.fontList(),
     // Lottie draws the first layer on top: wipes, scenes (later ones over earlier), ornament, background.
+    // A transparent video has neither of the last two: it shows whatever is behind it.
     layers: indexed([
       ...(board.look.transition === 'wipe' ? wipes(c, cuts, frames) : []),
       ...sceneLayers.reverse(),
-      ...decoration(c, frames, ornamentMotion(cuts, frames)),
-      background(c, frames),
+      ...(target.transparent ? [] : [...decoration(c, frames, ornamentMotion(cuts, frames)), background(c, frames)]),
     ]),
     markers: windows.map(({ scene, start, end }) => ({ tm: start, cm: scene.kind, dr: end - start })),
   };
@@ -188,6 +182,12 @@ function drawScene(c: Composer, scene: TimedScene, L: number, images: Map<string
       return drawQuote(c, scene, L);
     case 'cta':
       return drawCta(c, scene, L);
+    case 'comparison':
+      return drawComparison(c, scene, L);
+    case 'timeline':
+      return drawTimeline(c, scene, L);
+    case 'features':
+      return drawFeatures(c, scene, L);
   }
 }
 

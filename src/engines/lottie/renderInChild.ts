@@ -26,7 +26,8 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
 
   await preloaded.catch(() => {});
   const holds = job.settings.skipHeldFrames ? frameHolds(animation) : null;
-  const painted = withBackground(animation);
+  // A transparent video keeps what the animation leaves unpainted: no canvas colour under it.
+  const painted = job.transparent ? animation : withBackground(animation);
   const player = await loadPlayer(painted, painted === animation ? job.source : undefined, job);
   const frameAt = (k: number) => lottieFrameAt(k, animation, fps, player.totalFrames);
   let framesSkipped = 0;
@@ -45,6 +46,7 @@ export const render: ChildRenderer<LottieSettings> = async (job, { onProgress })
       crf: job.crf,
       preset: job.settings.x264Preset,
       opaque,
+      transparent: job.transparent,
     });
     for (let k = start; k < end; k++) {
       if (k > start) {

@@ -21,6 +21,7 @@ import {
   type Vec,
 } from './build.js';
 import { FPS, stack, type Box, type Composer, type TextBlock } from './compose.js';
+import { headingAbove } from './designed.js';
 
 type SceneOf<K extends Scene['kind']> = Extract<Scene, { kind: K }>;
 const s = (seconds: number) => Math.round(seconds * FPS);
@@ -973,6 +974,32 @@ function drawRowsHeading(c: Composer, layout: RowsLayout, L: number, enter: numb
 }
 
 export function drawList(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
+  // Five or more items on a wide canvas: two columns (each drawn as a list in its half), the heading above them.
+  if (c.landscape && scene.items.length >= 5) return drawListInColumns(c, scene, L);
+  return drawListRows(c, scene, L);
+}
+
+function drawListInColumns(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
+  const { T } = c;
+  const { layers, area } = headingAbove(c, scene.heading, L, false);
+  const half = Math.ceil(scene.items.length / 2);
+  const gap = T * 0.05;
+  const w = (area.w - gap) / 2;
+  const halves = [scene.items.slice(0, half), scene.items.slice(half)];
+  halves.forEach((items, k) => {
+    const x = c.rtl ? area.x + (1 - k) * (w + gap) : area.x + k * (w + gap);
+    const drawn = c.within({ ...area, x, w }, () => drawListRows(c, { ...scene, heading: null, items }, L));
+    // Items and bullets numbered through both columns.
+    for (const layer of drawn) {
+      const m = /^(item|bullet) (\d+)( \d+)?$/.exec(String(layer.nm));
+      if (m) layer.nm = `${m[1]} ${Number(m[2]) + k * half}${m[3] ?? ''}`;
+    }
+    layers.push(...drawn);
+  });
+  return layers;
+}
+
+function drawListRows(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const items = scene.items.map((item) => c.splitEmoji(item));
   const bulletEmoji = items.map((it) => c.drawable(it.emoji, 1)[0] ?? null);
@@ -1092,14 +1119,16 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
     };
     const marker = scene.steps[i]!.marker;
     if (marker) {
+      // A marker with a word ("Schritt 1", "Paso 2") takes two lines in its badge, broken between its words.
+      const worded = /\s/u.test(marker.trim());
       const m = c.textBlock({
         text: marker,
         role: 'headline',
         maxSize: badge * 0.5,
-        minSize: badge * 0.25,
-        maxWidth: badge * 0.8,
-        maxHeight: badge * 0.7,
-        maxLines: 1,
+        minSize: badge * (worded ? 0.16 : 0.25),
+        maxWidth: badge * (worded ? 0.84 : 0.8),
+        maxHeight: badge * (worded ? 0.78 : 0.7),
+        maxLines: worded ? 2 : 1,
         colour: onBadge,
         align: 'center',
       });

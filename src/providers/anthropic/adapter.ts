@@ -1,6 +1,6 @@
 // Protocol `anthropic`: the Anthropic Messages API (POST {base_url}/messages).
 import { z } from 'zod';
-import { PROVIDER_FAILURE, ProviderError } from '../errors.js';
+import { PROVIDER_CAUSES, PROVIDER_FAILURE, ProviderError } from '../errors.js';
 import { postJson } from '../http.js';
 import type { ChatPart } from '../prompts.js';
 import type { ProviderProtocol } from '../protocol.js';
@@ -51,7 +51,12 @@ const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
   const raw = await postJson(`${baseUrl(conn)}/messages`, headers, body, { timeoutMs: timeoutMs(conn), signal });
   const parsed = messageSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Messages body');
+    throw new ProviderError(
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.unusableAnswer,
+      null,
+      'answered with an unexpected Messages body',
+    );
   const { content, stop_reason, usage } = parsed.data;
   const text = content.flatMap((b) => (b.type === 'text' && b.text ? [b.text] : [])).join('');
   const reported = usage && {
@@ -60,7 +65,12 @@ const anthropicChat: ChatCompletion = async (conn, chat, signal) => {
   };
   const tokens = usageOrEstimate(reported ?? null, conn, chat, text);
   if (stop_reason === 'refusal')
-    throw new ProviderError(PROVIDER_FAILURE.refused, 'refused the content (stop_reason: refusal)', tokens);
+    throw new ProviderError(
+      PROVIDER_FAILURE.refused,
+      PROVIDER_CAUSES.refused,
+      tokens,
+      'refused the content (stop_reason: refusal)',
+    );
   return { text, usage: tokens };
 };
 

@@ -25,8 +25,10 @@ const localAdapter: ProviderAdapter = {
       width: task.width,
       height: task.height,
       durationSeconds: task.durationSeconds,
+      narrate: task.narrate ?? false,
       assets: task.brief.assets ?? [],
       brand: task.brief.brand ?? null,
+      ...(task.transparent ? { transparent: true } : {}),
     };
     const { source, usage, storyboard } = await composeOffThread(task.engine, spec, prompt);
     return { text: source, usage, verbatim: true, storyboard };

@@ -1,7 +1,7 @@
 // Protocol `openai`: OpenAI-compatible Chat Completions (POST {base_url}/chat/completions), spoken by
 // OpenAI, OpenRouter, Ollama, vLLM and llama.cpp's server.
 import { z } from 'zod';
-import { PROVIDER_FAILURE, ProviderError } from '../errors.js';
+import { PROVIDER_CAUSES, PROVIDER_FAILURE, ProviderError } from '../errors.js';
 import { postJson } from '../http.js';
 import type { ChatMessage } from '../prompts.js';
 import type { ProviderProtocol } from '../protocol.js';
@@ -57,7 +57,12 @@ const openaiChat: ChatCompletion<OpenaiEntry> = async (conn, chat, signal) => {
   });
   const parsed = completionSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ProviderError(PROVIDER_FAILURE.unavailable, 'answered with an unexpected Chat Completions body');
+    throw new ProviderError(
+      PROVIDER_FAILURE.unavailable,
+      PROVIDER_CAUSES.unusableAnswer,
+      null,
+      'answered with an unexpected Chat Completions body',
+    );
   const { choices, usage } = parsed.data;
   const { message, finish_reason } = choices[0]!;
   const text = message.content ?? '';
@@ -70,8 +75,9 @@ const openaiChat: ChatCompletion<OpenaiEntry> = async (conn, chat, signal) => {
   if (message.refusal || finish_reason === 'content_filter') {
     throw new ProviderError(
       PROVIDER_FAILURE.refused,
-      `refused the content: ${message.refusal ?? 'content filter'}`,
+      PROVIDER_CAUSES.refused,
       tokens,
+      `refused the content: ${message.refusal ?? 'content filter'}`,
     );
   }
   return { text, usage: tokens };

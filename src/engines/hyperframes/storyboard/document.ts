@@ -1,7 +1,9 @@
 // A storyboard as one HyperFrames document: a background clip (palette, ornament, a progress line)
-// spanning the whole video on track 0, one clip per scene (tracks 1 and 2 in turn, so neighbours can
-// cross), transitions and easing from the look, and one paused GSAP timeline exactly `durationSeconds`
-// long, which the root element declares as its data-duration.
+// spanning the whole video on track 0 (ornament and line move only at the opening and around the cuts,
+// so a scene that holds its text gives frames the render need not capture again), one clip per scene
+// (tracks 1 and 2 in turn, so neighbours can cross), transitions and easing from the look, and one
+// paused GSAP timeline exactly `durationSeconds` long, which the root element declares as its
+// data-duration.
 import { mix } from '../../../storyboard/look.js';
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../../storyboard/types.js';
 import { scriptOf, type Script } from '../../../text/scripts.js';
@@ -13,12 +15,22 @@ import { sceneLayout } from './scenes.js';
 export const COMPOSITION_ID = 'local';
 const GSAP_URL = 'https://cdn.jsdelivr.net/npm/gsap@3.12.5/dist/gsap.min.js';
 
-export function storyboardDocument(sb: Storyboard, canvas: { width: number; height: number }): string {
+/** `transparent`: no background and no ornament (an alpha video shows whatever is behind it). */
+export function storyboardDocument(
+  sb: Storyboard,
+  canvas: { width: number; height: number },
+  opts: { transparent?: boolean } = {},
+): string {
   const f = frameOf(canvas.width, canvas.height, sb.direction === 'rtl');
   const { look } = sb;
   const ease = MOTION_EASES[look.motion];
   const D = sec(sb.durationSeconds);
-  const background = decoration(f, look, D);
+  // Cuts: where a scene starts after another (the crossings end there).
+  const motion = ornamentMotion(
+    sb.scenes.slice(1).map((s) => s.start),
+    D,
+  );
+  const background = opts.transparent ? { html: '', tweens: [] } : decoration(f, look, D, motion);
   const clips: string[] = [];
   const tweens: string[] = [...background.tweens];
   sb.scenes.forEach((scene, i) => {
@@ -51,7 +63,7 @@ export function storyboardDocument(sb: Storyboard, canvas: { width: number; heig
 <script src="${GSAP_URL}"></script>
 <style>
 ${fontFaces([look.font])}
-${css(f, look)}
+${css(f, look, opts.transparent === true)}
 </style>
 </head>
 <body>
@@ -157,7 +169,44 @@ function transition(f: Frame, look: Look, ease: Eases, id: string, scene: TimedS
 
 // ---- background ----------------------------------------------------------------------------------
 
-function decoration(f: Frame, look: Look, D: number): { html: string; tweens: string[] } {
+/**
+ * When the ornament moves (as the Lottie composer's, src/engines/lottie/offline.ts): the opening and each
+ * cut's transition, when the picture changes anyway. It rests while a scene's text holds, so the producer
+ * sees from the timeline that those frames repeat the one before and does not capture them again.
+ */
+type OrnamentMotion = Array<{ from: number; to: number }>;
+
+function ornamentMotion(cuts: number[], D: number): OrnamentMotion {
+  const windows = [{ from: 0, to: Math.min(D, 1.5) }];
+  for (const cut of cuts) {
+    const from = Math.max(windows.at(-1)!.to, cut - 0.4);
+    const to = Math.min(D, cut + 0.6);
+    if (to > from) windows.push({ from, to });
+  }
+  return windows;
+}
+
+/**
+ * Tweens of `selector` stepping from `value(k)` to `value(k + 1)` during the k-th window of motion and
+ * holding between windows. Only the first renders its start values at once (the later ones start where
+ * the one before ended, so none overrides another while the timeline is seeked).
+ */
+function stepped(
+  selector: string,
+  motion: OrnamentMotion,
+  value: (k: number) => Record<string, number>,
+  ease = 'sine.inOut',
+): string[] {
+  return motion.map(({ from, to }, k) => {
+    const vars = { ...value(k + 1), duration: sec(to - from), ease, ...(k > 0 && { immediateRender: false }) };
+    return `tl.fromTo(${js(selector)}, ${js(value(k))}, ${js(vars)}, ${sec(from)});`;
+  });
+}
+
+/** Back and forth between `a` and `b`, one way per window of motion. */
+const drift = (a: Record<string, number>, b: Record<string, number>) => (k: number) => (k % 2 ? b : a);
+
+function decoration(f: Frame, look: Look, D: number, motion: OrnamentMotion): { html: string; tweens: string[] } {
   const p = look.palette;
   const light = look.theme === 'light';
   const L = Math.max(f.W, f.H);
@@ -180,8 +229,8 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
         const fill = `radial-gradient(circle at center, ${rgba(o.colour, o.alpha)} 0%, ${rgba(o.colour, 0)} 68%)`;
         parts.push(`<div class="orb" id="bg-o${i}" style="${box};background:${fill}"></div>`);
         const x = Math.round(o.dx * f.W * (f.rtl ? -1 : 1));
-        const to = js({ x, y: Math.round(o.dy * f.H), scale: 1.12, duration: D, ease: 'sine.inOut' });
-        tweens.push(`tl.fromTo("#bg-o${i}", { x: 0, y: 0, scale: 1 }, ${to}, 0);`);
+        const away = { x, y: Math.round(o.dy * f.H), scale: 1.12 };
+        tweens.push(...stepped(`#bg-o${i}`, motion, drift({ x: 0, y: 0, scale: 1 }, away)));
       });
       break;
     }
@@ -198,8 +247,9 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
           `style="${box};background-image:${lines.join(',')};background-size:${cell}px ${cell}px"></div>`,
         `<div class="vignette" style="background:${shade}"></div>`,
       );
-      const to = js({ x: f.rtl ? -cell : cell, y: cell, duration: D, ease: 'none' });
-      tweens.push(`tl.fromTo("#bg-grid", { x: 0, y: 0 }, ${to}, 0);`);
+      // One cell over the whole video, a step per window of motion.
+      const shift = (k: number) => (cell * k) / motion.length;
+      tweens.push(...stepped('#bg-grid', motion, (k) => ({ x: f.rtl ? -shift(k) : shift(k), y: shift(k) })));
       break;
     }
     case 'rings': {
@@ -213,13 +263,13 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
         const colour = rgba(dashed ? p.accent2 : p.accent, light ? 0.35 : 0.3);
         const border = `${bw}px ${dashed ? 'dashed' : 'solid'} ${colour}`;
         parts.push(`<div class="ring-bg" id="bg-r${i}" style="${box};border:${border}"></div>`);
-        const to = js({ scale: 1.05, rotation: dashed ? 60 : 0, duration: D, ease: 'sine.inOut' });
-        tweens.push(`tl.fromTo("#bg-r${i}", { scale: 0.9, rotation: 0 }, ${to}, 0);`);
+        const turn = (k: number) => (dashed ? (60 * k) / motion.length : 0);
+        tweens.push(...stepped(`#bg-r${i}`, motion, (k) => ({ scale: k % 2 ? 1.05 : 0.9, rotation: turn(k) })));
       });
       const small = 0.4 * S;
       const box = at(endX(f.W * 0.06 - small / 2, small), f.H * 0.08 - small / 2, small, small);
       parts.push(`<div class="ring-bg" id="bg-r4" style="${box};border:${bw}px solid ${rgba(p.accent2, 0.3)}"></div>`);
-      tweens.push(`tl.fromTo("#bg-r4", { scale: 1 }, ${js({ scale: 1.2, duration: D, ease: 'sine.inOut' })}, 0);`);
+      tweens.push(...stepped('#bg-r4', motion, drift({ scale: 1 }, { scale: 1.2 })));
       break;
     }
     case 'glow': {
@@ -232,12 +282,9 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
         `<div class="glow" id="bg-g0" style="${box0};background:${glow(p.accent, a)}"></div>`,
         `<div class="glow" id="bg-g1" style="${box1};background:${glow(p.accent2, a * 0.7)}"></div>`,
       );
-      const half = sec(D / 2);
-      const to = js({ scale: 1.1, opacity: 1, duration: half, ease: 'sine.inOut' });
       tweens.push(
-        `tl.fromTo("#bg-g0", { scale: 0.9, opacity: 0.75 }, ${to}, 0);`,
-        `tl.to("#bg-g0", ${js({ scale: 0.95, opacity: 0.8, duration: half, ease: 'sine.inOut' })}, ${half});`,
-        `tl.fromTo("#bg-g1", { scale: 1.1 }, ${js({ scale: 0.9, duration: D, ease: 'sine.inOut' })}, 0);`,
+        ...stepped('#bg-g0', motion, drift({ scale: 0.9, opacity: 0.75 }, { scale: 1.1, opacity: 1 })),
+        ...stepped('#bg-g1', motion, drift({ scale: 1.1 }, { scale: 0.9 })),
       );
       break;
     }
@@ -251,14 +298,18 @@ function decoration(f: Frame, look: Look, D: number): { html: string; tweens: st
     `<div class="pline-track" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`,
     `<div class="pline" id="bg-line" style="${at(f.mx, lineY, f.sw, lineH)}"></div>`,
   );
-  tweens.push(`tl.fromTo("#bg-line", { scaleX: 0 }, ${js({ scaleX: 1, duration: D, ease: 'none' })}, 0);`);
+  // The line fills scene by scene: in each window of motion it grows to where the next window begins
+  // (the end, after the last), so it rests with the ornament.
+  const reach = (k: number) => (k === 0 ? 0 : k >= motion.length ? 1 : sec(motion[k]!.from / D));
+  tweens.push(...stepped('#bg-line', motion, (k) => ({ scaleX: reach(k) }), 'power1.inOut'));
   return { html: `<div class="bgfill"></div>${parts.join('')}`, tweens };
 }
 
 // ---- style ---------------------------------------------------------------------------------------
 
-function css(f: Frame, look: Look): string {
+function css(f: Frame, look: Look, transparent: boolean): string {
   const p = look.palette;
+  const page = transparent ? 'transparent' : p.background;
   const u = (n: number) => px(n * f.u);
   const start = f.rtl ? 'right' : 'left';
   const light = look.theme === 'light';
@@ -270,8 +321,8 @@ function css(f: Frame, look: Look): string {
   const markerColour = readableOn(p.accent, [p.background, '#ffffff', '#0b0b12']);
   // A backslash at the end of a line continues it: the style sheet has no line break there.
   return `* { margin: 0; padding: 0; box-sizing: border-box; }
-html, body { width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${p.background}; }
-#stage { position: relative; width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${p.background}; \
+html, body { width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${page}; }
+#stage { position: relative; width: ${f.W}px; height: ${f.H}px; overflow: hidden; background: ${page}; \
 color: ${p.text}; font-family: ${fontStack(look.font)}; -webkit-font-smoothing: antialiased; }
 .clip { position: absolute; top: 0; left: 0; width: 100%; height: 100%; visibility: hidden; }
 .bgfill { position: absolute; inset: 0; \
@@ -326,6 +377,25 @@ box-shadow: 0 ${u(1.5)} ${u(5)} rgba(0,0,0,${light ? 0.12 : 0.3}); }
 box-shadow: 0 ${u(1)} ${u(4)} ${rgba(p.accent, 0.35)}; font-weight: 700; line-height: 1.15; text-shadow: none; }
 .ring { position: absolute; inset: 0; border-radius: 999px; border: ${px(Math.max(2, f.u * 0.5))} solid ${p.accent}; \
 opacity: 0; }
+.itile { position: absolute; border-radius: 50%; background: ${rgba(p.accent, light ? 0.14 : 0.18)}; \
+color: ${p.accent}; display: flex; align-items: center; justify-content: center; }
+.itile svg { width: 58%; height: 58%; display: block; }
+.tline { position: absolute; border-radius: 99px; background: ${rgba(p.accent, 0.45)}; \
+transform-origin: ${start} top; }
+.tdot { position: absolute; border-radius: 50%; background: ${p.accent}; \
+box-shadow: 0 0 0 ${u(0.7)} ${rgba(p.accent, 0.25)}; }
+.ttime { font-weight: 800; line-height: 1.1; color: ${p.accent}; white-space: nowrap; }
+.ocard { position: absolute; border-radius: ${u(2.5)}; background: ${p.surface}; \
+border: ${px(Math.max(1, f.u * 0.25))} solid ${rgba(p.text, 0.1)}; }
+.ocard.hl { border: ${px(Math.max(2, f.u * 0.6))} solid ${p.accent}; \
+box-shadow: 0 ${u(1)} ${u(4)} ${rgba(p.accent, 0.3)}; }
+.ocard .box { position: absolute; }
+.oname { font-weight: ${look.weight}; line-height: 1.1; color: ${p.text}; text-shadow: none; }
+.ofig { font-weight: 800; line-height: 1.05; color: ${p.accent}; white-space: nowrap; text-shadow: none; }
+.ofeat { font-weight: 400; line-height: 1.3; color: ${p.muted}; text-shadow: none; margin-top: ${u(0.8)}; }
+.orule { position: absolute; height: ${px(Math.max(1, f.u * 0.2))}; background: ${rgba(p.text, 0.12)}; }
+.obadge { padding: 0.25em 0.8em; border-radius: 99px; background: ${p.accent}; font-weight: 700; \
+line-height: 1.15; text-shadow: none; white-space: nowrap; }
 .media { position: absolute; overflow: hidden; border-radius: ${u(3)}; background: ${p.surface}; }
 .media img { display: block; width: 100%; height: 100%; object-fit: cover; }`;
 }

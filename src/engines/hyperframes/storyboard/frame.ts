@@ -35,12 +35,20 @@ export const MOTION_EASES: Record<Look['motion'], Eases> = {
 
 /** Safe-area margin as a fraction of each side. */
 const MARGIN = 0.07;
+/**
+ * The social safe area of tall video (9:16 and near it): TikTok, Reels and Shorts draw their captions and buttons
+ * over the bottom fifth and their header over the top, so no text or pictogram goes in the top 12 % or the bottom
+ * 20 % of the frame (README "Storyboards": safe areas).
+ */
+export const TALL_SAFE = { top: 0.12, bottom: 0.2 } as const;
 
 export function frameOf(width: number, height: number, rtl: boolean): Frame {
   const short = Math.min(width, height);
   const ratio = width / height;
+  const tall = ratio <= 0.8;
   const mx = Math.round(width * MARGIN);
-  const my = Math.round(height * MARGIN);
+  const my = Math.round(height * (tall ? TALL_SAFE.top : MARGIN));
+  const mb = Math.round(height * (tall ? TALL_SAFE.bottom : MARGIN));
   const u = short / 100;
   return {
     W: width,
@@ -49,7 +57,7 @@ export function frameOf(width: number, height: number, rtl: boolean): Frame {
     mx,
     my,
     sw: width - 2 * mx,
-    sh: height - 2 * my,
+    sh: height - my - mb,
     orient: ratio >= 1.25 ? 'landscape' : ratio <= 0.8 ? 'portrait' : 'square',
     rtl,
     minFont: Math.max(9, Math.round(u * 2.2 * 10) / 10),

@@ -1,6 +1,7 @@
 // One layout per storyboard scene kind. Each scene is drawn in the safe area (sw×sh) as fixed,
 // non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
 // starting at `t0` (the scene's start, after its transition in).
+import { ICON_GRID, ICON_STROKE, ICONS } from '../../../storyboard/icons.js';
 import type { Figure, Look, Scene, TimedScene } from '../../../storyboard/types.js';
 import { box, escapeHtml, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
 
@@ -62,6 +63,12 @@ export function sceneLayout(c: SceneContext): SceneOutput {
       return quote(c, s);
     case 'cta':
       return cta(c, s);
+    case 'comparison':
+      return comparison(c, s);
+    case 'timeline':
+      return timeline(c, s);
+    case 'features':
+      return features(c, s);
     case 'image':
       // The title's layout with the picture and its caption.
       return title(c, {
@@ -396,22 +403,23 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
   const { f, id } = c;
   const { u } = f;
   const parts: string[] = [];
-  const area = headed(c, s.heading, parts);
+  // Five or more items on a wide canvas: two columns, the heading above them.
+  const twoColumns = f.orient === 'landscape' && s.items.length >= 5;
+  const area = headed(c, s.heading, parts, twoColumns);
   const n = s.items.length;
-  const rows = rowLayout(f, area, n, {
-    maxRow: 17 * u,
-    markerShare: 0.34,
-    markerMax: 3.4 * u,
-    gap: 3 * u,
-    textTop: 0.05,
-    textHeight: 0.9,
-  });
+  const spec = { maxRow: 17 * u, markerShare: 0.34, markerMax: 3.4 * u, gap: 3 * u, textTop: 0.05, textHeight: 0.9 };
+  const half = Math.ceil(n / 2);
+  const colGap = 5 * u;
+  const colW = (area.w - colGap) / 2;
+  const rows = twoColumns
+    ? [
+        ...rowLayout(f, { ...area, w: colW }, half, spec),
+        ...rowLayout(f, { ...area, x: area.x + colW + colGap, w: colW }, n - half, spec),
+      ]
+    : rowLayout(f, area, n, spec);
   s.items.forEach((item, i) => {
     const { marker: d, text: t } = rows[i]!;
-    parts.push(
-      `<div class="dot" id="${id}-d${i}" ` +
-        `style="left:${px(d.x)};top:${px(d.y)};width:${px(d.w)};height:${px(d.h)}"></div>`,
-    );
+    parts.push(`<div class="dot" id="${id}-d${i}" ` + `style="${at(d)}"></div>`);
     parts.push(
       box(
         f,
@@ -437,11 +445,11 @@ function list(c: SceneContext, s: Of<'list'>): SceneOutput {
 }
 
 /** The heading of a list or of steps, above (or, landscape, beside) the area its rows take. */
-function headed(c: SceneContext, heading: string | null, parts: string[]): Rect {
+function headed(c: SceneContext, heading: string | null, parts: string[], above = false): Rect {
   const { f, id } = c;
   const { u } = f;
   if (!heading) return { x: 0, y: 0, w: f.sw, h: f.sh };
-  if (f.orient === 'landscape') {
+  if (f.orient === 'landscape' && !above) {
     const hw = Math.round(f.sw * 0.38);
     parts.push(
       box(
@@ -786,4 +794,343 @@ function cta(c: SceneContext, s: Of<'cta'>): SceneOutput {
     );
   }
   return { html, tweens };
+}
+
+// ---- pictograms --------------------------------------------------------------------------------------
+
+/** A rectangle as inline position and size. */
+const at = (r: Rect) => `left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}`;
+
+/** An icon of the set as inline SVG, stroked in `currentColor` (the element's colour: one of the look's). */
+export function iconSvg(name: string): string {
+  const nodes = ICONS.get(name);
+  if (!nodes) return '';
+  const inner = nodes
+    .map(([tag, attrs]) => {
+      const a = Object.entries(attrs)
+        .filter(([k]) => k !== 'key')
+        .map(([k, v]) => `${k}="${escapeHtml(String(v))}"`)
+        .join(' ');
+      return `<${tag} ${a}/>`;
+    })
+    .join('');
+  return (
+    `<svg viewBox="0 0 ${ICON_GRID} ${ICON_GRID}" fill="none" stroke="currentColor" stroke-width="${ICON_STROKE}" ` +
+    `stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">${inner}</svg>`
+  );
+}
+
+/** An icon in a round tile of the accent's tint, the icon in the accent; `r` its square, placed. */
+function iconTile(id: string, name: string | null, r: Rect, cls = 'itile'): string {
+  if (!name || !ICONS.has(name)) return '';
+  return (
+    `<div class="${cls}" id="${id}" style="left:${px(r.x)};top:${px(r.y)};width:${px(r.w)};height:${px(r.h)}">` +
+    `${iconSvg(name)}</div>`
+  );
+}
+
+/** Columns for `n` items on this canvas: wide canvases use them, tall ones stack. */
+function columnsFor(f: Frame, n: number): number {
+  if (f.orient === 'landscape') return n <= 4 ? n : Math.ceil(n / 2);
+  if (f.orient === 'square') return n <= 2 ? n : n === 3 ? 3 : 2;
+  return 1;
+}
+
+// ---- features ----------------------------------------------------------------------------------------
+
+/** 2–6 items with their pictograms: a grid of tiles (icon above text) on wide canvases, rows on tall ones. */
+function features(c: SceneContext, s: Of<'features'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  const area = headed(c, s.heading, parts);
+  const n = s.items.length;
+  const cols = columnsFor(f, n);
+  if (cols === 1) {
+    const rows = rowLayout(f, area, n, {
+      maxRow: 22 * u,
+      markerShare: 0.62,
+      markerMax: 13 * u,
+      gap: 4 * u,
+      textTop: 0.04,
+      textHeight: 0.92,
+    });
+    s.items.forEach((item, i) => {
+      const { marker: m, text: t } = rows[i]!;
+      parts.push(iconTile(`${id}-c${i}`, item.icon, m));
+      parts.push(
+        box(
+          f,
+          t,
+          { valign: 'center' },
+          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: 8.5 * u, same: `${id}-i` }),
+        ),
+      );
+    });
+  } else {
+    const rowsN = Math.ceil(n / cols);
+    const gap = 4 * u;
+    const cw = (area.w - gap * (cols - 1)) / cols;
+    const ch = Math.min((area.h - gap * (rowsN - 1)) / rowsN, cw * 1.25);
+    const y0 = area.y + (area.h - (ch * rowsN + gap * (rowsN - 1))) / 2;
+    s.items.forEach((item, i) => {
+      const row = Math.floor(i / cols);
+      const inRow = row === rowsN - 1 ? n - row * cols : cols;
+      const x0 = area.x + (area.w - (cw * inRow + gap * (inRow - 1))) / 2;
+      const x = x0 + (i % cols) * (cw + gap);
+      const y = y0 + row * (ch + gap);
+      const side = Math.min(ch * 0.42, cw * 0.5, 16 * u);
+      parts.push(iconTile(`${id}-c${i}`, item.icon, place(f, { x: x + (cw - side) / 2, y, w: side, h: side })));
+      parts.push(
+        box(
+          f,
+          { x, y: y + side + 2.5 * u, w: cw, h: ch - side - 2.5 * u },
+          { valign: 'start', halign: 'center' },
+          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: 7 * u, same: `${id}-i` }),
+        ),
+      );
+    });
+  }
+  const t = c.t0;
+  const stagger = sec(Math.min(0.2, (s.duration * 0.4) / n));
+  return {
+    html: parts.join(''),
+    tweens: [
+      ...headingTweens(c, s.heading),
+      fromTo(
+        `#${id} .itile`,
+        { scale: 0, rotation: -15 },
+        { scale: 1, rotation: 0, duration: 0.5, ease: c.ease.pop, stagger },
+        t + 0.15,
+      ),
+      fromTo(
+        `#${id} .item`,
+        { opacity: 0, y: 2 * u },
+        { opacity: 1, y: 0, duration: 0.5, ease: c.ease.in, stagger },
+        t + 0.25,
+      ),
+    ],
+  };
+}
+
+// ---- timeline ----------------------------------------------------------------------------------------
+
+/**
+ * Timed items in order on a line: across the canvas (each time above its text) when it is wide and the items are
+ * few, else down it (times at the reading start).
+ */
+function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
+  const { f, id } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  const area = headed(c, s.heading, parts);
+  const n = s.items.length;
+  const across = f.orient === 'landscape' && n <= 5;
+  const dot = 3.2 * u;
+  const lw = Math.max(2, 0.6 * u);
+  if (across) {
+    const colW = area.w / n;
+    const lineY = area.y + area.h * 0.34;
+    const line = place(f, { x: area.x + colW / 2, y: lineY - lw / 2, w: colW * (n - 1), h: lw });
+    parts.push(`<div class="tline" id="${id}-line" style="${at(line)}"></div>`);
+    s.items.forEach((item, i) => {
+      const x = area.x + i * colW;
+      const d = place(f, { x: x + colW / 2 - dot / 2, y: lineY - dot / 2, w: dot, h: dot });
+      parts.push(`<div class="tdot" id="${id}-d${i}" style="${at(d)}"></div>`);
+      parts.push(
+        box(
+          f,
+          { x: x + u, y: area.y, w: colW - 2 * u, h: lineY - area.y - 3 * u },
+          { valign: 'end', halign: 'center' },
+          text(f, `${id}-t${i}`, item.time, { cls: 'ttime', max: 7 * u, same: `${id}-t` }),
+        ),
+      );
+      parts.push(
+        box(
+          f,
+          { x: x + u, y: lineY + 4 * u, w: colW - 2 * u, h: area.y + area.h - lineY - 4 * u },
+          { valign: 'start', halign: 'center' },
+          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: 6 * u, same: `${id}-i` }),
+        ),
+      );
+    });
+  } else {
+    const rowH = Math.min(area.h / n, 24 * u);
+    const y0 = area.y + (area.h - rowH * n) / 2;
+    const timeW = Math.min(area.w * 0.36, 34 * u);
+    const lineX = area.x + timeW + 3 * u;
+    const line = place(f, { x: lineX - lw / 2, y: y0 + rowH / 2, w: lw, h: rowH * (n - 1) });
+    parts.push(`<div class="tline" id="${id}-line" style="${at(line)}"></div>`);
+    s.items.forEach((item, i) => {
+      const y = y0 + i * rowH;
+      const d = place(f, { x: lineX - dot / 2, y: y + rowH / 2 - dot / 2, w: dot, h: dot });
+      parts.push(`<div class="tdot" id="${id}-d${i}" style="${at(d)}"></div>`);
+      parts.push(
+        box(
+          f,
+          { x: area.x, y: y + rowH * 0.05, w: timeW, h: rowH * 0.9 },
+          { valign: 'center', halign: 'end' },
+          text(f, `${id}-t${i}`, item.time, { cls: 'ttime', max: 7.5 * u, same: `${id}-t` }),
+        ),
+      );
+      parts.push(
+        box(
+          f,
+          { x: lineX + 4 * u, y: y + rowH * 0.05, w: area.x + area.w - lineX - 4 * u, h: rowH * 0.9 },
+          { valign: 'center' },
+          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: 7.5 * u, same: `${id}-i` }),
+        ),
+      );
+    });
+  }
+  const t = c.t0;
+  const first = t + (s.heading ? 0.35 : 0.1);
+  const beat = sec(Math.max(0.25, (s.start + s.duration - first - 0.8) / n));
+  const tweens = [
+    ...headingTweens(c, s.heading),
+    fromTo(
+      `#${id}-line`,
+      { [across ? 'scaleX' : 'scaleY']: 0 },
+      { [across ? 'scaleX' : 'scaleY']: 1, duration: sec(beat * n), ease: 'none' },
+      first,
+    ),
+  ];
+  s.items.forEach((_, i) => {
+    const at = first + i * beat;
+    tweens.push(
+      fromTo(`#${id}-d${i}`, { scale: 0 }, { scale: 1, duration: 0.4, ease: c.ease.pop }, at),
+      fromTo(`#${id}-t${i}`, { opacity: 0, y: -1.5 * u }, { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in }, at),
+      fromTo(
+        `#${id}-i${i}`,
+        { opacity: 0, y: 1.5 * u },
+        { opacity: 1, y: 0, duration: 0.45, ease: c.ease.in },
+        at + 0.08,
+      ),
+    );
+  });
+  return { html: parts.join(''), tweens };
+}
+
+// ---- comparison --------------------------------------------------------------------------------------
+
+/**
+ * Options side by side as cards (stacked on tall canvases): each its name, its figure big, its features; the
+ * highlighted one raised, outlined in the accent, with its badge.
+ */
+function comparison(c: SceneContext, s: Of<'comparison'>): SceneOutput {
+  const { f, id, look } = c;
+  const { u } = f;
+  const parts: string[] = [];
+  const area = headed(c, s.heading, parts, true);
+  const n = s.options.length;
+  const stacked = f.orient === 'portrait' && n > 2;
+  const gap = 3.5 * u;
+  const pad = 3 * u;
+  const badgeH = s.badge && s.highlight !== null ? 6 * u : 0;
+  const ink = readableOn(look.palette.accent, [look.palette.background, '#ffffff', '#0b0b12']);
+  s.options.forEach((o, i) => {
+    const r: Rect = stacked
+      ? (() => {
+          const h = (area.h - badgeH - gap * (n - 1)) / n;
+          return { x: area.x, y: area.y + badgeH + i * (h + gap), w: area.w, h };
+        })()
+      : (() => {
+          const w = (area.w - gap * (n - 1)) / n;
+          return { x: area.x + i * (w + gap), y: area.y + badgeH, w, h: area.h - badgeH };
+        })();
+    const hl = s.highlight === i;
+    const card = place(f, r);
+    let inner = '';
+    const innerW = r.w - 2 * pad;
+    if (stacked) {
+      const nameW = innerW * 0.5;
+      inner +=
+        box(
+          f,
+          { x: pad, y: pad, w: nameW, h: (r.h - 2 * pad) * 0.42 },
+          { valign: 'center', placed: true },
+          text(f, `${id}-n${i}`, o.name, { cls: 'oname', max: 6.5 * u, same: `${id}-n` }),
+        ) +
+        (o.figure
+          ? box(
+              f,
+              { x: pad + nameW, y: pad, w: innerW - nameW, h: (r.h - 2 * pad) * 0.42 },
+              { valign: 'center', halign: 'end', placed: true },
+              text(f, `${id}-v${i}`, o.figure, { cls: 'ofig', max: 8 * u, same: `${id}-v` }),
+            )
+          : '') +
+        (o.features.length
+          ? box(
+              f,
+              { x: pad, y: pad + (r.h - 2 * pad) * 0.46, w: innerW, h: (r.h - 2 * pad) * 0.54 },
+              { valign: 'start', placed: true },
+              o.features
+                .map((ft, k) => text(f, `${id}-f${i}-${k}`, ft, { cls: 'ofeat', max: 4.6 * u, same: `${id}-f` }))
+                .join(''),
+            )
+          : '');
+    } else {
+      const h = r.h - 2 * pad;
+      inner +=
+        box(
+          f,
+          { x: pad, y: pad, w: innerW, h: h * 0.16 },
+          { valign: 'center', halign: 'center', placed: true },
+          text(f, `${id}-n${i}`, o.name, { cls: 'oname', max: 6 * u, same: `${id}-n` }),
+        ) +
+        (o.figure
+          ? box(
+              f,
+              { x: pad, y: pad + h * 0.17, w: innerW, h: h * 0.22 },
+              { valign: 'center', halign: 'center', placed: true },
+              text(f, `${id}-v${i}`, o.figure, { cls: 'ofig', max: 9 * u, same: `${id}-v` }),
+            )
+          : '') +
+        `<div class="orule" style="left:${px(pad)};top:${px(pad + h * 0.42)};width:${px(innerW)}"></div>` +
+        (o.features.length
+          ? box(
+              f,
+              { x: pad, y: pad + h * 0.46, w: innerW, h: h * 0.54 },
+              { valign: 'start', halign: 'center', placed: true },
+              o.features
+                .map((ft, k) => text(f, `${id}-f${i}-${k}`, ft, { cls: 'ofeat', max: 4.8 * u, same: `${id}-f` }))
+                .join(''),
+            )
+          : '');
+    }
+    parts.push(`<div class="ocard${hl ? ' hl' : ''}" id="${id}-o${i}" style="${at(card)}">${inner}</div>`);
+    if (hl && s.badge) {
+      const b = place(f, { x: r.x, y: r.y - badgeH - u * 0.5, w: r.w, h: badgeH });
+      parts.push(
+        `<div class="box" style="${at(b)};justify-content:flex-end;align-items:center">` +
+          text(f, `${id}-badge`, s.badge, { cls: 'obadge', max: 3.8 * u, style: `color:${ink}` }) +
+          '</div>',
+      );
+    }
+  });
+  const t = c.t0;
+  const stagger = sec(Math.min(0.25, (s.duration * 0.35) / n));
+  const tweens = [
+    ...headingTweens(c, s.heading),
+    fromTo(
+      `#${id} .ocard`,
+      { opacity: 0, y: 4 * u },
+      { opacity: 1, y: 0, duration: 0.55, ease: c.ease.in, stagger },
+      t + 0.15,
+    ),
+  ];
+  if (s.highlight !== null) {
+    const at = t + 0.15 + stagger * n + 0.3;
+    tweens.push(to(`#${id}-o${s.highlight}`, { scale: 1.04, duration: 0.45, ease: c.ease.pop }, at));
+    if (s.badge)
+      tweens.push(
+        fromTo(
+          `#${id}-badge`,
+          { opacity: 0, scale: 0.6 },
+          { opacity: 1, scale: 1, duration: 0.45, ease: c.ease.pop },
+          at,
+        ),
+      );
+  }
+  return { html: parts.join(''), tweens };
 }

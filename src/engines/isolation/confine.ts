@@ -1,0 +1,46 @@
+// Untrusted bytes parsed in the render sandbox: ffprobe on a user's video part or sound track runs as
+// renders do (bubblewrap namespaces without network, the render user, a control group, prlimit, an
+// environment without the worker's credentials), with only a copy of its input visible.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Confinement } from '../../video/index.js';
+import { createWorkDir, giveToRenderUser, sandboxedSpawn, type RenderSandboxConfig } from './sandbox.js';
+
+const WORK_DIR_PREFIX = 'media-probe-';
+
+/** A program by its path, or found on PATH (the sandbox runs absolute paths only). */
+function absoluteProgram(program: string): string {
+  if (path.isAbsolute(program)) return program;
+  return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { encoding: 'utf8' }).trim() || program;
+}
+
+/** Runs each program in the render sandbox `config` describes, its `inputs` copied into its own work directory. */
+export function renderSandboxConfinement(config: RenderSandboxConfig): Confinement {
+  return async (argv, inputs) => {
+    const workDir = createWorkDir(config, WORK_DIR_PREFIX);
+    try {
+      const copies = new Map<string, string>();
+      for (const [i, input] of inputs.entries()) {
+        const copy = path.join(workDir, `input-${i}${path.extname(input)}`);
+        await fs.copyFile(input, copy);
+        giveToRenderUser(config, copy);
+        copies.set(input, copy);
+      }
+      const program = [absoluteProgram(argv[0]!), ...argv.slice(1).map((a) => copies.get(a) ?? a)];
+      const sandboxed = sandboxedSpawn(config, path.basename(workDir), program, workDir, [], {});
+      return {
+        command: sandboxed.command,
+        args: sandboxed.args,
+        env: sandboxed.env,
+        async release() {
+          await fs.rm(workDir, { recursive: true, force: true });
+          await sandboxed.cgroup?.remove();
+        },
+      };
+    } catch (err) {
+      await fs.rm(workDir, { recursive: true, force: true });
+      throw err;
+    }
+  };
+}

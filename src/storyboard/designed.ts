@@ -1,0 +1,318 @@
+// The planner's designed kinds (issue 43), found by meaning in any language with a file:
+//   comparison  2–4 consecutive sentences, each an option's short name, its price (money figure) and
+//               its features ("Starter $12/month: 2 bags, free shipping. Regular $22/month: …"), and
+//               the option a sentence singles out ("Regular is our most popular");
+//   timeline    3 or more timed items in a row, each a time as written at its start or end ("9:30 am
+//               doors open", "alle 12:30 pranzo", "Samstag 10–14 Uhr");
+//   features    a list whose items name things a pictogram shows (Wi-Fi, parking, a kitchen): each item
+//               gets the icon its words mean (the language file's `icons`).
+// Every text is a span of the prompt (the fidelity rule of plan.ts).
+import { isIconName } from './icons.js';
+import { pattern, wordPattern, type Lexicon } from './lexicon.js';
+import { figuresIn } from './numbers.js';
+import { clauses, spanEnd, sub, trimEdges, wordCount, type Span } from './text.js';
+import type { ComparisonOption, Feature, TimedItem } from './types.js';
+
+export type Sentences = (s: Span, lex: Lexicon) => Span[];
+
+// ---- Pictograms by meaning -------------------------------------------------------------------------
+
+type IconRule = { icon: string; re: RegExp; length: number };
+
+/**
+ * Icons of qualities rather than things ("free", "fast", "fresh"): chosen only when an item names no thing ("free
+ * Wi-Fi" shows Wi-Fi).
+ */
+const WEAK_ICONS = new Set(['banknote', 'zap', 'sprout', 'star', 'check', 'clock']);
+const iconRules = new WeakMap<Lexicon, IconRule[]>();
+
+/**
+ * A language's icon words as patterns: whole words, except that a `*` at a word's end leaves that end open
+ * (compounds: "fahrrad*" finds "Fahrradverleih", "*parkplatz" finds "Gästeparkplatz").
+ */
+function rulesOf(lex: Lexicon): IconRule[] {
+  let rules = iconRules.get(lex);
+  if (!rules) {
+    rules = Object.entries(lex.icons).flatMap(([icon, list]) =>
+      isIconName(icon)
+        ? list.map((w) => {
+            const open = { start: w.startsWith('*'), end: w.endsWith('*') };
+            const word = w.replace(/^\*|\*$/g, '');
+            let source = wordPattern(word);
+            // Arabic joins its conjunction and prepositions to the word ("ومطبخ"): its words start open.
+            // Japanese, Chinese and Korean glue words together ("無料Wi-Fi"): their words are open at both ends.
+            const glued = ['ja', 'zh', 'ko'].includes(lex.language);
+            if (glued || open.start || /^\p{Script=Arabic}/u.test(word))
+              source = source.replace(/^\(\?<!\[\\p\{L\}\\p\{M\}\]\)/, '');
+            if (glued || open.end) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
+            return { icon, re: new RegExp(source, 'iu'), length: word.length };
+          })
+        : [],
+    );
+    iconRules.set(lex, rules);
+  }
+  return rules;
+}
+
+/**
+ * The icon a text's words mean, or null: a thing before a quality, then the longest word ("vistas al mar" over
+ * "terraza", "café da manhã" over "café"), then the one met first.
+ */
+export function iconFor(text: string, lex: Lexicon): string | null {
+  let best: { rule: IconRule; at: number; weak: boolean } | null = null;
+  for (const rule of rulesOf(lex)) {
+    const m = rule.re.exec(text);
+    if (!m) continue;
+    const hit = { rule, at: m.index, weak: WEAK_ICONS.has(rule.icon) };
+    const better =
+      !best ||
+      (best.weak && !hit.weak) ||
+      (best.weak === hit.weak &&
+        (rule.length > best.rule.length || (rule.length === best.rule.length && hit.at < best.at)));
+    if (better) best = hit;
+  }
+  return best?.rule.icon ?? null;
+}
+
+/**
+ * Features: a list's items with their pictograms, when at least half of them (and two or more) name something a
+ * pictogram shows; the others get a neutral check mark. Null: a plain list.
+ */
+export function featuresOf(items: string[], lex: Lexicon): Feature[] | null {
+  if (items.length < 2 || items.length > 6) return null;
+  const icons = items.map((i) => iconFor(i, lex));
+  const found = icons.filter(Boolean).length;
+  if (found < 2 || found * 2 < items.length) return null;
+  return items.map((text, i) => ({ text, icon: icons[i] ?? 'check' }));
+}
+
+// ---- Comparison ------------------------------------------------------------------------------------
+
+/** A separator between an option's name and its price: a colon or a dash. */
+const NAME_SEPARATOR = /\s*[:：]\s*|\s+[—–-]\s+/u;
+
+type Option = ComparisonOption & { span: Span };
+
+/** "Starter $12/month: 2 bags, free shipping": an option, or null. */
+function optionOf(s: Span, lex: Lexicon): Option | null {
+  const money = figuresIn(s, lex).find((f) => f.kind === 'money');
+  if (!money) return null;
+  const lang = lex.language;
+  let before = sub(s, 0, money.span.start - s.start);
+  let lead = '';
+  const sep = NAME_SEPARATOR.exec(before.text);
+  if (sep) {
+    lead = before.text.slice(sep.index + sep[0].length);
+    before = sub(before, 0, sep.index);
+  } else {
+    const link = pattern(lex, `[\\s,]*(?:{priceLinks})\\s*$`).exec(before.text);
+    if (link) before = sub(before, 0, link.index);
+  }
+  const name = trimEdges(before);
+  // A name is short: three words at most, or one unspaced word of ten characters ("スタンダード", "基础版").
+  const short = wordCount(name.text, lang) <= 3 || (!/\s/u.test(name.text) && name.text.length <= 10);
+  if (!/\p{L}/u.test(name.text) || !short || name.text.length > 24) return null;
+  if (wordCount(lead, lang) > 2) return null;
+  // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "per maand").
+  const afterMoney = sub(s, spanEnd(money.span) - s.start);
+  const cut = /[,;:，、；：،]|\.(?:\s|$)|。/u.exec(afterMoney.text);
+  const tail = cut ? afterMoney.text.slice(0, cut.index) : afterMoney.text;
+  const priceEnd = wordCount(tail, lang) <= 3 ? afterMoney.start + tail.trimEnd().length : spanEnd(money.span);
+  const priceStart = sep ? spanEnd(before) + sep[0].length : money.span.start;
+  const price = trimEdges({
+    text: s.text.slice(priceStart - s.start, priceEnd - s.start),
+    start: priceStart,
+  });
+  const rest = trimEdges(sub(s, priceEnd - s.start));
+  const features = rest.text ? enumerated(rest, lex) : [];
+  if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
+  // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
+  const shown =
+    features.length > 4
+      ? [
+          ...features.slice(0, 3),
+          trimEdges({
+            text: s.text.slice(features[3]!.start - s.start, spanEnd(rest) - s.start),
+            start: features[3]!.start,
+          }),
+        ]
+      : features;
+  return { name: name.text, figure: price.text, features: shown.map((f) => f.text), span: s };
+}
+
+/**
+ * The parts of an enumeration ("2 bags, free shipping and a tasting card"), split at its separators ("a、b、c",
+ * "a، b و c") and, with `lastConjunction`, at the conjunction before its last item ("… and c"); a part may start with
+ * a conjunction ("and c"), left out.
+ */
+export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span[] {
+  const parts: Span[] = [];
+  let from = 0;
+  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
+    parts.push(sub(s, from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(sub(s, from));
+  if (lastConjunction) {
+    const last = parts.pop()!;
+    const inLast = [...last.text.matchAll(pattern(lex, `\\s+(?:{conjunctions})\\s+`, 'giu'))].at(-1);
+    if (inLast) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
+    else parts.push(last);
+  }
+  const lead = pattern(lex, `^(?:{conjunctions})\\s+`);
+  return parts
+    .map((p) => {
+      const l = lead.exec(p.text);
+      return trimEdges(l ? sub(p, l[0].length) : p);
+    })
+    .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+}
+
+export type FoundComparison = {
+  span: Span;
+  head: Span | null;
+  options: ComparisonOption[];
+  highlight: number | null;
+  /** The words that single the highlighted option out ("most popular"), as written. */
+  badge: string | null;
+};
+
+/** 2–4 option sentences in a row (the first may follow its heading's colon), and the sentence singling one out. */
+export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): FoundComparison | null {
+  const list = sentencesOf(all, lex);
+  let best: { from: number; head: Span | null; options: Option[] } | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const options: Option[] = [];
+    let head: Span | null = null;
+    for (let j = i; j < list.length && options.length < 4; j++) {
+      let o = optionOf(trimEdges(list[j]!), lex);
+      if (!o && j === i) {
+        // "Planes de Gimnasio Ritmo: Básico 25 € al mes, …": the heading, then the first option.
+        const colon = /[:：]\s*/u.exec(list[j]!.text);
+        if (colon && !/\p{Nd}$/u.test(list[j]!.text.slice(0, colon.index))) {
+          o = optionOf(trimEdges(sub(list[j]!, colon.index + colon[0].length)), lex);
+          if (o) head = trimEdges(sub(list[j]!, 0, colon.index));
+        }
+      }
+      if (!o) break;
+      options.push(o);
+    }
+    if (options.length >= 2 && (!best || options.length > best.options.length)) best = { from: i, head, options };
+  }
+  if (!best) return null;
+  // The sentence before is the heading when the first option has none ("Choose your Brewbox plan.").
+  let head = best.head;
+  let start = head?.start ?? best.options[0]!.span.start;
+  if (!head && best.from > 0) {
+    head = trimEdges(list[best.from - 1]!);
+    start = head.start;
+  }
+  let end = spanEnd(best.options.at(-1)!.span);
+  let highlight: number | null = null;
+  let badge: string | null = null;
+  const next = list[best.from + best.options.length];
+  if (next) {
+    const m = pattern(lex, `{highlightWords}`).exec(next.text);
+    const named = best.options
+      .map((o, k) => ({ k, at: next.text.search(new RegExp(wordPattern(o.name), 'iu')) }))
+      .filter((x) => x.at >= 0);
+    if (m && named.length === 1) {
+      highlight = named[0]!.k;
+      badge = trimEdges(sub(next, m.index, m.index + m[0].length)).text;
+      end = spanEnd(next);
+    }
+  }
+  return {
+    span: { text: all.text.slice(start - all.start, end - all.start), start },
+    head,
+    options: best.options.map(({ name, figure, features }) => ({ name, figure, features })),
+    highlight,
+    badge,
+  };
+}
+
+// ---- Timeline --------------------------------------------------------------------------------------
+
+/** A time of day or a date as written: "9:30 am", "14 Uhr", "9 h 30", "午前10時30分", "सुबह 10 बजे", "Ocak 2027". */
+function timePattern(lex: Lexicon): RegExp {
+  const clock = `\\p{Nd}{1,2}(?:[:.]\\p{Nd}{2})?`;
+  const range = `${clock}(?:\\s*[–-]\\s*${clock})?`;
+  const withWord = `${range}\\s*(?:{clockWords})(?:\\s*\\p{Nd}{1,2}(?:\\s*(?:{minuteWords}))?)?`;
+  const colon = `\\p{Nd}{1,2}[:.]\\p{Nd}{2}(?:\\s*[–-]\\s*\\p{Nd}{1,2}[:.]\\p{Nd}{2})?`;
+  const year = `(?:(?:{dateWords})\\s+)?(?:1[5-9]|20)\\p{Nd}{2}(?![\\p{Nd}])`;
+  const core = `(?:${withWord}|${colon}|{clockTimes}|${year})`;
+  return pattern(lex, `(?:(?:{dayParts})\\s*)?${core}(?:\\s*(?:{dayParts}))?`, 'giu');
+}
+
+type Timed = TimedItem & { span: Span };
+
+/** One unit as a timed item: its time at the start (after "at", "alle") or at the end. */
+function timedOf(u: Span, lex: Lexicon): Timed | null {
+  const re = timePattern(lex);
+  const found = [...u.text.matchAll(re)];
+  if (found.length === 0) return null;
+  const m = found[0]!;
+  const lead = pattern(lex, `^(?:(?:{timeLinks})\\s*)?$`);
+  const before = u.text.slice(0, m.index);
+  const time = trimEdges(sub(u, m.index, m.index + m[0].length));
+  // The time leads (what follows may name another time: "19:00 baile hasta la medianoche"), or it ends the item.
+  if (lead.test(before.trim())) {
+    const text = trimEdges(sub(u, m.index + m[0].length));
+    return /\p{L}/u.test(text.text) ? { time: time.text, text: text.text, span: u } : null;
+  }
+  if (found.length === 1 && /^[\s.。!]*$/u.test(u.text.slice(m.index + m[0].length))) {
+    let text = sub(u, 0, m.index);
+    const link = pattern(lex, `[\\s,]*(?:{timeLinks})\\s*$`).exec(text.text);
+    if (link) text = sub(text, 0, link.index);
+    text = trimEdges(text);
+    return /\p{L}/u.test(text.text) && wordCount(text.text, lex.language) <= 8
+      ? { time: time.text, text: text.text, span: u }
+      : null;
+  }
+  return null;
+}
+
+export type FoundTimeline = { span: Span; head: Span | null; items: TimedItem[] };
+
+/** Three or more timed items in a row (sentences, or the clauses of one sentence), after an optional heading. */
+export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): FoundTimeline | null {
+  const re = timePattern(lex);
+  // Units: sentences; a sentence with several times in its clauses; the part after a heading's colon.
+  const units: { span: Span; head: Span | null }[] = [];
+  for (const s of sentencesOf(all, lex)) {
+    let body = trimEdges(s);
+    let head: Span | null = null;
+    const colon = /[:：]\s+|：/u.exec(body.text);
+    if (colon && !/\p{Nd}$/u.test(body.text.slice(0, colon.index)) && [...body.text.matchAll(re)].length > 0) {
+      const first = trimEdges(sub(body, 0, colon.index));
+      const firstTimes = [...first.text.matchAll(re)].length;
+      if (firstTimes === 0 || wordCount(first.text, lex.language) > 3) {
+        head = first;
+        body = trimEdges(sub(body, colon.index + colon[0].length));
+      }
+    }
+    const times = [...body.text.matchAll(re)].length;
+    const parts = times > 1 ? clauses(body) : [body];
+    parts.forEach((p, k) => units.push({ span: p, head: k === 0 ? head : null }));
+  }
+  let best: { from: number; items: Timed[] } | null = null;
+  for (let i = 0; i < units.length; i++) {
+    const items: Timed[] = [];
+    for (let j = i; j < units.length; j++) {
+      if (j > i && units[j]!.head) break;
+      const t = timedOf(units[j]!.span, lex);
+      if (!t) break;
+      items.push(t);
+    }
+    if (items.length >= 3 && (!best || items.length > best.items.length)) best = { from: i, items };
+  }
+  if (!best) return null;
+  const head = units[best.from]!.head;
+  const start = head?.start ?? best.items[0]!.span.start;
+  const end = spanEnd(best.items.at(-1)!.span);
+  return {
+    span: { text: all.text.slice(start - all.start, end - all.start), start },
+    head,
+    items: best.items.map(({ time, text }) => ({ time, text })),
+  };
+}
