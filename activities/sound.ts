@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ingestAudio, TRACK_LIMITS } from '../src/audio/track.js';
+import { decodeTrack, ingestAudio, TRACK_LIMITS } from '../src/audio/track.js';
 import { DomainError } from '../src/errors.js';
 import { downloadToFile, DownloadError } from '../src/media/download.js';
 import { urlPolicyFromConfig } from '../src/outbound/urlPolicy.js';
@@ -298,12 +298,19 @@ async function burnCaptions(
  */
 async function musicOf(deps: ActivityDeps, call: SoundMixCall, dir: string, signal: AbortSignal): Promise<MusicSource> {
   if (call.music === 'none') return null;
+  // The user's track is decoded in the render sandbox: the mix reads only the decoder's WAV.
+  const decoded = async (file: string): Promise<MusicSource> => {
+    const wav = path.join(dir, 'track.wav');
+    const { ffmpegPath, sandbox } = deps.config.render;
+    await decodeTrack(file, wav, { ffmpegPath, confine: renderSandboxConfinement(sandbox), signal });
+    return { kind: 'track', file: wav };
+  };
   if (call.track) {
     const file = path.join(dir, call.track);
     await getToFile(deps.storage, mediaAssetKey(call.generationId, call.track), file);
-    return { kind: 'track', file };
+    return decoded(file);
   }
-  if (/^https:/i.test(call.music)) return { kind: 'track', file: await fetchTrack(deps, call.music, dir, signal) };
+  if (/^https:/i.test(call.music)) return decoded(await fetchTrack(deps, call.music, dir, signal));
   const board = await readStoryboard(deps, call.storyboardKey).catch(() => null);
   const seedText = call.storyboardKey
     ? await deps.storage.getText(call.storyboardKey)

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { invalidInput } from '../errors.js';
 import { sniffAudio, type AudioFormat } from '../sniff.js';
-import { probeAudio, VideoToolError, type Confinement } from '../video/index.js';
+import { probeAudio, runVideoTool, SAMPLE_RATE, VideoToolError, type Confinement } from '../video/index.js';
 
 const MiB = 1024 * 1024;
 const mebibytes = (bytes: number) => `${(bytes / MiB).toFixed(1).replace(/\.0$/, '')} MiB`;
@@ -67,4 +67,28 @@ export async function ingestAudio(
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Decoding minutes of compressed sound takes seconds. */
+const DECODE_TIMEOUT_MS = 120_000;
+
+/**
+ * A user's track decoded by ffmpeg, confined as `confine` says (the render sandbox), into `outFile`: 48 kHz stereo
+ * 16-bit WAV of its first sound stream, at most TRACK_LIMITS.maxSeconds long. The mix then reads only what the decoder
+ * wrote, never the user's bytes.
+ */
+export async function decodeTrack(
+  file: string,
+  outFile: string,
+  opts: { ffmpegPath: string; confine?: Confinement; signal?: AbortSignal },
+): Promise<void> {
+  const args = ['-v', 'error', '-i', file, '-map', '0:a:0', '-vn', '-t', String(TRACK_LIMITS.maxSeconds)];
+  args.push('-ac', '2', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 'wav', '-y', outFile);
+  await runVideoTool(opts.ffmpegPath, 'ffmpeg', args, {
+    timeoutMs: DECODE_TIMEOUT_MS,
+    signal: opts.signal,
+    confine: opts.confine,
+    inputs: [file],
+    outputs: [outFile],
+  });
 }

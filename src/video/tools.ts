@@ -38,16 +38,24 @@ export class VideoToolError extends Error {
 
 /**
  * How a run on untrusted bytes is confined (src/engines/isolation/confine.ts): the command line that runs `argv`
- * with only `inputs` (paths among its arguments) readable, and what to remove once it has ended.
+ * with only `inputs` (paths among its arguments) readable and `outputs` (paths among them too) written where it
+ * may write; `collect` copies the outputs to their paths once it has ended well, `release` removes the rest.
  */
 export type Confinement = (
   argv: string[],
   inputs: string[],
-) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): Promise<void> }>;
+  outputs?: string[],
+) => Promise<{
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  collect(): Promise<void>;
+  release(): Promise<void>;
+}>;
 
 /**
  * `maxBuffer`: bytes of stdout read at most (default 1 MiB); `timeoutMs`: none by default. `confine`: run it confined,
- * `inputs` the files among the arguments it may read (a user's media).
+ * `inputs` the files among the arguments it may read (a user's media), `outputs` those it writes.
  */
 export type RunOptions = {
   timeoutMs?: number;
@@ -55,6 +63,7 @@ export type RunOptions = {
   maxBuffer?: number;
   confine?: Confinement;
   inputs?: string[];
+  outputs?: string[];
 };
 
 function runFailure(tool: VideoTool, err: ExecFileException, output: string, opts: RunOptions): Error {
@@ -117,9 +126,9 @@ async function runConfined(
   opts: RunOptions & { binary?: boolean },
   confine: Confinement,
 ): Promise<string | Buffer> {
-  const confined = await confine([commandOf(ffmpegPath, tool), ...args], opts.inputs ?? []);
+  const confined = await confine([commandOf(ffmpegPath, tool), ...args], opts.inputs ?? [], opts.outputs ?? []);
   try {
-    return await new Promise<string | Buffer>((resolve, reject) => {
+    const stdout = await new Promise<string | Buffer>((resolve, reject) => {
       const child = spawn(confined.command, confined.args, {
         env: confined.env,
         detached: true,
@@ -173,6 +182,8 @@ async function runConfined(
         resolve(opts.binary ? bytes : bytes.toString('utf8'));
       });
     });
+    await confined.collect();
+    return stdout;
   } finally {
     await confined.release();
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { decodeTrack } from '../../src/audio/track.js';
 import { renderSandboxConfinement } from '../../src/engines/isolation/confine.js';
 import { probeAudio, probeMediaVideo } from '../../src/video/index.js';
 
@@ -70,6 +71,26 @@ describe('a program confined for a user file', () => {
     const workDir = /pwd:(\S+)/.exec(out)?.[1];
     expect(workDir).toMatch(/media-probe-/);
     expect(fs.existsSync(workDir!)).toBe(false);
+  });
+
+  it('ffmpeg confined decodes a track to a WAV taken back as a file; a link left in its place is refused', async () => {
+    const track = path.join(dir, 'in.mp3');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=2', '-y', track]);
+    const wav = path.join(dir, 'out.wav');
+    await decodeTrack(track, wav, { ffmpegPath: config.render.ffmpegPath, confine });
+    expect(await probeAudio(config.render.ffmpegPath, wav)).toMatchObject({ codec: 'pcm_s16le', sampleRate: 48_000 });
+    // A program that leaves a link to a secret where its output goes: nothing is taken back.
+    const secret = path.join(dir, 'secret.txt');
+    fs.writeFileSync(secret, 'worker secret');
+    const out = path.join(dir, 'taken.txt');
+    const run = await confine(['/bin/ln', '-s', secret, out], [], [out]);
+    try {
+      await new Promise((resolve) => spawn(run.command, run.args, { env: run.env }).once('close', resolve));
+      await expect(run.collect()).rejects.toThrow();
+    } finally {
+      await run.release();
+    }
+    expect(fs.existsSync(out)).toBe(false);
   });
 
   it('ffprobe confined reads a real video and a real track, and refuses bytes that are neither', async () => {
