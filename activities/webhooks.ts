@@ -8,6 +8,8 @@ export function createWebhookActivities(delivery: WebhookDelivery): WebhookActiv
   return {
     webhookEventEnabled: ({ organizationId, type }) => delivery.isEnabled(organizationId, type),
 
+    webhookEndpointsFor: ({ organizationId, generationId }) => delivery.endpointsFor(organizationId, generationId),
+
     prepareWebhookEvent: (input) => delivery.prepare(input),
 
     /** One signed POST. Never throws for the receiver's sake: every outcome is a result to record. */

@@ -19,7 +19,7 @@ import {
   type WebhookDeliveryInput,
 } from '../src/temporal/contract.js';
 import { webhookRecords } from './activities.js';
-import { emitWebhookEvent, startDelivery, webhookEvent } from './webhooks.js';
+import { emitToEndpoints, emitWebhookEvent, startDelivery, webhookEvent } from './webhooks.js';
 
 /** A progress webhook event at most every this many percentage points. */
 const PROGRESS_EVENT_STEP = 10;
@@ -112,6 +112,7 @@ export class GenerationLifecycle {
     await this.progressEvents;
     // Empty only from an older worker that made no attempt: the delivery workflow then prepares the event itself.
     await startDelivery(prepared ? { ...completed, prepared } : completed);
+    if (patched('organization-endpoints')) await emitToEndpoints(this.input, facts);
   }
 
   /**
@@ -134,6 +135,7 @@ export class GenerationLifecycle {
     if (outcome.status === 'cancelled') return;
     if (startedDue && patched('started-before-completed')) await this.emitStarted(startedProvider);
     await emitWebhookEvent(this.input, facts);
+    if (patched('organization-endpoints')) await emitToEndpoints(this.input, facts);
   }
 
   private async emitStarted(provider: string | null): Promise<void> {

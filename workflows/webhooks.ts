@@ -28,17 +28,29 @@ export async function emitWebhookEvent(input: GenerationWorkflowInput, facts: Ge
 
 /** A lifecycle event of the generation, with its id; null when the request carried no webhook_url. */
 export function webhookEvent(input: GenerationWorkflowInput, facts: GenerationEventFacts): WebhookDeliveryInput | null {
-  const { webhook_url, engine, model } = input.request;
-  if (!webhook_url) return null;
+  return input.request.webhook_url ? eventTo(input, facts, input.request.webhook_url) : null;
+}
+
+function eventTo(input: GenerationWorkflowInput, facts: GenerationEventFacts, url: string): WebhookDeliveryInput {
   return {
     eventId: `evt_${uuid4().replace(/-/g, '')}`,
     generationId: input.generationId,
     organizationId: input.organizationId,
-    webhookUrl: webhook_url,
-    engine,
-    model,
+    webhookUrl: url,
+    engine: input.request.engine,
+    model: input.request.model,
     facts,
   };
+}
+
+/**
+ * The completed event to each of the organization's webhook endpoints (videos made on /v1/videos: OpenAI's
+ * `video.completed` / `video.failed`), but the request's own webhook_url, which has it already.
+ */
+export async function emitToEndpoints(input: GenerationWorkflowInput, facts: GenerationEventFacts): Promise<void> {
+  const { organizationId, generationId } = input;
+  const urls = await webhookRecords(organizationId).webhookEndpointsFor({ organizationId, generationId });
+  for (const url of urls) if (url !== input.request.webhook_url) await startDelivery(eventTo(input, facts, url));
 }
 
 /** Starts the event's delivery workflow; does not wait for it. */

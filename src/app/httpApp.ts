@@ -13,6 +13,7 @@ import { openApiRoutes } from '../api/openapi/routes.js';
 import { usageRoutes } from '../api/usage/routes.js';
 import { videosErrorDialect } from '../api/videos/errors.js';
 import { videosRoutes } from '../api/videos/routes.js';
+import { webhookEndpointsRoutes } from '../api/webhookEndpoints/routes.js';
 import { dashboard } from '../dashboard/index.js';
 import { notFound } from '../errors.js';
 import type { AppDeps, AppState } from '../http/context.js';
@@ -44,7 +45,13 @@ export function createApp(deps: AppDeps): Koa<AppState> {
     openApiRoutes(deps),
   ];
   const site = dashboard(deps);
-  const keyedRouters = [generationsRoutes(deps), videosRoutes(deps), usageRoutes(deps), brandRoutes(deps)];
+  const keyedRouters = [
+    generationsRoutes(deps),
+    videosRoutes(deps),
+    usageRoutes(deps),
+    brandRoutes(deps),
+    webhookEndpointsRoutes(deps),
+  ];
   const routers = [...publicRouters, ...site.routers, ...keyedRouters];
 
   app.use(requestLogMiddleware(deps.logger, POLLS));

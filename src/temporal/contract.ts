@@ -377,6 +377,8 @@ export interface SoundMixActivities {
 export interface WebhookActivities {
   /** Whether the organization wants events of this type (checked once before optional, frequent events). */
   webhookEventEnabled(input: { organizationId: string; type: WebhookEventType }): Promise<boolean>;
+  /** The organization's webhook endpoint URLs a generation's completed event goes to (videos of /v1/videos only). */
+  webhookEndpointsFor(input: { organizationId: string; generationId: string }): Promise<string[]>;
   /** Records the event with its body, built once; null when the organization does not want this type. */
   prepareWebhookEvent(input: WebhookDeliveryInput): Promise<WebhookDeliveryPlan | null>;
   /** One signed POST; every outcome is a result to record. */

@@ -17,6 +17,7 @@ import {
   type WebhookAttemptRow,
 } from '../db/webhooks.js';
 import { isOpenAiVideo } from '../db/videos.js';
+import { listWebhookEndpoints } from '../db/webhookEndpoints.js';
 import type { Logger } from '../logger.js';
 import { metrics } from '../metrics.js';
 import type { WebhookEventStatus, WebhookEventType } from '../shared.js';
@@ -37,6 +38,11 @@ import { systemResolver, urlPolicyFromConfig, type HostResolver } from '../outbo
 export type WebhookDelivery = {
   /** Whether the organization wants events of this type (checked once before optional, frequent events). */
   isEnabled(organizationId: string, type: WebhookEventType): Promise<boolean>;
+  /**
+   * The organization's webhook endpoints that receive a generation's completed event: all of them for a video made in
+   * the OpenAI Videos shape, none otherwise.
+   */
+  endpointsFor(organizationId: string, generationId: string): Promise<string[]>;
   /**
    * Records the event with its body, once (a repeat finds it recorded); null when the organization does not want this
    * type.
@@ -78,6 +84,11 @@ export function createWebhookDelivery(
     async isEnabled(organizationId, type) {
       const settings = await getWebhookSettings(db, organizationId);
       return settings?.enabled_events.includes(type) ?? false;
+    },
+
+    async endpointsFor(organizationId, generationId) {
+      if (!(await isOpenAiVideo(db, generationId))) return [];
+      return (await listWebhookEndpoints(db, organizationId)).map((e) => e.url);
     },
 
     async prepare(input) {

@@ -13,23 +13,27 @@ import {
 
 export type WebhookTarget = PublicTarget;
 
-const webhookRejected = (reason: string) =>
-  invalidInput(`webhook_url must be a public HTTPS URL: ${reason}`, 'webhook_url', 'invalid_webhook_url');
+const webhookRejected = (reason: string, param: string) =>
+  invalidInput(`${param} must be a public HTTPS URL: ${reason}`, param, 'invalid_webhook_url');
 
-/** Request time: throws a DomainError (invalid input, `invalid_webhook_url`) saying why. */
+/**
+ * Request time: throws a DomainError (invalid input, `invalid_webhook_url`, naming `param`: `webhook_url`, or an
+ * endpoint's `url`) saying why.
+ */
 export async function assertPublicWebhookUrl(
   url: string,
   config: Pick<Config, 'outbound'>,
   resolve?: HostResolver,
+  param = 'webhook_url',
 ): Promise<WebhookTarget> {
-  return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve));
+  return vetWebhookUrl(url, urlPolicyFromConfig(config, resolve), param);
 }
 
 /** Parses and checks the URL, resolves its host and checks every address. Throws the same DomainError. */
-export async function vetWebhookUrl(url: string, policy: UrlPolicy): Promise<WebhookTarget> {
+export async function vetWebhookUrl(url: string, policy: UrlPolicy, param = 'webhook_url'): Promise<WebhookTarget> {
   try {
     return await vetPublicHttpsUrl(url, policy);
   } catch (err) {
-    throw err instanceof NonPublicUrlError ? webhookRejected(err.message) : err;
+    throw err instanceof NonPublicUrlError ? webhookRejected(err.message, param) : err;
   }
 }

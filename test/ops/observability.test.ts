@@ -91,6 +91,8 @@ describe('OpenAPI', () => {
         '/v1/videos/{id}',
         '/v1/videos/{id}/content',
         '/v1/videos/{id}/remix',
+        '/v1/webhook_endpoints',
+        '/v1/webhook_endpoints/{id}',
       ].sort(),
     );
     const schemaOf = (body: { content: Record<string, { schema: { $ref: string } }> }) =>

@@ -271,6 +271,10 @@ export const defaults = {
   async webhookEventEnabled() {
     return false;
   },
+  // No organization webhook endpoints (those of the OpenAI Videos shape are test/videos/webhooks.test.ts's).
+  async webhookEndpointsFor() {
+    return [];
+  },
   async prepareWebhookEvent() {
     return { retryScheduleMs: [0, 200] };
   },
@@ -314,6 +318,7 @@ export const stubActivities = {
   renderChunk: stub('renderChunk', (input) => input.generationId),
   joinChunks: stub('joinChunks', (input) => input.generationId),
   webhookEventEnabled: stub('webhookEventEnabled', workflowKey),
+  webhookEndpointsFor: stub('webhookEndpointsFor', (input) => input.generationId),
   prepareWebhookEvent: stub('prepareWebhookEvent', (input) => {
     eventToGeneration.set(input.eventId, input.generationId);
     return input.generationId;

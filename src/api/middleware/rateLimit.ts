@@ -10,12 +10,15 @@ import { metrics } from '../../metrics.js';
 
 /**
  * POST/GET/DELETE on /v1/responses[/{id}], /v1/chat/completions[/{id}] and /v1/videos[/{id}[/content|/remix]]
- * (the OpenAI Videos shape is a third way to the same generations), GET /v1/usage, and GET/PUT /v1/brand
- * (extension: each PUT may store a logo). Case-insensitive and with an optional trailing slash, like the
- * router's own matching.
+ * (the OpenAI Videos shape is a third way to the same generations), GET /v1/usage, GET/PUT /v1/brand
+ * (extension: each PUT may store a logo) and /v1/webhook_endpoints[/{id}] (extension). Case-insensitive and with
+ * an optional trailing slash, like the router's own matching.
  */
-const LIMITED_ROUTE =
-  /^\/v1\/(?:(?:responses|chat\/completions)(?:\/[^/]+)?|videos(?:\/[^/]+(?:\/(?:content|remix))?)?|usage|brand)\/?$/i;
+const LIMITED_ROUTE = new RegExp(
+  '^/v1/(?:(?:responses|chat/completions|webhook_endpoints)(?:/[^/]+)?|' +
+    'videos(?:/[^/]+(?:/(?:content|remix))?)?|usage|brand)/?$',
+  'i',
+);
 const LIMITED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
 
 export function isRateLimited(method: string, path: string): boolean {

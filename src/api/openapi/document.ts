@@ -8,6 +8,13 @@ import { requestSchemas } from '../generations/schema.js';
 import { storyboardSchema } from '../../storyboard/schema.js';
 import { toChatView, toResponsesView } from '../generations/translate.js';
 import { brandPutSchema } from '../brand/schema.js';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../db/webhookEndpoints.js';
+import {
+  webhookEndpointCreateSchema,
+  webhookEndpointDeleted,
+  webhookEndpointList,
+  webhookEndpointSchema,
+} from '../webhookEndpoints/schema.js';
 import { videoRequestSchemas } from '../videos/schema.js';
 import { videoPaths, videoWebhooks, VIDEOS_INTRO } from './videos.js';
 import {
@@ -18,6 +25,8 @@ import {
   EXAMPLE_ID,
   brandKitExample,
   catalogExample,
+  endpointExample,
+  endpointListExample,
   eventStreamExamples,
   generationExamples,
   usageExample,
@@ -504,6 +513,7 @@ export function openApiDocument(serverUrl: string) {
         CreateResponseRequest: responsesRequest,
         CreateChatCompletionRequest: chatRequest,
         PutBrandKitRequest: brandPutSchema,
+        CreateWebhookEndpointRequest: webhookEndpointCreateSchema,
         Storyboard: storyboardSchema,
         CreateVideoRequest: videoRequests.create,
         RemixVideoRequest: videoRequests.remix,
@@ -520,6 +530,9 @@ export function openApiDocument(serverUrl: string) {
         EngineCatalog: enginesCatalog,
         Usage: usageResource,
         BrandKit: brandKit,
+        WebhookEndpoint: webhookEndpointSchema,
+        WebhookEndpointList: webhookEndpointList,
+        WebhookEndpointDeleted: webhookEndpointDeleted,
         Progress: progress,
         SignedUrl: signedUrl,
         Error: errorBody,
@@ -598,6 +611,12 @@ export function openApiDocument(serverUrl: string) {
             name: 'Brand',
             description:
               'Extension: the organization’s brand kit (logo, colours, type style), applied to every generation',
+          },
+          {
+            name: 'Webhook endpoints',
+            description:
+              'Extension: the organization’s endpoints for OpenAI’s `video.completed` / `video.failed` events of ' +
+              'every video made on `/v1/videos`, signed with the organization’s secret',
           },
           { name: 'Catalog', description: 'Engines, orchestration models and prices (public)' },
           { name: 'Operations', description: 'Extension: probes for load balancers and orchestrators (public)' },
@@ -700,6 +719,74 @@ export function openApiDocument(serverUrl: string) {
                   CONFLICT_EXAMPLES.brand,
                 ),
                 ...errors(413, 415, 429, 503),
+              },
+            },
+          },
+          '/v1/webhook_endpoints': {
+            get: {
+              tags: ['Webhook endpoints'],
+              operationId: 'listWebhookEndpoints',
+              summary: 'The organization’s webhook endpoints (extension)',
+              description:
+                'Any key of the organization may list them; members see them on the dashboard’s Webhooks page.',
+              responses: {
+                ...ok('The endpoints, oldest first', jsonOf('WebhookEndpointList', { list: endpointListExample })),
+                ...errors(401, 429, 503),
+              },
+            },
+            post: {
+              tags: ['Webhook endpoints'],
+              operationId: 'createWebhookEndpoint',
+              summary: 'Add a webhook endpoint (extension)',
+              description:
+                'Every video the organization makes on `/v1/videos` then sends OpenAI’s `video.completed` or ' +
+                '`video.failed` event to it (beside a request’s own `webhook_url`), signed with the organization’s ' +
+                'secret under the Standard Webhooks header names, so `client.webhooks.unwrap()` verifies it. The URL ' +
+                'must be public HTTPS. The same URL again gives the endpoint already there; ' +
+                `at most ${MAX_WEBHOOK_ENDPOINTS}.`,
+              requestBody: {
+                required: true,
+                content: {
+                  'application/json': {
+                    schema: ref('CreateWebhookEndpointRequest'),
+                    example: { url: 'https://example.com/webhooks/videos' },
+                  },
+                },
+              },
+              responses: {
+                ...ok('The endpoint', jsonOf('WebhookEndpoint', { endpoint: endpointExample })),
+                ...errors(400, 401),
+                ...conflict(
+                  `The organization has ${MAX_WEBHOOK_ENDPOINTS} endpoints already (\`endpoint_limit_reached\`)`,
+                  CONFLICT_EXAMPLES.endpoint,
+                ),
+                ...errors(413, 415, 429, 503),
+              },
+            },
+          },
+          '/v1/webhook_endpoints/{id}': {
+            delete: {
+              tags: ['Webhook endpoints'],
+              operationId: 'deleteWebhookEndpoint',
+              summary: 'Remove a webhook endpoint (extension)',
+              parameters: [
+                {
+                  name: 'id',
+                  in: 'path',
+                  required: true,
+                  schema: { type: 'string', maxLength: 64 },
+                  description: 'Endpoint id (`we_…`)',
+                  example: endpointExample.id,
+                },
+              ],
+              responses: {
+                ...ok(
+                  'Removed: it receives no further events',
+                  jsonOf('WebhookEndpointDeleted', {
+                    deleted: { id: endpointExample.id, object: 'webhook_endpoint.deleted', deleted: true },
+                  }),
+                ),
+                ...errors(400, 401, 404, 429, 503),
               },
             },
           },

@@ -1,6 +1,7 @@
 // What the reference shows: a request and an answer for every operation and status, in the shapes
 // of ./schemas.ts (`redocly lint` in the tests checks each example against its schema). The ids,
 // prices and URLs are made up; engine ids stay in src/engines/ (the catalog example is a placeholder).
+import { MAX_WEBHOOK_ENDPOINTS } from '../../db/webhookEndpoints.js';
 import { compositionKey, spritesheetKey, thumbnailKey, videoKey } from '../../storage/keys.js';
 
 const ID = 'gen_0123456789abcdef01234567';
@@ -437,6 +438,15 @@ export const CONFLICT_EXAMPLES = {
       ),
     },
   },
+  endpoint: {
+    endpoint_limit_reached: {
+      summary: 'The organization has as many endpoints as allowed',
+      value: error(
+        'endpoint_limit_reached',
+        `The organization has ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints already: delete one first`,
+      ),
+    },
+  },
   cancel: {
     generation_finished: {
       summary: 'Too late to cancel',
@@ -642,3 +652,12 @@ export function videoExamples(base: string) {
     } as Record<number, unknown>,
   };
 }
+
+/** An organization webhook endpoint (extension), as created and listed. */
+export const endpointExample = {
+  id: 'we_5d0c9a3e1f2b4c6d8e7f9a0b',
+  object: 'webhook_endpoint' as const,
+  url: 'https://example.com/webhooks/videos',
+  created_at: 1764201600,
+};
+export const endpointListExample = { object: 'list' as const, data: [endpointExample] };

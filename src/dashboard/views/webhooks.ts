@@ -1,5 +1,6 @@
 import type { signingSecretsView, WebhookAttemptRow, WebhookEventRow } from '../../db/webhooks.js';
 import type { DashboardSession } from '../../db/sessions.js';
+import type { WebhookEndpoint } from '../../db/webhookEndpoints.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../shared.js';
 import { WEBHOOK_HEADERS } from '../../webhooks/signing.js';
 import { csrfField } from '../csrf.js';
@@ -23,7 +24,8 @@ export type WebhooksPageOptions = {
   reveal: boolean;
   graceSeconds: number;
   deliveries: Delivery[];
-  message?: string;
+  endpoints: WebhookEndpoint[];
+  message?: { kind: 'ok' | 'error'; text: string };
 };
 
 export const rotateQuestion = (graceSeconds: number) =>
@@ -36,7 +38,7 @@ export function webhooksPage(o: WebhooksPageOptions) {
   return layout(
     { title: 'Webhooks', session, section: 'webhooks' },
     html`<h1>Webhooks</h1>
-${notice('ok', o.message)}
+${notice(o.message?.kind ?? 'ok', o.message?.text)}
 <section class="card">
 <h2>Signing secret</h2>
 <p class="muted small">Every delivery carries <code>${WEBHOOK_HEADERS.id}</code>, \
@@ -89,6 +91,32 @@ Changes apply to events sent from now on.</p>
   )}
   </div>
   <button type="submit">Save event types</button>
+</form>
+</section>
+<section class="card" id="endpoints">
+<h2>Endpoints</h2>
+<p class="small muted">Every video your organization makes on <code>/v1/videos</code> (the OpenAI Videos API) \
+sends OpenAI's <code>video.completed</code> or <code>video.failed</code> event to each endpoint, signed with \
+this secret under the Standard Webhooks headers (<code>webhook-id</code>, <code>webhook-timestamp</code>, \
+<code>webhook-signature</code>): OpenAI's SDKs verify them with <code>client.webhooks.unwrap()</code>.</p>
+${
+  o.endpoints.length
+    ? html`<table><thead><tr><th>URL</th><th>Added</th><th></th></tr></thead><tbody>${o.endpoints.map(
+        (e) =>
+          html`<tr><td><code>${e.url}</code></td><td>${dateTime(e.created_at)}</td><td>${confirmButton({
+            action: `/dashboard/webhooks/endpoints/${e.id}/delete`,
+            label: 'Delete',
+            question: `Delete the endpoint ${e.url}? It receives no further events.`,
+            csrf: session.csrfToken,
+            danger: true,
+          })}</td></tr>`,
+      )}</tbody></table>`
+    : html`<p class="muted">No endpoint yet.</p>`
+}
+<form method="post" action="/dashboard/webhooks/endpoints">
+  ${csrfField(session.csrfToken)}
+  <label>HTTPS URL <input type="url" name="url" required placeholder="https://example.com/webhooks/videos"></label>
+  <button type="submit">Add endpoint</button>
 </form>
 </section>
 <section class="card">
