@@ -86,8 +86,10 @@ describe('render sandbox', () => {
         ...canvas,
         outputPath: path.join(sandbox.out, 'net.mp4'),
         // Mid-capture: every renderer has long since entered its sandbox (a starting one has not yet).
+        // Only the render's Chrome (the render user's): other test files run browsers of their own meanwhile.
         onProgress: ({ fraction }) => {
-          if (chrome.length === 0 && fraction >= 0.5) chrome.push(...chromeProcesses());
+          if (chrome.length === 0 && fraction >= 0.5)
+            chrome.push(...chromeProcesses().filter((p) => p.uid === renderUid));
         },
       });
       try {

@@ -769,6 +769,7 @@ export function openApiDocument(serverUrl: string) {
               tags: ['Webhook endpoints'],
               operationId: 'deleteWebhookEndpoint',
               summary: 'Remove a webhook endpoint (extension)',
+              description: 'Events already on their way to it are still delivered; no further event goes there.',
               parameters: [
                 {
                   name: 'id',
