@@ -11,13 +11,26 @@ import { createWorkDir, giveToRenderUser, sandboxedSpawn, type RenderSandboxConf
 
 const WORK_DIR_PREFIX = 'media-probe-';
 
-/** A program by its path, or found on PATH (the sandbox runs absolute paths only). */
+const resolved = new Map<string, string>();
+
+/**
+ * A program by its path, or found on PATH (the sandbox runs absolute paths only); looked up once per process, not on
+ * every run (the API probes a track inside a request).
+ */
 function absoluteProgram(program: string): string {
   if (path.isAbsolute(program)) return program;
-  return execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { encoding: 'utf8' }).trim() || program;
+  let found = resolved.get(program);
+  if (found === undefined) {
+    found = execFileSync('sh', ['-c', 'command -v "$1"', 'sh', program], { encoding: 'utf8' }).trim() || program;
+    resolved.set(program, found);
+  }
+  return found;
 }
 
-/** Runs each program in the render sandbox `config` describes, its `inputs` copied into its own work directory. */
+/**
+ * Runs each program in the render sandbox `config` describes, its `inputs` copied into a work directory of its own
+ * and its `outputs` written there, then taken back by `collect`.
+ */
 export function renderSandboxConfinement(config: RenderSandboxConfig): Confinement {
   return async (argv, inputs, outputs = []) => {
     const workDir = createWorkDir(config, WORK_DIR_PREFIX);
