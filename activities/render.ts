@@ -39,12 +39,9 @@ import { renderSlots } from '../src/temporal/renderSlots.js';
 import {
   convertToGif,
   convertToWebm,
-  extractPoster,
-  extractSpriteSheet,
-  extractThumbnail,
+  extractPreviews,
   joinChunkFiles,
   probeVideo,
-  thumbnailTime,
   type ProbedVideo,
 } from '../src/video/index.js';
 import { OUTPUT_MEDIA_TYPES } from '../src/shared.js';
@@ -164,55 +161,48 @@ export function createRenderActivities({ storage, config, renderTools, logger }:
     dir: string,
     rendered: { ms: number; framesSkipped: number | null },
   ): Promise<RenderedVideo> {
-    const ctx = Context.current();
-    const uploadStarted = performance.now();
-    const stored = await storeOutput(input, video, dir);
-    const posterStarted = performance.now();
-    const { ffmpegPath } = config.render;
-    const signal = ctx.cancellationSignal;
-    const previews: [string, string, (file: string) => Promise<void>][] = [
-      [
-        'poster',
-        posterKey(input.generationId),
-        (f) => extractPoster(ffmpegPath, video.path, video.durationSeconds, f, signal),
-      ],
-      [
-        'thumbnail',
-        thumbnailKey(input.generationId),
-        async (f) => {
-          const time = await thumbnailTime(ffmpegPath, video.path, video.durationSeconds, signal);
-          await extractThumbnail(ffmpegPath, video.path, time, f, signal);
-        },
-      ],
-      [
-        'sprite sheet',
-        spritesheetKey(input.generationId),
-        (f) => extractSpriteSheet(ffmpegPath, video.path, video.durationSeconds, f, signal),
-      ],
-    ];
-    for (const [what, key, extract] of previews) {
-      try {
-        const file = path.join(dir, `${what.replace(' ', '-')}.jpg`);
-        await extract(file);
-        await storage.put(key, file, 'image/jpeg');
-      } catch (err) {
-        if (signal.aborted) throw signal.reason ?? err;
-        logger.warn({ generation_id: input.generationId, err: String(err) }, `${what} not stored; the video is`);
-      }
-    }
+    const signal = Context.current().cancellationSignal;
+    const started = performance.now();
+    // The previews are cut from the rendered MP4 while it is stored (converted first when another format is asked).
+    const [stored, previewsMs] = await Promise.all([
+      storeOutput(input, video, dir).then((media) => ({ media, ms: performance.now() - started })),
+      storePreviews(input, video, dir, signal).then(() => performance.now() - started),
+    ]);
     logger.info(
       {
         generation_id: input.generationId,
         render_ms: Math.round(rendered.ms),
         frames_skipped: rendered.framesSkipped,
-        // The upload includes converting to the requested format; the previews are poster, thumbnail and sprite sheet.
-        upload_ms: Math.round(posterStarted - uploadStarted),
-        poster_ms: Math.round(performance.now() - posterStarted),
+        // Side by side: the upload includes converting to the requested format; the previews are poster, thumbnail and
+        // sprite sheet.
+        upload_ms: Math.round(stored.ms),
+        poster_ms: Math.round(previewsMs),
       },
       'render steps',
     );
     const artifact = { key: input.compositionKey, content_type: getEngine(input.engine).artifact.mediaType };
-    return { video: stored, artifact, duration_seconds: video.durationSeconds };
+    return { video: stored.media, artifact, duration_seconds: video.durationSeconds };
+  }
+
+  /** Cuts and stores the previews (src/video/previews.ts); one that cannot be made is logged, never fails the video. */
+  async function storePreviews(input: RenderInput, video: ProbedVideo, dir: string, signal: AbortSignal) {
+    const id = input.generationId;
+    const files = {
+      poster: path.join(dir, 'poster.jpg'),
+      thumbnail: path.join(dir, 'thumbnail.jpg'),
+      spriteSheet: path.join(dir, 'sprite-sheet.jpg'),
+    };
+    try {
+      await extractPreviews(config.render.ffmpegPath, video.path, video.durationSeconds, files, signal);
+      await Promise.all([
+        storage.put(posterKey(id), files.poster, 'image/jpeg'),
+        storage.put(thumbnailKey(id), files.thumbnail, 'image/jpeg'),
+        storage.put(spritesheetKey(id), files.spriteSheet, 'image/jpeg'),
+      ]);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason ?? err;
+      logger.warn({ generation_id: input.generationId, err: String(err) }, 'previews not stored; the video is');
+    }
   }
 
   /**

@@ -1,46 +1,7 @@
-// Single frames out of videos and images, by ffmpeg: a finished video's poster, an image's first frame
-// as a PNG (for engines that draw only PNG), and the SSIM of every frame of two videos (tests, benches).
+// Single frames out of images and videos, by ffmpeg: an image's first frame as a PNG (for engines that draw only
+// PNG), and the SSIM of every frame of two videos (tests, benches).
 import fs from 'node:fs';
 import { runVideoTool } from './tools.js';
-
-/** Poster frames: at most this wide (the dashboard shows them at most this large), JPEG. */
-const POSTER_MAX_WIDTH = 540;
-const POSTER_TIMEOUT_MS = 30_000;
-
-/**
- * Writes a JPEG of the video's frame at 1 s (the middle of a shorter video), scaled down to at most
- * POSTER_MAX_WIDTH wide, to `dest`.
- */
-export async function extractPoster(
-  ffmpegPath: string,
-  videoPath: string,
-  durationSeconds: number,
-  dest: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  const at = Math.max(0, Math.min(1, durationSeconds / 2));
-  const args = [
-    '-v',
-    'error',
-    '-ss',
-    at.toFixed(3),
-    '-i',
-    videoPath,
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale='min(${POSTER_MAX_WIDTH},iw)':-2`,
-    '-q:v',
-    '3',
-    '-update',
-    '1',
-    '-y',
-    dest,
-  ];
-  await runVideoTool(ffmpegPath, 'ffmpeg', args, { timeoutMs: POSTER_TIMEOUT_MS, signal });
-  const { size } = await fs.promises.stat(dest);
-  if (size === 0) throw new Error('ffmpeg wrote an empty poster');
-}
 
 /** The image's first frame as a PNG whose sides are at most `maxSide`; empty when ffmpeg decoded no frame. */
 export async function imageToPng(ffmpegPath: string, file: string, maxSide: number): Promise<Buffer> {

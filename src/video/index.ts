@@ -11,17 +11,10 @@ export {
   type Loudness,
   type ProbedAudio,
 } from './audio.js';
-export { extractPoster, frameSsim, imageToPng } from './frames.js';
+export { frameSsim, imageToPng } from './frames.js';
 export { convertToGif, convertToWebm, GIF_COLOURS, GIF_MAX_FPS, overlayVideo } from './convert.js';
 export { joinChunkFiles } from './join.js';
-export {
-  extractSpriteSheet,
-  extractThumbnail,
-  SPRITE_COLUMNS,
-  SPRITE_ROWS,
-  SPRITE_TILE_WIDTH,
-  thumbnailTime,
-} from './previews.js';
+export { extractPreviews, SPRITE_COLUMNS, SPRITE_ROWS, SPRITE_TILE_WIDTH, type PreviewFiles } from './previews.js';
 export { probeMediaVideo, probeVideo, type ProbedVideo, type VideoFacts } from './probe.js';
 export {
   ffprobeFor,

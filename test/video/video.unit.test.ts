@@ -1,11 +1,11 @@
-// The video module (src/video/) on real ffmpeg and ffprobe: what probing reads, a poster and a PNG
+// The video module (src/video/) on real ffmpeg and ffprobe: what probing reads, the previews and a PNG
 // frame, and how a failed run is reported (which tool, why, its stderr).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  extractPoster,
+  extractPreviews,
   ffprobeFor,
   imageToPng,
   probeMediaVideo,
@@ -63,9 +63,14 @@ describe('video module', () => {
     });
   });
 
-  it('writes a poster (JPEG) and an image frame as a PNG within the size asked', async () => {
-    await extractPoster('ffmpeg', file('clip.mp4'), 3, file('poster.jpg'));
-    expect(imageSize(fs.readFileSync(file('poster.jpg')), 'image/jpeg')).toEqual({ width: 32, height: 32 });
+  it('cuts the three previews from one run and an image frame as a PNG within the size asked', async () => {
+    const files = { poster: file('poster.jpg'), thumbnail: file('thumbnail.jpg'), spriteSheet: file('sheet.jpg') };
+    await extractPreviews('ffmpeg', file('clip.mp4'), 3, files);
+    const size = (f: string) => imageSize(fs.readFileSync(f), 'image/jpeg');
+    expect(size(files.poster)).toEqual({ width: 32, height: 32 });
+    expect(size(files.thumbnail)).toEqual({ width: 32, height: 32 });
+    // 5 × 5 tiles 160 px wide.
+    expect(size(files.spriteSheet)).toEqual({ width: 800, height: 800 });
     const png = await imageToPng('ffmpeg', file('wide.jpg'), 200);
     expect(imageSize(png, 'image/png')).toEqual({ width: 200, height: 50 });
   });
