@@ -3,10 +3,10 @@
 // every half second), and render seconds per second of video next to the previous composer's.
 //   npx tsx bench/storyboard.ts [--size 720x1280] [--engines hyperframes,lottie] [--corpus id,id,…] [--fps 30]
 //                               [--before <checkout of the previous composer>] [--out dir]
-// --corpus takes the prompts from the planner corpus (test/storyboard/corpus/, by id) instead of the ten
+// --corpus takes the prompts from the planner corpus (test/storyboard/corpus/, any part, by id) instead of the ten
 // below. --before imports that checkout's engines (src/engines/index.ts) and renders their offline
-// compositions of the first five prompts with today's engines, so only the composition differs
-// (bench/render.ts --mode composer measures the same in CPU seconds, alternating).
+// compositions of the same prompts with today's engines, so only the composition differs: before/after contact
+// sheets (bench/render.ts --mode composer measures the same in CPU seconds, alternating).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,7 +49,7 @@ const DEFAULT_PROMPTS = [
   'A sepia, serif tribute to the 1969 moon landing. "That\'s one small step for man." 600 million people watched.',
 ];
 
-const corpus = loadCorpus('tuning');
+const corpus = (['tuning', 'held-out', 'designed', 'designed-seen', 'designed-held-out'] as const).flatMap(loadCorpus);
 const PROMPTS = values.corpus
   ? values.corpus.split(',').map((id) => corpus.find((p) => p.id === id)?.prompt ?? `(no corpus prompt ${id})`)
   : DEFAULT_PROMPTS;
@@ -103,7 +103,7 @@ try {
       };
       let video = 0;
       let render = 0;
-      for (const [i, prompt] of PROMPTS.slice(0, 5).entries()) {
+      for (const [i, prompt] of PROMPTS.entries()) {
         const r = await renderOne(
           engine,
           previous

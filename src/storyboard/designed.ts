@@ -17,7 +17,12 @@ export type Sentences = (s: Span, lex: Lexicon) => Span[];
 
 // ---- Pictograms by meaning -------------------------------------------------------------------------
 
-type IconRule = { icon: string; re: RegExp; length: number };
+/**
+ * One icon word: its pattern, compiled when first needed (a language has hundreds of icon words, and a pattern of
+ * Unicode classes is slow to compile), and the pieces of its folded form (`folded`), all of which a text that it
+ * matches contains: a cheap test first.
+ */
+type IconRule = { icon: string; source: string; re?: RegExp; pieces: string[]; length: number };
 
 /**
  * Icons of qualities rather than things ("free", "fast", "fresh"): chosen only when an item names no thing ("free
@@ -25,6 +30,19 @@ type IconRule = { icon: string; re: RegExp; length: number };
  */
 const WEAK_ICONS = new Set(['banknote', 'zap', 'sprout', 'star', 'check', 'clock']);
 const iconRules = new WeakMap<Lexicon, IconRule[]>();
+/** Languages written without spaces between words: their icon words are found inside longer ones. */
+const GLUED = new Set(['ja', 'zh', 'ko']);
+
+/**
+ * A text folded for the icon words' first test: lower case, without combining marks (an icon word's pattern lets
+ * marks follow each letter), final sigma as sigma (case-insensitive patterns match either).
+ */
+const folded = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{Mn}/gu, '')
+    .replaceAll('ς', 'σ');
 
 /**
  * A language's icon words as patterns: whole words, except that a `*` at a word's end leaves that end open
@@ -41,11 +59,11 @@ function rulesOf(lex: Lexicon): IconRule[] {
             let source = wordPattern(word);
             // Arabic joins its conjunction and prepositions to the word ("ومطبخ"): its words start open.
             // Japanese, Chinese and Korean glue words together ("無料Wi-Fi"): their words are open at both ends.
-            const glued = ['ja', 'zh', 'ko'].includes(lex.language);
+            const glued = GLUED.has(lex.language);
             if (glued || open.start || /^\p{Script=Arabic}/u.test(word))
               source = source.replace(/^\(\?<!\[\\p\{L\}\\p\{M\}\]\)/, '');
             if (glued || open.end) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
-            return { icon, re: new RegExp(source, 'iu'), length: word.length };
+            return { icon, source, pieces: folded(word).split(/\s+/u).filter(Boolean), length: word.length };
           })
         : [],
     );
@@ -56,22 +74,35 @@ function rulesOf(lex: Lexicon): IconRule[] {
 
 /**
  * The icon a text's words mean, or null: a thing before a quality, then the longest word ("vistas al mar" over
- * "terraza", "café da manhã" over "café"), then the one met first.
+ * "terraza", "café da manhã" over "café"), then the one met first. `first`: the one met first before the longest;
+ * `minLength`: words of at least that many characters only.
  */
-export function iconFor(text: string, lex: Lexicon): string | null {
+export function iconFor(text: string, lex: Lexicon, opts: { first?: boolean; minLength?: number } = {}): string | null {
   let best: { rule: IconRule; at: number; weak: boolean } | null = null;
+  const plain = folded(text);
   for (const rule of rulesOf(lex)) {
+    if (rule.length < (opts.minLength ?? 0) || !rule.pieces.every((piece) => plain.includes(piece))) continue;
+    rule.re ??= new RegExp(rule.source, 'iu');
     const m = rule.re.exec(text);
     if (!m) continue;
     const hit = { rule, at: m.index, weak: WEAK_ICONS.has(rule.icon) };
-    const better =
-      !best ||
-      (best.weak && !hit.weak) ||
-      (best.weak === hit.weak &&
-        (rule.length > best.rule.length || (rule.length === best.rule.length && hit.at < best.at)));
+    const longer = rule.length - (best?.rule.length ?? 0);
+    const earlier = (best?.at ?? 0) - hit.at;
+    const [a, b] = opts.first ? [earlier, longer] : [longer, earlier];
+    const better = !best || (best.weak && !hit.weak) || (best.weak === hit.weak && (a > 0 || (a === 0 && b > 0)));
     if (better) best = hit;
   }
   return best?.rule.icon ?? null;
+}
+
+/**
+ * A title's pictogram, or null: the first thing its words name (a title names its subject first: "Fresh coffee
+ * delivered to your door" shows the coffee, not the delivery), never a quality alone ("fast", "free"), and in a
+ * language written without spaces no word of one character (물 "water" is in 동물 "animal", 산 "mountain" in 부산).
+ */
+export function titleIcon(text: string, lex: Lexicon): string | null {
+  const icon = iconFor(text, lex, { first: true, minLength: GLUED.has(lex.language) ? 2 : 0 });
+  return icon && !WEAK_ICONS.has(icon) ? icon : null;
 }
 
 /**

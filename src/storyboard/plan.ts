@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import { isBrandLogo, MAX_DURATION_SECONDS } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
-import { comparisonIn, enumerated, featuresOf, timelineIn } from './designed.js';
+import { comparisonIn, enumerated, featuresOf, timelineIn, titleIcon } from './designed.js';
 import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';
 import { lookFor } from './look.js';
 import { narrationNaturalSeconds, narrationOf } from './narration.js';
@@ -561,12 +561,15 @@ function titleOf(
     if (restSpan && wordCount(restSpan.text, lang) <= MAX_SUBTITLE_WORDS) subtitle = trimEdges(restSpan);
     else if (restSpan) more.push(...rest.map((r) => ({ kind: 'statement' as const, text: trimEdges(r).text })));
   }
+  // Its pictogram only when its words name something one shows (a cup for "コーヒー"): never a decoration.
+  const icon = titleIcon(`${title.text} ${subtitle?.text ?? ''}`, lex);
   return {
     scene: {
       kind: 'title',
       title: capitalise(title.text, lang),
       subtitle: subtitle ? capitalise(subtitle.text, lang) : null,
       image,
+      ...(icon && { icon }),
     },
     more,
   };

@@ -8,9 +8,11 @@ import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/video/index.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
+import type { Storyboard } from '../../src/storyboard/types.js';
+import { iconSvg } from '../../src/engines/hyperframes/storyboard/scenes.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { launchTestBrowser } from '../support/browser.js';
-import { decodeFrame, ocrFrame, tools, useRenderSandbox } from './support.js';
+import { decodeFrame, ocrFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
 
 const engine = getEngine('hyperframes');
 const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
@@ -389,6 +391,93 @@ describe('storyboard composer: layout at every size', () => {
           } finally {
             await page.close();
           }
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+  );
+});
+
+// ---- A scene's own pictogram ---------------------------------------------------------------------------
+
+describe("storyboard composer: a scene's own pictogram", () => {
+  const board = pictogramBoard;
+  const draw = (sb: Storyboard, width: number, height: number) =>
+    engine.drawStoryboard!(sb, { width, height, assets: [] });
+
+  it('draws the icon of a title and of a list as inline SVG in a tile; none for icon: null', () => {
+    const html = draw(board({ icon: null }), 360, 640);
+    // icon: null is no icon: the same document as a statement without the field.
+    expect(draw(board({}), 360, 640)).toBe(html);
+    for (const [i, icon] of [
+      [0, 'coffee'],
+      [1, 'wifi'],
+    ] as const) {
+      const tile = new RegExp(`<div class="itile" id="s${i}-icon" style="[^"]*"><svg [^>]*>(.*?)</svg></div>`).exec(
+        html,
+      );
+      expect(tile, `scene ${i + 1}`).not.toBeNull();
+      // The icon's own geometry (Lucide's, read from the package).
+      expect(tile![1]).toBe(/<svg [^>]*>(.*?)<\/svg>/.exec(iconSvg(icon))![1]);
+      expect(html).toContain(`tl.fromTo("#s${i}-icon", {"scale":0`); // it pops in
+    }
+    expect(html).not.toContain('id="s2-icon"');
+    expect(html.match(/class="itile"/g)).toHaveLength(2);
+  });
+
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it(
+    "puts the tile above the scene's texts, inside the safe area, at 9:16, 16:9 and 1:1",
+    { timeout: 120_000 },
+    async () => {
+      const problems: string[] = [];
+      for (const [width, height] of [
+        [540, 960],
+        [960, 540],
+        [600, 600],
+      ] as const) {
+        const prepared = prepareComposition(draw(board({ icon: null }), width, height), { width, height });
+        const page = await browser.newPage({ viewport: { width, height } });
+        try {
+          await page.route('http://composition.test/**', async (route) => {
+            const file = new URL(route.request().url()).pathname.slice(1);
+            if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
+            const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
+            return vendor
+              ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' })
+              : route.fulfill({ status: 404 });
+          });
+          await page.goto('http://composition.test/');
+          await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
+          const short = Math.min(width, height);
+          const tall = width / height <= 0.8;
+          for (const [i, t] of [
+            [0, 1.5],
+            [1, 3.5],
+          ] as const) {
+            const where = `${width}x${height} scene ${i + 1}`;
+            const texts: TextBox[] = await page.evaluate(`(${MEASURE})(${t})`);
+            const tile: { l: number; t: number; r: number; b: number } = await page.evaluate(
+              `(() => { const r = document.getElementById('s${i}-icon').getBoundingClientRect(); ` +
+                'return { l: r.left, t: r.top, r: r.right, b: r.bottom }; })()',
+            );
+            const side = tile.r - tile.l;
+            if (side < short * 0.09 || side > short * 0.12) problems.push(`${where}: a tile ${side}px wide`);
+            if (tile.t < height * (tall ? 0.12 : 0.07) - 1 || tile.l < width * 0.07 - 1 || tile.r > width * 0.93 + 1)
+              problems.push(`${where}: the tile leaves the safe area ${JSON.stringify(tile)}`);
+            if (texts.length === 0) problems.push(`${where}: no text`);
+            for (const b of texts)
+              if (b.t < tile.b - 1) problems.push(`${where}: "${b.text}" is not below the tile ${JSON.stringify(b)}`);
+          }
+        } finally {
+          await page.close();
         }
       }
       expect(problems).toEqual([]);

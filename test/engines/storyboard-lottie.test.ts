@@ -14,7 +14,7 @@ import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
 import { sceneTexts } from '../../src/storyboard/types.js';
 import type { MediaAsset } from '../../src/engines/types.js';
-import { colourCount, decodeFrame, tools, useRenderSandbox } from './support.js';
+import { colourCount, decodeFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
 
 const run = promisify(execFile);
 const engine = getEngine('lottie');
@@ -395,6 +395,76 @@ describe('offline Lottie composition: layout, measured on rendered frames', () =
       }
     });
   }
+});
+
+describe("offline Lottie composition: a scene's own pictogram", () => {
+  const board = pictogramBoard;
+  type Shape = { ty: string; nm?: string; it?: Shape[]; p?: { k: number[] }; s?: { k: number[] } };
+  type Layer = { ty: number; nm: string; shapes?: Shape[]; t?: { d: { k: { s: { ps: number[] } }[] } } };
+  const scenesOf = (source: string) =>
+    (JSON.parse(source) as { assets: { layers?: Layer[] }[] }).assets.flatMap((a) => (a.layers ? [a.layers] : []));
+  /** Share of the pixels of a square (x, y, side) of an RGB24 frame `width` wide near the colour #rrggbb. */
+  const inkIn = (rgb: Buffer, width: number, sq: { x: number; y: number; side: number }, hex: string) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    let n = 0;
+    for (let y = Math.round(sq.y); y < Math.round(sq.y + sq.side); y++)
+      for (let x = Math.round(sq.x); x < Math.round(sq.x + sq.side); x++) {
+        const i = (y * width + x) * 3;
+        if (Math.abs(rgb[i]! - r!) + Math.abs(rgb[i + 1]! - g!) + Math.abs(rgb[i + 2]! - b!) < 90) n++;
+      }
+    return n / (sq.side * sq.side);
+  };
+
+  it("draws a title's and a list's icon above their texts, inside the safe area; none for icon: null", async () => {
+    let tile: { x: number; y: number; side: number } | null = null;
+    for (const canvas of [
+      { width: 360, height: 640 },
+      { width: 640, height: 360 },
+      { width: 480, height: 480 },
+    ]) {
+      const source = engine.drawStoryboard!(board({ icon: null }), { ...canvas, assets: [] });
+      expect(await engine.validate(source, canvas)).toEqual([]);
+      // icon: null is no icon: the same animation as a statement without the field.
+      expect(engine.drawStoryboard!(board({}), { ...canvas, assets: [] })).toBe(source);
+      const short = Math.min(canvas.width, canvas.height);
+      const tall = canvas.width / canvas.height <= 0.8;
+      const scenes = scenesOf(source);
+      for (const [i, icon] of [
+        [0, 'coffee'],
+        [1, 'wifi'],
+      ] as const) {
+        const where = `${canvas.width}x${canvas.height} scene ${i + 1}`;
+        const layer = scenes[i]!.find((l) => l.nm === 'scene icon');
+        expect(layer, where).toBeDefined();
+        // The pictogram's strokes (a group named after the icon) on a round tile.
+        expect(layer!.shapes!.map((g) => g.nm)).toEqual([`icon ${icon}`, 'tile']);
+        const disc = layer!.shapes![1]!.it!.find((x) => x.ty === 'el')!;
+        const [cx, cy] = disc.p!.k as [number, number];
+        const side = disc.s!.k[0]!;
+        expect(side / short, where).toBeGreaterThanOrEqual(0.09);
+        expect(side / short, where).toBeLessThanOrEqual(0.12);
+        // Inside the safe area (on 9:16 not in the top 12 %)…
+        expect(cy - side / 2, where).toBeGreaterThanOrEqual(canvas.height * (tall ? 0.12 : 0.07) - 0.5);
+        expect(cx - side / 2, where).toBeGreaterThanOrEqual(canvas.width * 0.07 - 0.5);
+        expect(cx + side / 2, where).toBeLessThanOrEqual(canvas.width * 0.93 + 0.5);
+        // …and above every text of the scene.
+        const tops = scenes[i]!.filter((l) => l.ty === 5).map((l) => l.t!.d.k[0]!.s.ps[1]!);
+        expect(tops.length, where).toBeGreaterThan(0);
+        expect(Math.min(...tops), where).toBeGreaterThanOrEqual(cy + side / 2);
+        if (canvas.width === 360 && i === 0) tile = { x: cx - side / 2, y: cy - side / 2, side };
+      }
+      const none = scenes[2]!;
+      expect(none.some((l) => l.nm === 'scene icon' || l.shapes?.some((g) => g.nm?.startsWith('icon ')))).toBe(false);
+    }
+    // Rendered: the tile's square shows the accent (the icon's strokes and the tile) once the scene has come in.
+    const canvas = { width: 360, height: 640 };
+    const sb = board({ icon: null });
+    const { outputPath } = await render(engine.drawStoryboard!(sb, { ...canvas, assets: [] }), canvas, 'icons', 10);
+    const accent = sb.look.palette.accent;
+    const at = (seconds: number) => decodeFrame(outputPath, Math.round(seconds * 10));
+    expect(inkIn(await at(1.5), canvas.width, tile!, accent)).toBeGreaterThan(0.05);
+    expect(inkIn(await at(5.5), canvas.width, tile!, accent)).toBeLessThan(0.01);
+  });
 });
 
 describe('offline Lottie composition: length', () => {

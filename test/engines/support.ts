@@ -9,6 +9,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { closeRenderProcesses } from '../../src/engines/isolation/renderProcess.js';
 import { renderTools, type RenderTools } from '../../src/engines/index.js';
+import { storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
+import type { Storyboard } from '../../src/storyboard/types.js';
 
 const run = promisify(execFile);
 
@@ -194,4 +196,20 @@ export async function ocrFrame(
     maxBuffer: 1 << 20,
   });
   return stdout;
+}
+
+/** The pictogram tests' storyboard: a title and a list with their icons, then a statement with `icon: null` or none. */
+export function pictogramBoard(third: { icon?: null }): Storyboard {
+  const sb = toStoryboard(
+    storyboardSchema.parse({
+      scenes: [
+        { kind: 'title', title: 'Fresh coffee every morning', subtitle: 'Open from seven', icon: 'coffee' },
+        { kind: 'list', heading: 'In the café', items: ['Fast Wi-Fi', 'Quiet corners', 'Big tables'], icon: 'wifi' },
+        { kind: 'statement', text: 'Come in and stay a while.' },
+      ].map((x) => ({ ...x, seconds: 2 })),
+      look: { name: 'midnight' },
+    }),
+    { image: () => null },
+  );
+  return { ...sb, scenes: sb.scenes.map((x, i) => (i === 2 ? { ...x, ...third } : x)) };
 }

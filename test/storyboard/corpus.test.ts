@@ -53,8 +53,9 @@ describe('planner corpus', () => {
   });
 
   // Issue 43: the designed corpus (comparisons, timelines, features, pictograms, step markers, cuts). The tuning part
-  // is held to 90 % (its known misses are listed in the issue's notes); the held-out part is reported apart, its
-  // fidelity never traded.
+  // is held to 90 %. The two held-out parts (`seen`: the first, looked at since; `held-out`: the second, written
+  // before the planner changed again) are reported apart — their pass rates are in the issue's notes — and on them
+  // no on-screen word is not the user's and no scene's text ends on an abbreviation of its language.
   it('the designed tuning prompts pass at 90 % or more', { timeout: 600_000 }, async () => {
     const results = await checkAll('designed');
     const passed = results.filter((r) => r.failures.length === 0).length;
@@ -62,13 +63,17 @@ describe('planner corpus', () => {
     expect(passed / results.length).toBeGreaterThanOrEqual(0.9);
   });
 
-  it('the designed held-out prompts are reported apart, fidelity never traded', { timeout: 600_000 }, async () => {
-    const results = await checkAll('designed-held-out');
-    const passed = results.filter((r) => r.failures.length === 0).length;
-    console.log(`designed held-out corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
-    const fidelity = results.flatMap((r) =>
-      r.failures.filter((f) => f.property === 'fidelity').map((f) => `${r.prompt.id}: ${f.detail}`),
-    );
-    expect(fidelity).toEqual([]);
-  });
+  for (const part of ['designed-seen', 'designed-held-out'] as const) {
+    it(`the ${part} prompts are reported apart, fidelity and cuts never traded`, { timeout: 600_000 }, async () => {
+      const results = await checkAll(part);
+      const passed = results.filter((r) => r.failures.length === 0).length;
+      console.log(`${part} corpus: ${passed}/${results.length} prompts pass every check`, tally(results));
+      const never = results.flatMap((r) =>
+        r.failures
+          .filter((f) => f.property === 'fidelity' || f.property === 'cuts')
+          .map((f) => `${r.prompt.id} ${f.property}: ${f.detail}`),
+      );
+      expect(never).toEqual([]);
+    });
+  }
 });

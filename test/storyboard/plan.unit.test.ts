@@ -326,6 +326,35 @@ describe('scenes', () => {
     for (const scene of plan(prompt).scenes) if (scene.kind === 'statement') expect(prompt).toContain(scene.text);
   });
 
+  it("the title's pictogram: only what its words name, the first such thing; never a decoration", () => {
+    const prompt = '新しいカフェが渋谷にオープンしました。自家焙煎のコーヒーと手作りケーキをどうぞ。';
+    const title = plan(prompt).scenes[0]!;
+    expect(title).toMatchObject({ kind: 'title', title: '新しいカフェが渋谷にオープンしました', icon: 'coffee' });
+    // The cup is drawn, not written: every text on screen is still the user's, and both engines draw the cup.
+    const spec = { prompt, instructions: null, durationSeconds: null, assets: [], width: 1080, height: 1920 };
+    const html = getEngine('hyperframes').composeOffline(spec);
+    const lottie = getEngine('lottie').composeOffline(spec);
+    const shown = [...hyperframesTexts(html).texts, ...lottieTexts(lottie).texts].map((t) => t.text);
+    expect(shown.length).toBeGreaterThan(0);
+    // (Lottie's lines of a block come joined with spaces.)
+    for (const text of shown) expect(prompt).toContain(text.replace(/\s+/g, ''));
+    expect(html).toContain('<div class="itile" id="s0-icon"');
+    expect(lottie).toContain('"nm":"icon coffee"');
+    expect(plan('Fresh coffee delivered to your door every morning').scenes[0]).toMatchObject({ icon: 'coffee' });
+    expect(plan('Our bakery opens a second shop downtown').scenes[0]).toMatchObject({ icon: 'croissant' });
+    // No word of the set, only a quality ("fast", "free"), or in a language without spaces a one-character word
+    // inside another (산 "mountain" in 부산): no icon at all (not even `null`).
+    for (const none of [
+      'Quarterly results for Orbit. Revenue grew 42%.',
+      'Fast and free for everyone',
+      '四半期の業績',
+      '부산 불꽃축제',
+    ]) {
+      expect(plan(none).scenes[0], none).toMatchObject({ kind: 'title' });
+      expect(plan(none).scenes[0], none).not.toHaveProperty('icon');
+    }
+  });
+
   it('the same prompt gives the same storyboard; right-to-left scripts are marked', () => {
     expect(plan('A teal logo reveal for Orbit')).toEqual(plan('A teal logo reveal for Orbit'));
     expect(plan('مرحبا بالعالم. هذا فيديو قصير.').direction).toBe('rtl');

@@ -1,6 +1,7 @@
 // What the offline composer's scenes share: the canvas and its safe area, the look's colours, faces
 // and motion, text blocks fitted to a box (HarfBuzz's advances, as the render draws them: text.ts),
 // emoji as images, and entrances.
+import { isTall, MIN_TEXT_SHARE, TALL_SAFE_AREA } from '../../storyboard/layout.js';
 import { luminance } from '../../storyboard/look.js';
 import type { Look } from '../../storyboard/types.js';
 import {
@@ -99,12 +100,11 @@ export class Composer {
     this.landscape = width / height >= 1.2;
     // Landscape has width to spare: its type is set a little larger than the short side alone gives.
     this.T = Math.min(width, height) * (this.landscape ? 1.12 : 1);
-    // Tall video keeps clear of the platforms' overlays: nothing in the top 12 % or the bottom 20 % (the same social
-    // safe area as HyperFrames', TALL_SAFE in src/engines/hyperframes/storyboard/frame.ts).
+    // Tall video keeps clear of the platforms' overlays (the social safe area, src/storyboard/layout.ts).
     const padX = Math.round(width * (this.landscape ? 0.07 : 0.08));
-    const tall = width / height <= 0.8;
-    const top = Math.round(height * (tall ? 0.12 : 0.08));
-    const bottom = Math.round(height * (tall ? 0.2 : 0.08));
+    const tall = isTall(width, height);
+    const top = Math.round(height * (tall ? TALL_SAFE_AREA.top : 0.08));
+    const bottom = Math.round(height * (tall ? TALL_SAFE_AREA.bottom : 0.08));
     this.safe = { x: padX, y: top, w: width - 2 * padX, h: height - top - bottom };
     this.style = look.font === 'serif' ? 'serif' : look.font === 'mono' ? 'mono' : 'sans';
     // Editorial looks (serif, mono) set type flush to the start; the others centre it.
@@ -178,7 +178,8 @@ export class Composer {
       maxWidth: spec.maxWidth,
       maxHeight: spec.maxHeight,
       maxSize: spec.maxSize,
-      minSize: spec.minSize,
+      // Never below the smallest body size every engine keeps (src/storyboard/layout.ts).
+      minSize: Math.max(spec.minSize, Math.min(this.W, this.H) * MIN_TEXT_SHARE),
       leading,
       maxLines: spec.maxLines,
       balance: spec.balance,

@@ -1,6 +1,7 @@
 // The designed kinds (issue 43) as Lottie layers, in a scene's own time: features (pictograms in tiles),
 // a timeline (times on a line) and a comparison (options as cards). Wide canvases use columns; tall ones
 // stack. Every function returns layers top first.
+import { ICONS } from '../../storyboard/icons.js';
 import type { Scene } from '../../storyboard/types.js';
 import { EASE, ellipse, fill, group, rect, shapeLayer, stroke, type Json, type Transform, type Vec } from './build.js';
 import { FPS, type Box, type Composer, type TextBlock } from './compose.js';
@@ -102,6 +103,29 @@ function iconTile(c: Composer, name: string | null, centre: Vec, side: number, t
     icon,
     group('tile', [ellipse(centre, [side, side]), fill(c.palette.accent, 18)]),
   ]);
+}
+
+/**
+ * A scene under its own pictogram (`icon`, a name of the set; none: the scene as drawn without): the icon's tile
+ * (about a tenth of the short side, popping in with the scene's entrance) takes a square off the top of the safe
+ * area, centred or at the reading start, and `draw` lays the scene out in the rest, below it.
+ */
+export function withIcon(
+  c: Composer,
+  icon: string | null | undefined,
+  L: number,
+  draw: () => Json[],
+  centred: boolean,
+): Json[] {
+  if (!icon || !ICONS.has(icon)) return draw();
+  const { safe } = c;
+  const short = Math.min(c.W, c.H);
+  const side = short * 0.11;
+  const below = side + short * 0.035;
+  const x = centred ? safe.x + safe.w / 2 : c.rtl ? safe.x + safe.w - side / 2 : safe.x + side / 2;
+  const tile = iconTile(c, icon, [x, safe.y + side / 2], side, 0, L, 'scene icon');
+  const layers = c.within({ ...safe, y: safe.y + below, h: safe.h - below }, draw);
+  return tile ? [tile, ...layers] : layers;
 }
 
 // ---- Features ----------------------------------------------------------------------------------------

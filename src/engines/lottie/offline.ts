@@ -5,7 +5,7 @@
 // over a background and an ornament that moves only at the opening and at the cuts (so a scene that
 // holds its text gives frames the render need not draw again). The first frame already shows the
 // title. Same prompt, same JSON.
-import { drawComparison, drawFeatures, drawTimeline } from './designed.js';
+import { drawComparison, drawFeatures, drawTimeline, withIcon } from './designed.js';
 import { sceneTexts, type Look, type Storyboard, type TimedScene } from '../../storyboard/types.js';
 import { directionOf } from '../../text/scripts.js';
 import { composeStoryboard } from '../storyboard.js';
@@ -158,7 +158,18 @@ function closingWithLogo(c: Composer, logo: ImageRef, L: number, draw: () => Jso
   ];
 }
 
+/**
+ * A scene with its own pictogram above it (src/storyboard/types.ts `Pictogram`): not a features scene (its items have
+ * theirs), a countdown or a full-frame picture. Counters and calls to action centre it; the others as the look aligns.
+ */
 function drawScene(c: Composer, scene: TimedScene, L: number, images: Map<string, ImageRef>): Json[] {
+  if (scene.kind === 'features' || scene.kind === 'countdown' || scene.kind === 'image')
+    return drawKind(c, scene, L, images);
+  const centred = scene.kind === 'counter' || scene.kind === 'cta' || c.align === 'center';
+  return withIcon(c, scene.icon, L, () => drawKind(c, scene, L, images), centred);
+}
+
+function drawKind(c: Composer, scene: TimedScene, L: number, images: Map<string, ImageRef>): Json[] {
   switch (scene.kind) {
     case 'title':
       return drawTitle(c, scene, L, scene.image ? (images.get(scene.image) ?? null) : null);

@@ -1,6 +1,7 @@
 // Canvas geometry and the small HTML vocabulary the scene layouts are written in: fixed boxes (absolute
 // rectangles inside the safe area, never overlapping within a scene) holding text the page's fit
 // routine shrinks until it fits its box.
+import { isTall, MIN_TEXT_SHARE, TALL_SAFE_AREA } from '../../../storyboard/layout.js';
 import { contrastRatio } from '../../../storyboard/look.js';
 import type { Look } from '../../../storyboard/types.js';
 
@@ -33,22 +34,16 @@ export const MOTION_EASES: Record<Look['motion'], Eases> = {
   bouncy: { in: 'back.out(1.7)', out: 'back.in(1.4)', pop: 'back.out(2.4)' },
 };
 
-/** Safe-area margin as a fraction of each side. */
+/** Safe-area margin as a fraction of each side (tall canvases: the social safe area, src/storyboard/layout.ts). */
 const MARGIN = 0.07;
-/**
- * The social safe area of tall video (9:16 and near it): TikTok, Reels and Shorts draw their captions and buttons
- * over the bottom fifth and their header over the top, so no text or pictogram goes in the top 12 % or the bottom
- * 20 % of the frame (README "Storyboards": safe areas).
- */
-export const TALL_SAFE = { top: 0.12, bottom: 0.2 } as const;
 
 export function frameOf(width: number, height: number, rtl: boolean): Frame {
   const short = Math.min(width, height);
   const ratio = width / height;
-  const tall = ratio <= 0.8;
+  const tall = isTall(width, height);
   const mx = Math.round(width * MARGIN);
-  const my = Math.round(height * (tall ? TALL_SAFE.top : MARGIN));
-  const mb = Math.round(height * (tall ? TALL_SAFE.bottom : MARGIN));
+  const my = Math.round(height * (tall ? TALL_SAFE_AREA.top : MARGIN));
+  const mb = Math.round(height * (tall ? TALL_SAFE_AREA.bottom : MARGIN));
   const u = short / 100;
   return {
     W: width,
@@ -60,7 +55,7 @@ export function frameOf(width: number, height: number, rtl: boolean): Frame {
     sh: height - my - mb,
     orient: ratio >= 1.25 ? 'landscape' : ratio <= 0.8 ? 'portrait' : 'square',
     rtl,
-    minFont: Math.max(9, Math.round(u * 2.2 * 10) / 10),
+    minFont: Math.max(9, Math.round(short * MIN_TEXT_SHARE * 10) / 10),
   };
 }
 

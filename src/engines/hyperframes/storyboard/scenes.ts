@@ -40,7 +40,58 @@ const span = (c: SceneContext, share: number, min: number, max: number) =>
 /** x offset toward the reading start (entrances slide in from the start side). */
 const startward = (c: SceneContext, n: number) => (c.f.rtl ? n : -n);
 
+/**
+ * Kinds that draw a scene's own pictogram (`icon`) above their text. Not features (its items carry theirs), the
+ * countdown (its numbers fill the scene) or an image (the picture is the scene).
+ */
+const ICON_KINDS: ReadonlySet<Scene['kind']> = new Set([
+  'title',
+  'statement',
+  'counter',
+  'progress',
+  'bars',
+  'list',
+  'steps',
+  'quote',
+  'cta',
+  'comparison',
+  'timeline',
+]);
+
 export function sceneLayout(c: SceneContext): SceneOutput {
+  const icon = c.scene.icon;
+  return icon && ICONS.has(icon) && ICON_KINDS.has(c.scene.kind) ? withIcon(c, icon) : layoutOf(c);
+}
+
+/**
+ * A scene under its own pictogram: the icon's tile (about a tenth of the short side, popping in with the scene's
+ * entrance) takes a square off the top of the safe area, at the reading start (centred for a call to action), and the
+ * scene is laid out in the rest, below it.
+ */
+function withIcon(c: SceneContext, icon: string): SceneOutput {
+  const { f, id } = c;
+  const side = Math.round(11 * f.u);
+  const below = side + Math.round(3.5 * f.u);
+  const inner = layoutOf({ ...c, f: { ...f, sh: f.sh - below } });
+  const centred = c.scene.kind === 'cta';
+  const tile = place(f, { x: centred ? (f.sw - side) / 2 : 0, y: 0, w: side, h: side });
+  const rest = at({ x: 0, y: below, w: f.sw, h: f.sh - below });
+  return {
+    html:
+      iconTile(`${id}-icon`, icon, tile) + `<div class="below" style="position:absolute;${rest}">${inner.html}</div>`,
+    tweens: [
+      fromTo(
+        `#${id}-icon`,
+        { scale: 0, rotation: -15 },
+        { scale: 1, rotation: 0, duration: 0.5, ease: c.ease.pop },
+        c.t0,
+      ),
+      ...inner.tweens,
+    ],
+  };
+}
+
+function layoutOf(c: SceneContext): SceneOutput {
   const s = c.scene;
   switch (s.kind) {
     case 'title':

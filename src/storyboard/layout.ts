@@ -1,0 +1,14 @@
+// Layout rules both engines' storyboard drawings keep (README "Storyboards": layout), measured on rendered frames by
+// test/engines/designed-layout.test.ts.
+
+/** A tall canvas (9:16 and near it), where the social apps draw over the frame. */
+export const isTall = (width: number, height: number) => width / height <= 0.8;
+
+/**
+ * The social safe area of tall video: TikTok, Reels and Shorts draw their header over the top of the frame and their
+ * captions and buttons over the bottom fifth, so no text or pictogram goes in the top 12 % or the bottom 20 %.
+ */
+export const TALL_SAFE_AREA = { top: 0.12, bottom: 0.2 } as const;
+
+/** Body text is never set smaller than this share of the canvas's short side. */
+export const MIN_TEXT_SHARE = 0.022;
