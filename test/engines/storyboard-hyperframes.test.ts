@@ -2,12 +2,14 @@
 // kind has its own layout, the video lasts exactly the storyboard's length, text fits the canvas at any
 // size (checked in Chromium) and is legible in the rendered frames (checked by OCR).
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareComposition } from '../../src/engines/hyperframes/prepare.js';
 import { getEngine } from '../../src/engines/index.js';
 import { probeVideo } from '../../src/video/index.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
+import { MIN_TEXT_SHARE } from '../../src/storyboard/layout.js';
+import { storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
 import type { Storyboard } from '../../src/storyboard/types.js';
 import { iconSvg } from '../../src/engines/hyperframes/storyboard/scenes.js';
 import type { MediaAsset } from '../../src/engines/types.js';
@@ -291,6 +293,20 @@ const MEASURE = String.raw`(t) => {
   }));
 }`;
 
+/** Serves the prepared document (GSAP from the local copy) to the page, waits for its fonts: as the producer does. */
+async function showComposition(page: Page, prepared: ReturnType<typeof prepareComposition>) {
+  await page.route('http://composition.test/**', async (route) => {
+    const file = new URL(route.request().url()).pathname.slice(1);
+    if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
+    const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
+    return vendor
+      ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' })
+      : route.fulfill({ status: 404 });
+  });
+  await page.goto('http://composition.test/');
+  await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
+}
+
 type TextBox = { id: string; text: string; fontSize: number; l: number; t: number; r: number; b: number };
 
 const LAYOUT_PROMPTS = {
@@ -353,16 +369,7 @@ describe('storyboard composer: layout at every size', () => {
           );
           const page = await browser.newPage({ viewport: { width, height } });
           try {
-            await page.route('http://composition.test/**', async (route) => {
-              const file = new URL(route.request().url()).pathname.slice(1);
-              if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
-              const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
-              return vendor
-                ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' })
-                : route.fulfill({ status: 404 });
-            });
-            await page.goto('http://composition.test/');
-            await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
+            await showComposition(page, prepared);
             const clips: { start: number; duration: number }[] = await page.evaluate(
               `[...document.querySelectorAll('#stage > .clip[data-track-index]:not(#bg)')]` +
                 '.map((c) => ({ start: Number(c.dataset.start), duration: Number(c.dataset.duration) }))',
@@ -446,16 +453,7 @@ describe("storyboard composer: a scene's own pictogram", () => {
         const prepared = prepareComposition(draw(board({ icon: null }), width, height), { width, height });
         const page = await browser.newPage({ viewport: { width, height } });
         try {
-          await page.route('http://composition.test/**', async (route) => {
-            const file = new URL(route.request().url()).pathname.slice(1);
-            if (file === '') return route.fulfill({ body: prepared.html, contentType: 'text/html' });
-            const vendor = prepared.vendorFiles.find((v) => file === `vendor/${v.file}`);
-            return vendor
-              ? route.fulfill({ path: vendor.from, contentType: 'text/javascript' })
-              : route.fulfill({ status: 404 });
-          });
-          await page.goto('http://composition.test/');
-          await page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(r)))');
+          await showComposition(page, prepared);
           const short = Math.min(width, height);
           const tall = width / height <= 0.8;
           for (const [i, t] of [
@@ -478,6 +476,76 @@ describe("storyboard composer: a scene's own pictogram", () => {
           }
         } finally {
           await page.close();
+        }
+      }
+      expect(problems).toEqual([]);
+    },
+  );
+});
+
+describe('storyboard composer: step markers', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchTestBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it(
+    'draws every marker whole inside its badge, long ones ("第一步", "Schritt 1") too',
+    { timeout: 120_000 },
+    async () => {
+      const problems: string[] = [];
+      for (const markers of [
+        ['1.', '2.', '3.'],
+        ['第一步', '第二步', '第三步'],
+        ['Schritt 1', 'Schritt 2', 'Schritt 3'],
+      ]) {
+        const sb = toStoryboard(
+          storyboardSchema.parse({
+            scenes: [
+              {
+                kind: 'steps',
+                items: markers.map((marker, i) => ({ marker, text: ['Sign up', 'Connect', 'Invite your team'][i] })),
+                seconds: 3,
+              },
+            ],
+          }),
+          { image: () => null },
+        );
+        for (const [width, height] of [
+          [360, 640],
+          [640, 360],
+        ] as const) {
+          const page = await browser.newPage({ viewport: { width, height } });
+          try {
+            await showComposition(
+              page,
+              prepareComposition(engine.drawStoryboard!(sb, { width, height, assets: [] }), { width, height }),
+            );
+            const boxes: { text: string; inside: boolean; size: number }[] = await page.evaluate(`(() => {
+            window.__timelines.local.seek(2.9, false);
+            return [...document.querySelectorAll('.badge')].map((badge) => {
+              const b = badge.getBoundingClientRect();
+              const range = document.createRange();
+              range.selectNodeContents(badge.querySelector('.marker'));
+              const m = range.getBoundingClientRect();
+              const inside = m.left >= b.left - 0.5 && m.right <= b.right + 0.5 &&
+                m.top >= b.top - 0.5 && m.bottom <= b.bottom + 0.5;
+              const size = parseFloat(getComputedStyle(badge.querySelector('.marker')).fontSize);
+              return { text: badge.textContent, inside, size };
+            });
+          })()`);
+            expect(boxes.map((b) => b.text)).toEqual(markers);
+            for (const b of boxes) {
+              if (!b.inside) problems.push(`${width}x${height}: "${b.text}" leaves its badge`);
+              if (b.size < MIN_TEXT_SHARE * Math.min(width, height) - 0.1)
+                problems.push(`${width}x${height}: "${b.text}" at ${b.size}px`);
+            }
+          } finally {
+            await page.close();
+          }
         }
       }
       expect(problems).toEqual([]);

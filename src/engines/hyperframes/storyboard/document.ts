@@ -335,7 +335,7 @@ background: radial-gradient(120% 85% at ${f.rtl ? '85%' : '15%'} 8%, ${p.surface
 .sc { position: absolute; left: ${f.mx}px; top: ${f.my}px; width: ${f.sw}px; height: ${f.sh}px; \
 direction: ${f.rtl ? 'rtl' : 'ltr'}; }
 .box { position: absolute; display: flex; flex-direction: column; }
-.t { max-width: 100%; overflow-wrap: normal; word-break: normal; text-shadow: ${shadow}; }
+.t { max-width: 100%; overflow-wrap: normal; word-break: auto-phrase; line-break: strict; text-shadow: ${shadow}; }
 .w { display: inline-block; }
 .h, .h2, .h3 { font-weight: ${look.weight}; color: ${p.text}; ${lettering} }
 .h { line-height: 1.1; }
@@ -362,7 +362,7 @@ transform-origin: ${portrait ? `${start} center` : 'center bottom'}; }
 .dot { position: absolute; border-radius: 50%; background: ${p.accent}; \
 box-shadow: 0 0 0 ${u(0.7)} ${rgba(p.accent, 0.25)}; }
 .item { font-weight: 700; line-height: 1.2; color: ${p.text}; }
-.badge { position: absolute; display: flex; align-items: center; justify-content: center; border-radius: 50%; \
+.badge { position: absolute; display: flex; align-items: center; justify-content: center; border-radius: 999px; \
 background: ${p.accent}; box-shadow: 0 0 0 ${u(0.8)} ${rgba(p.accent, 0.25)}; }
 .marker { font-weight: 800; line-height: 1; color: ${markerColour}; text-shadow: none; white-space: nowrap; }
 .count { font-size: 1em; }

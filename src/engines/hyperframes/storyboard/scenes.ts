@@ -2,6 +2,7 @@
 // non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
 // starting at `t0` (the scene's start, after its transition in).
 import { ICON_GRID, ICON_STROKE, ICONS } from '../../../storyboard/icons.js';
+import { CJK } from '../../../text/scripts.js';
 import type { Figure, Look, Scene, TimedScene } from '../../../storyboard/types.js';
 import { box, escapeHtml, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
 
@@ -542,6 +543,8 @@ type RowSpec = {
   markerMax: number;
   /** Between the marker and the text. */
   gap: number;
+  /** The marker's width as a multiple of its side (a pill for long markers); 1 by default: a square. */
+  markerAspect?: number;
   /** The text box's top and height, as shares of the row's height. */
   textTop: number;
   textHeight: number;
@@ -555,14 +558,20 @@ function rowLayout(f: Frame, area: Rect, n: number, spec: RowSpec): { marker: Re
   const rowH = Math.min(area.h / n, spec.maxRow);
   const y0 = area.y + (area.h - rowH * n) / 2;
   const side = Math.min(rowH * spec.markerShare, spec.markerMax);
-  const indent = side + spec.gap;
+  const width = side * (spec.markerAspect ?? 1);
+  const indent = width + spec.gap;
   return Array.from({ length: n }, (_, i) => {
     const y = y0 + i * rowH;
     return {
-      marker: place(f, { x: area.x, y: y + (rowH - side) / 2, w: side, h: side }),
+      marker: place(f, { x: area.x, y: y + (rowH - side) / 2, w: width, h: side }),
       text: { x: area.x + indent, y: y + rowH * spec.textTop, w: area.w - indent, h: rowH * spec.textHeight },
     };
   });
+}
+
+/** A marker's width in ems, roughly: a Chinese, Japanese or Korean character 1, any other 0.62 (bold digits). */
+function markerEms(marker: string): number {
+  return [...marker].reduce((sum, ch) => sum + (CJK.test(ch) ? 1 : 0.62), 0);
 }
 
 /**
@@ -575,19 +584,19 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.steps.length;
-  const rows = rowLayout(f, area, n, {
-    maxRow: 28 * u,
-    markerShare: 0.6,
-    markerMax: 11 * u,
-    gap: 3.5 * u,
-    textTop: 0.04,
-    textHeight: 0.92,
-  });
+  // A marker is set at half its badge's height, less when it is long ("第一步", "Schritt 1"), never below the smallest
+  // size: a marker too long for a round badge at that size gets a pill as wide as it needs.
+  const ems = Math.max(1, ...s.steps.map((step) => markerEms(step.marker ?? '')));
+  const spec = { maxRow: 28 * u, markerShare: 0.6, markerMax: 11 * u, gap: 3.5 * u, textTop: 0.04, textHeight: 0.92 };
+  const side = Math.min(Math.min(area.h / n, spec.maxRow) * spec.markerShare, spec.markerMax);
+  const markerSize = Math.max(f.minFont, Math.min(side * 0.5, (side * 0.8) / ems));
+  const wide = markerSize * ems > side * 0.8;
+  const rows = rowLayout(f, area, n, { ...spec, markerAspect: wide ? (markerSize * ems + side * 0.4) / side : 1 });
   s.steps.forEach((step, i) => {
     const { marker: b, text: t } = rows[i]!;
     parts.push(
       `<div class="badge" id="${id}-b${i}" style="left:${px(b.x)};top:${px(b.y)};width:${px(b.w)};height:${px(b.h)}">` +
-        (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: b.w * 0.5 }) : '') +
+        (step.marker ? text(f, `${id}-n${i}`, step.marker, { cls: 'marker', max: markerSize }) : '') +
         '</div>',
     );
     parts.push(
