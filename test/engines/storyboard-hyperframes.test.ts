@@ -51,6 +51,15 @@ function inkShare(rgb: Buffer, hex: string): number {
 const rootDuration = (html: string) =>
   Number(/data-composition-id="[^"]*"[^>]*data-duration="([\d.]+)"/.exec(html)?.[1]);
 
+// One browser for every test of this file that measures a page.
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe('storyboard composer: one layout per scene kind', () => {
   it(
     'draws each kind with its own elements: counter targets, progress, bars, quote card, features with their ' +
@@ -344,14 +353,6 @@ const LAYOUT_SIZES = [
 ] as const;
 
 describe('storyboard composer: layout at every size', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchTestBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it(
     'keeps every visible text inside the canvas, overlapping no other, in the middle of every scene, ' +
       'and shows the title at t = 0',
@@ -432,14 +433,6 @@ describe("storyboard composer: a scene's own pictogram", () => {
     expect(html.match(/class="itile"/g)).toHaveLength(2);
   });
 
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchTestBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it(
     "puts the tile above the scene's texts, inside the safe area, at 9:16, 16:9 and 1:1",
     { timeout: 120_000 },
@@ -484,14 +477,6 @@ describe("storyboard composer: a scene's own pictogram", () => {
 });
 
 describe('storyboard composer: step markers', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchTestBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
   it(
     'draws every marker whole inside its badge, long ones ("第一步", "Schritt 1") too',
     { timeout: 120_000 },
