@@ -1,6 +1,6 @@
 // Planner corpus pass rates (issue 30): every prompt of test/storyboard/corpus/ planned and composed by
 // both engines' offline composers, checked property by property (test/storyboard/corpus.ts).
-//   npx tsx bench/corpus.ts [--part tuning|held-out|designed|designed-held-out] [--details] [--lang es]
+//   npx tsx bench/corpus.ts [--part tuning|held-out|designed|designed-seen|designed-held-out] [--details] [--lang es]
 // Prints, per language, the prompts and how many fail each property (a prompt counts once per
 // property, whichever engine failed it); --details lists every failure.
 import { parseArgs } from 'node:util';
@@ -13,7 +13,8 @@ const { values } = parseArgs({
     lang: { type: 'string' },
   },
 });
-const part = (['held-out', 'designed', 'designed-held-out'] as const).find((p) => p === values.part) ?? 'tuning';
+const part =
+  (['held-out', 'designed', 'designed-seen', 'designed-held-out'] as const).find((p) => p === values.part) ?? 'tuning';
 const subject = composerSubject();
 
 const corpus = loadCorpus(part).filter((p) => !values.lang || p.lang === values.lang);

@@ -8,7 +8,7 @@
 //               gets the icon its words mean (the language file's `icons`).
 // Every text is a span of the prompt (the fidelity rule of plan.ts).
 import { isIconName } from './icons.js';
-import { pattern, wordPattern, type Lexicon } from './lexicon.js';
+import { GLUED_LETTERS, pattern, wordPattern, type Lexicon } from './lexicon.js';
 import { figuresIn } from './numbers.js';
 import { clauses, spanEnd, sub, trimEdges, wordCount, type Span } from './text.js';
 import type { ComparisonOption, Feature, TimedItem } from './types.js';
@@ -57,12 +57,18 @@ function rulesOf(lex: Lexicon): IconRule[] {
             const open = { start: w.startsWith('*'), end: w.endsWith('*') };
             const word = w.replace(/^\*|\*$/g, '');
             let source = wordPattern(word);
-            // Arabic joins its conjunction and prepositions to the word ("ومطبخ"): its words start open.
-            // Japanese, Chinese and Korean glue words together ("無料Wi-Fi"): their words are open at both ends.
+            // Arabic joins its conjunction, prepositions and article to the word ("ومطبخ", "بالمطبخ"): they may come
+            // first. Japanese, Chinese and Korean glue words together ("無料Wi-Fi"): their words are open at both ends.
             const glued = GLUED.has(lex.language);
-            if (glued || open.start || /^\p{Script=Arabic}/u.test(word))
-              source = source.replace(/^\(\?<!\[\\p\{L\}\\p\{M\}\]\)/, '');
+            if (glued || open.start) source = source.replace(/^\(\?<!\[\\p\{L\}\\p\{M\}\]\)/, '');
+            else if (/^\p{Script=Arabic}/u.test(word))
+              source = source.replace(/^(\(\?<!\[\\p\{L\}\\p\{M\}\]\))/, '$1(?:[وفبلك]?(?:ال|لل)?)');
             if (glued || open.end) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
+            // Yet a short katakana word is not part of a longer one (パン is not in ジャパン), and a one-syllable Korean
+            // word starts its word (차 "car" is not in 녹차 "green tea"; particles follow it: 차를).
+            if (/^\p{Script=Katakana}{1,2}$/u.test(word))
+              source = `(?<![\\p{Script=Katakana}ー])${source}(?![\\p{Script=Katakana}ー])`;
+            if (/^\p{Script=Hangul}$/u.test(word)) source = `(?<!\\p{Script=Hangul})${source}`;
             return { icon, source, pieces: folded(word).split(/\s+/u).filter(Boolean), length: word.length };
           })
         : [],
@@ -124,16 +130,27 @@ const NAME_SEPARATOR = /\s*[:：]\s*|\s+[—–-]\s+/u;
 
 type Option = ComparisonOption & { span: Span };
 
-/** "Starter $12/month: 2 bags, free shipping": an option, or null. */
+/**
+ * "Starter $12/month: 2 bags, free shipping", "Frecciarossa: 2 ore e 59 minuti, da 29,90 €", "Kısa tur 1,5 saat, kişi
+ * başı ₺350": an option, or null. Its figure is its price, or — when another figure comes first (a journey's time, a
+ * tour's length) — the clause that starts with that one; a price later on is one of its features.
+ */
 function optionOf(s: Span, lex: Lexicon): Option | null {
-  const money = figuresIn(s, lex).find((f) => f.kind === 'money');
+  const figures = figuresIn(s, lex).filter((f) => !f.code);
+  const money = figures.find((f) => f.kind === 'money');
   if (!money) return null;
   const lang = lex.language;
-  let before = sub(s, 0, money.span.start - s.start);
-  let lead = '';
+  let lead = figures[0]!;
+  // "Plan 2: $10/month", "300 Mega por R$ 89,90": a figure before the name's separator, or with no name before it, is
+  // the name's.
+  const sepBeforeMoney = NAME_SEPARATOR.exec(s.text.slice(0, money.span.start - s.start));
+  const named = /\p{L}/u.test(s.text.slice(0, lead.span.start - s.start));
+  if (!named || (sepBeforeMoney && sepBeforeMoney.index >= spanEnd(lead.span) - s.start)) lead = money;
+  let before = sub(s, 0, lead.span.start - s.start);
+  let between = '';
   const sep = NAME_SEPARATOR.exec(before.text);
   if (sep) {
-    lead = before.text.slice(sep.index + sep[0].length);
+    between = before.text.slice(sep.index + sep[0].length);
     before = sub(before, 0, sep.index);
   } else {
     const link = pattern(lex, `[\\s,]*(?:{priceLinks})\\s*$`).exec(before.text);
@@ -143,18 +160,27 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   // A name is short: three words at most, or one unspaced word of ten characters ("スタンダード", "基础版").
   const short = wordCount(name.text, lang) <= 3 || (!/\s/u.test(name.text) && name.text.length <= 10);
   if (!/\p{L}/u.test(name.text) || !short || name.text.length > 24) return null;
-  if (wordCount(lead, lang) > 2) return null;
-  // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "per maand").
-  const afterMoney = sub(s, spanEnd(money.span) - s.start);
-  const cut = /[,;:，、；：،]|\.(?:\s|$)|。/u.exec(afterMoney.text);
-  const tail = cut ? afterMoney.text.slice(0, cut.index) : afterMoney.text;
-  const priceEnd = wordCount(tail, lang) <= 3 ? afterMoney.start + tail.trimEnd().length : spanEnd(money.span);
-  const priceStart = sep ? spanEnd(before) + sep[0].length : money.span.start;
-  const price = trimEdges({
-    text: s.text.slice(priceStart - s.start, priceEnd - s.start),
-    start: priceStart,
-  });
-  const rest = trimEdges(sub(s, priceEnd - s.start));
+  // Between the separator and the figure, a word or two of the price ("ab", "desde"); another figure first comes
+  // right after it; a name after a colon is an option under a heading ("Prijzen per dagdeel: Fluisterboot € 65").
+  if (wordCount(between, lang) > 2 || (lead !== money && /\p{L}/u.test(between))) return null;
+  if (sep && /[:：]/u.test(sep[0]) && /^\s*\p{Lu}/u.test(between)) return null;
+  const figureStart = sep ? spanEnd(before) + sep[0].length : lead.span.start;
+  const afterLead = sub(s, spanEnd(lead.span) - s.start);
+  let figureEnd: number;
+  if (lead === money) {
+    // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "в месяц").
+    const cut = /[,;:，、；：،]|\.(?:\s|$)|。/u.exec(afterLead.text);
+    const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
+    figureEnd = wordCount(tail, lang) <= 2 ? afterLead.start + tail.trimEnd().length : spanEnd(money.span);
+  } else {
+    // Another figure first: its clause is the option's figure ("2 ore e 59 minuti", "1,5 saat", "4小时 199元").
+    const cut = /[,;，、；،]|\.(?:\s|$)|。/u.exec(afterLead.text);
+    const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
+    if (wordCount(tail, lang) > 4) return null;
+    figureEnd = afterLead.start + tail.trimEnd().length;
+  }
+  const figure = trimEdges({ text: s.text.slice(figureStart - s.start, figureEnd - s.start), start: figureStart });
+  const rest = trimEdges(sub(s, figureEnd - s.start));
   const features = rest.text ? enumerated(rest, lex) : [];
   if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
   // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
@@ -168,7 +194,7 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
           }),
         ]
       : features;
-  return { name: name.text, figure: price.text, features: shown.map((f) => f.text), span: s };
+  return { name: name.text, figure: figure.text, features: shown.map((f) => f.text), span: s };
 }
 
 /**
@@ -177,6 +203,8 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
  * a conjunction ("and c"), left out.
  */
 export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span[] {
+  // "museos, etc. y un café", "чипирование и пр.": the writer's list runs on inside the sentence.
+  if (pattern(lex, `(?:^|\\s|(?<=[${GLUED_LETTERS}]))(?:{andSoOn})(?=$|[\\s,.;:!?，。、)）])`).test(s.text)) return [];
   const parts: Span[] = [];
   let from = 0;
   for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
@@ -230,7 +258,7 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
     }
     if (options.length >= 2 && (!best || options.length > best.options.length)) best = { from: i, head, options };
   }
-  if (!best) return null;
+  if (!best) return inOneSentence(all, list, lex);
   // The sentence before is the heading when the first option has none ("Choose your Brewbox plan.").
   let head = best.head;
   let start = head?.start ?? best.options[0]!.span.start;
@@ -243,15 +271,9 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
   let badge: string | null = null;
   const next = list[best.from + best.options.length];
   if (next) {
-    const m = pattern(lex, `{highlightWords}`).exec(next.text);
-    const named = best.options
-      .map((o, k) => ({ k, at: next.text.search(new RegExp(wordPattern(o.name), 'iu')) }))
-      .filter((x) => x.at >= 0);
-    if (m && named.length === 1) {
-      highlight = named[0]!.k;
-      badge = trimEdges(sub(next, m.index, m.index + m[0].length)).text;
-      end = spanEnd(next);
-    }
+    const single = singledOut(trimEdges(next), best.options, lex);
+    if (single) ({ highlight, badge } = single);
+    if (single?.whole) end = spanEnd(next);
   }
   return {
     span: { text: all.text.slice(start - all.start, end - all.start), start },
@@ -260,6 +282,106 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
     highlight,
     badge,
   };
+}
+
+/**
+ * "次卡 49元，月卡 299元，季卡 799元，年卡最划算！", "मासिक प्लान: सिर्फ़ लंच ₹2,200, लंच + डिनर ₹3,900, वीकेंड थाली ₹900।": 2–4
+ * options of a name and a price each, listed in one sentence (after its heading's colon), perhaps ending in the one
+ * singled out; the sentence is the whole comparison.
+ */
+function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison | null {
+  for (const [i, sentence] of list.entries()) {
+    let body = trimEdges(sentence);
+    let head: Span | null = null;
+    const colon = /[:：]\s*/u.exec(body.text);
+    if (colon && !/\p{Nd}$/u.test(body.text.slice(0, colon.index))) {
+      head = trimEdges(sub(body, 0, colon.index));
+      body = trimEdges(sub(body, colon.index + colon[0].length));
+    }
+    const parts = enumerated(body, lex);
+    const options: Option[] = [];
+    for (const part of parts) {
+      const o = options.length < 4 ? optionOf(part, lex) : null;
+      if (!o || o.features.length > 0) break;
+      options.push(o);
+    }
+    if (options.length < 2) continue;
+    const left = parts.slice(options.length);
+    const next = list[i + 1];
+    const single =
+      left.length === 1
+        ? singledOut(left[0]!, options, lex)
+        : left.length === 0 && next
+          ? singledOut(trimEdges(next), options, lex)
+          : null;
+    if (left.length > (single?.whole ? 1 : 0)) continue;
+    if (!head && i > 0) head = trimEdges(list[i - 1]!);
+    const start = head?.start ?? body.start;
+    const end = single?.whole && left.length === 0 ? spanEnd(next!) : spanEnd(sentence);
+    return {
+      span: { text: all.text.slice(start - all.start, end - all.start), start },
+      head,
+      options: options.map(({ name, figure, features }) => ({ name, figure, features })),
+      highlight: single?.highlight ?? null,
+      badge: single?.badge ?? null,
+    };
+  }
+  return null;
+}
+
+/**
+ * The sentence after the options singling one out: it names one option and says why in the language's words ("most
+ * popular"), or it is short and says nothing else that needs a scene ("Most drivers pick Deluxe", "Il più conveniente è
+ * l'Annuale", "いちばん人気はファミリーパック！"): the badge is then the rest of the sentence, its connecting words left out.
+ */
+function singledOut(
+  next: Span,
+  options: Option[],
+  lex: Lexicon,
+): { highlight: number; badge: string | null; whole: boolean } | null {
+  const named = options
+    .map((o, k) => ({ k, m: new RegExp(wordPattern(o.name), 'iu').exec(next.text) }))
+    .filter((x): x is { k: number; m: RegExpExecArray } => x.m !== null);
+  if (named.length !== 1 || figuresIn(next, lex).some((f) => f.kind === 'money')) return null;
+  const { k, m: name } = named[0]!;
+  const lang = lex.language;
+  // The sentence is the badge and the name, or little more ("Te recomendamos la Media"): shown on the card, not as
+  // a scene of its own. Otherwise it stays a scene ("7살 이상이라면 시니어 검진을 추천해요"), the option only raised.
+  const withBadge = (badge: string | null) => {
+    const rest = next.text
+      .replace(name[0], ' ')
+      .replace(badge ?? '\u0000', ' ')
+      .replace(pattern(lex, `{functionWords}|{copulas}`, 'giu'), ' ');
+    return wordCount(rest, lang) <= 2
+      ? { highlight: k, badge, whole: true }
+      : { highlight: k, badge: null, whole: false };
+  };
+  const words = pattern(lex, `{highlightWords}`).exec(next.text);
+  if (words) {
+    // A Korean word takes its endings with it ("추천해요").
+    const end =
+      words.index +
+      words[0].length +
+      (/^\p{Script=Hangul}+/u.exec(next.text.slice(words.index + words[0].length))?.[0].length ?? 0);
+    return withBadge(trimEdges(sub(next, words.index, end)).text);
+  }
+  if (wordCount(next.text, lang) > 8) return null;
+  // The badge: the longer side of the name, without the words joining it to the name ("Te recomendamos la").
+  const edge = pattern(
+    lex,
+    // One piece at a time, from the end (a repeated group of alternatives that overlap backtracks for ever).
+    `(?:[\\s:：,，、—–-]+|(?<=[\\s'’])(?:{functionWords}|{copulas}|{quoteParticles})` +
+      `|(?<=\\s)\\p{L}{1,3}['’]|[はがをの은는이가을를])$`,
+  );
+  const lead = pattern(lex, `^(?:[\\s:：,，、—–-]|(?:{functionWords}|{copulas})(?=[\\s'’]))+`);
+  const before = sub(next, 0, name.index);
+  const after = sub(next, name.index + name[0].length);
+  let side = before.text.trim().length >= after.text.trim().length ? before : after;
+  for (let e = edge.exec(side.text); e && e[0].length > 0; e = edge.exec(side.text)) side = sub(side, 0, e.index);
+  const l = lead.exec(side.text);
+  if (l) side = sub(side, l[0].length);
+  const badge = trimEdges(side);
+  return withBadge(/[\p{L}\p{N}]/u.test(badge.text) && wordCount(badge.text, lang) <= 5 ? badge.text : null);
 }
 
 // ---- Timeline --------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ function lengthsIn(text: string, lex: Lexicon): StatedLength[] {
       ? Number([...m[1]!].map((c) => (/\p{Nd}/u.test(c) ? String(digitValue(c)) : '.')).join(''))
       : numberOf(m[1]!, lex);
     if (n === null || !Number.isFinite(n)) continue;
+    // A one-letter unit follows digits only: "один с преподавателем" is "one with the teacher".
+    if (!/^\p{Nd}/u.test(m[1]!) && [...(m[2] ?? m[3] ?? '')].length < 2) continue;
     // "the 80s": a decade, not a length.
     if (/^[2-9]0s$/i.test(m[0])) continue;
     found.push({ seconds: m[3] ? n * 60 : n, span: { text: m[0], start: m.index } });

@@ -20,6 +20,8 @@ const lexiconSchema = z
     decimal: z.enum(['.', ',']),
     /** Number words and the numbers they name ("three", "drei", "三"). */
     numberWords: z.record(z.string(), z.number()).default({}),
+    /** Ordinal words and the places they name ("first", "Primer", "पहला", "첫째"): spelled step markers. */
+    ordinals: z.record(z.string(), z.number()).default({}),
     // ---- The video's length ----
     seconds: words,
     minutes: words,
@@ -45,6 +47,8 @@ const lexiconSchema = z
     // ---- Structure ----
     /** "and", "or": the last item of an enumeration follows one. */
     conjunctions: words,
+    /** "etc.", "usw.", "и т. д.", "など": an enumeration that ends open is part of its sentence, not a list. */
+    andSoOn: words,
     /** "tips", "ways", "reasons": "3 tips for …: a, b, c" is a list of three. */
     listNouns: words,
     /** "Step", "Paso", "Schritt" before a step's number. */
@@ -156,6 +160,8 @@ const UNSPACED = new RegExp(
 );
 /** Korean words and particles attach to each other: a Hangul word may touch letters on either side. */
 const SUFFIXED = /\p{Script=Hangul}/u;
+/** Letters of the scripts whose words touch their neighbours (a class's contents): "担当はDr.", "パンなど". */
+export const GLUED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -201,7 +207,7 @@ export function pattern(lex: Lexicon, source: string, flags = 'iu'): RegExp {
   if (!re) {
     const expanded = source.replace(/\{([a-z]\w*)\}/g, (_m, field: string) => {
       const value = (lex as Record<string, unknown>)[field];
-      if (field === 'numberWords') return anyOf(Object.keys(lex.numberWords));
+      if (field === 'numberWords' || field === 'ordinals') return anyOf(Object.keys(lex[field]));
       if (!Array.isArray(value)) throw new Error(`no word list ${field}`);
       return anyOf(value as string[]);
     });

@@ -100,14 +100,20 @@ export type FoundFigure = {
   code: boolean;
 };
 
-const CURRENCY_BEFORE = /(?:R\$|US\$|CHF|[$€£¥₹₩₺₽])\s?$/u;
+/** Before a price: a currency's sign or its ISO code ("AED 45", "CHF 12"). */
+const CURRENCY_BEFORE =
+  /(?:R\$|US\$|(?<![\p{L}])(?:CHF|AED|SAR|QAR|KWD|BHD|OMR|EGP|USD|EUR|GBP|INR)\s?|[$€£¥₹₩₺₽])\s?$/u;
 
 /** The figures of a span, left to right. */
 export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
   const out: FoundFigure[] = [];
   const text = s.text;
   const after = (re: string) => pattern(lex, `^\\s?(?:${re})`);
-  const suffixRe = after(`%|٪|{magnitudes}|{units}|{currencies}|[kKMB](?![\\p{L}\\p{N}])|bn(?![\\p{L}])|€|\\$`);
+  // A scale word may come before the currency ("8만원", "2万円", "1,5 Mio. €").
+  const suffixRe = after(
+    `(?:{magnitudes})\\s?(?:{currencies}|€|\\$)|%|٪|{magnitudes}|{units}|{currencies}` +
+      `|[kKMB](?![\\p{L}\\p{N}])|bn(?![\\p{L}])|€|\\$`,
+  );
   const runs = /\p{Nd}+(?:[.,٫٬'’\u00A0\u202F ]\p{Nd}+)*/gu;
   for (let m = runs.exec(text); m; m = runs.exec(text)) {
     // Digits glued to letters ("Q1 120") are a code: a space after them ends it.
@@ -135,7 +141,8 @@ export function figuresIn(s: Span, lex: Lexicon): FoundFigure[] {
     const span = { text: figureText, start: s.start + at - prefix.length };
     const percent = /[%٪]/u.test(prefix + suffix);
     const money =
-      /[$€£¥₹₩₺₽]|R\$/u.test(prefix) || (suffix !== '' && pattern(lex, `^\\s?(?:{currencies}|€|\\$)$`).test(suffix));
+      /[$€£¥₹₩₺₽]|R\$|[A-Z]{3}/u.test(prefix) ||
+      (suffix !== '' && pattern(lex, `^\\s?(?:(?:{magnitudes})\\s?)?(?:{currencies}|€|\\$)$`).test(suffix));
     const measure = suffix !== '' && !percent && !money;
     const kind: FigureKind = money ? 'money' : percent ? 'percent' : measure ? 'measure' : 'plain';
     const figure: Figure = {

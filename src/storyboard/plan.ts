@@ -13,7 +13,7 @@ import { isBrandLogo, MAX_DURATION_SECONDS } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
 import { comparisonIn, enumerated, featuresOf, timelineIn, titleIcon } from './designed.js';
-import { anyOf, lexiconFor, pattern, type Lexicon } from './lexicon.js';
+import { GLUED_LETTERS, lexiconFor, pattern, type Lexicon } from './lexicon.js';
 import { lookFor } from './look.js';
 import { narrationNaturalSeconds, narrationOf } from './narration.js';
 import { figuresIn, numberOf, type FoundFigure } from './numbers.js';
@@ -296,15 +296,17 @@ function structure(all: Span, lex: Lexicon): Piece[] {
 }
 
 const joinRules = new WeakMap<Lexicon, (before: string, after: string) => boolean>();
-const abbreviationRules = new WeakMap<Lexicon, RegExp>();
+const abbreviationRules = new WeakMap<Lexicon, { asWritten: RegExp; anyCase: RegExp }>();
 
 /**
  * Text ending in an abbreviation of the language ("Std.", "z. B.", "ул."), or in the first part of one written in
- * parts ("z." of "z. B."); `*` before one leaves its start open ("*str." ends "Bahnhofstr.").
+ * parts ("z." of "z. B."); `*` before one leaves its start open ("*str." ends "Bahnhofstr."). `asWritten` takes an
+ * entry written with a capital as written ("Sun.", "No.": "sun." and "no." end sentences), `anyCase` takes every
+ * entry in any case.
  */
-export function abbreviationEnd(lex: Lexicon): RegExp {
-  let re = abbreviationRules.get(lex);
-  if (!re) {
+function abbreviationEnd(lex: Lexicon): { asWritten: RegExp; anyCase: RegExp } {
+  let rules = abbreviationRules.get(lex);
+  if (!rules) {
     const all = Object.values(lex).flatMap((v) =>
       Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string' && /\.$/u.test(w)) : [],
     );
@@ -314,16 +316,32 @@ export function abbreviationEnd(lex: Lexicon): RegExp {
         .slice(0, -1)
         .map((_p, i, a) => a.slice(0, i + 1).join(' ')),
     );
-    const words = [...all, ...parts].filter((w) => !w.startsWith('*'));
-    const open = all.filter((w) => w.startsWith('*')).map((w) => w.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    const openPart = open.length ? `|(?:${open.join('|')})` : '';
-    re = new RegExp(`(?:(?:^|[\\s(])${anyOf(words)}${openPart})$`, 'iu');
-    abbreviationRules.set(lex, re);
+    const source = (w: string, anyCase: boolean) => {
+      const open = w.startsWith('*');
+      const chars = [...w.replace(/^\*/u, '')];
+      const caseless = anyCase || w === w.toLowerCase();
+      const body = chars
+        .map((c) => {
+          if (/\s/u.test(c)) return '\\s+';
+          const [lower, upper] = [c.toLowerCase(), c.toUpperCase()];
+          return caseless && lower !== upper ? `[${lower}${upper}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        })
+        .join('');
+      // Not inside a word of a spaced script ("Hrn." is not "Ahrn."); an open start or a glued script may touch it.
+      return open || !/\p{L}/u.test(chars[0]!) ? body : `(?<=^|[^\\p{L}\\p{M}]|[${GLUED_LETTERS}])${body}`;
+    };
+    const words = [...new Set([...all, ...parts])].sort((a, b) => b.length - a.length);
+    const rule = (anyCase: boolean) => new RegExp(`(?:${words.map((w) => source(w, anyCase)).join('|')})$`, 'u');
+    rules = { asWritten: rule(false), anyCase: rule(true) };
+    abbreviationRules.set(lex, rules);
   }
-  return re;
+  return rules;
 }
 
-/** Sentences, kept together after an abbreviation of the language ("ул.", "Nr.") and in dates ("12. Mai"). */
+/**
+ * Sentences, kept together after an abbreviation of the language ("ул.", "Nr.", "Co., Ltd.）") and in dates ("12.
+ * Mai"), and after an ordinal an article or preposition leads to ("an den 1. Vorsitzenden").
+ */
 function sentencesOf(s: Span, lex: Lexicon): Span[] {
   let joins = joinRules.get(lex);
   if (!joins) {
@@ -332,12 +350,20 @@ function sentencesOf(s: Span, lex: Lexicon): Span[] {
     // An ordinal or a date's piece written with a full stop ("3. kat", "2027. 4. 10.") goes on when a lower-case
     // word, a digit or a bracket follows; a month or weekday after a day's number ("1. Februar") too.
     const ordinal = /(?:^|[\s(~])\p{Nd}{1,4}\.$/u;
+    const ledOrdinal = pattern(lex, `(?:^|\\s)(?:{functionWords})\\s+\\p{Nd}{1,3}\\.$`);
     const goesOn = /^(?:\p{Ll}|\p{Nd}{1,2}\.|\()/u;
+    const lowerOrDigit = /^[\p{Ll}\p{Nd}]/u;
     // A sentence never ends in an opening bracket ("10.(토)").
-    joins = (before, after) =>
-      abbreviation.test(before) ||
-      /[(（[]$/u.test(before) ||
-      (ordinal.test(before) && (date.test(after) || goesOn.test(after)));
+    joins = (before, after) => {
+      const inside = before.replace(/[)）\]」』"”’»]+$/u, '');
+      return (
+        abbreviation.asWritten.test(inside) ||
+        (abbreviation.anyCase.test(inside) && lowerOrDigit.test(after)) ||
+        /[(（[]$/u.test(before) ||
+        ledOrdinal.test(before) ||
+        (ordinal.test(before) && (date.test(after) || goesOn.test(after)))
+      );
+    };
     joinRules.set(lex, joins);
   }
   return sentences(s, lex.language, joins);
@@ -352,21 +378,42 @@ function headBefore(all: Span, at: number, lex: Lexicon): Span | null {
 
 const CIRCLED = '①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳';
 
-/** "1. Unplug it. 2. Wait …", "Step 1: …", "①…②…": numbered steps, 1, 2, 3… in order. */
+/**
+ * "1. Unplug it. 2. Wait …", "Step 1: …", "Step one: …", "1. Schritt: …", "Primer paso: …", "첫째, …", "①…②…": numbered
+ * steps, 1, 2, 3… in order. A marker with a step word or an ordinal may also end in a dash or a comma ("Paso 1, …",
+ * "Шаг 1 — …"); a bare number only in a full stop, a bracket or a colon.
+ */
 function numbered(all: Span, lex: Lexicon): Piece | null {
+  const bareEnd = `(?:[.)．）](?![\\p{Nd}ºª°])|\\s*[:：]|、)`;
+  const wordEnd = `(?:${bareEnd}|\\s+[–—-]\\s+|\\s*[,，](?=\\s*\\p{L}))`;
   const re = pattern(
     lex,
-    `(?<=^|[\\s:：。.!?！？،؛])(?:(?:{stepWords})\\s*)?` +
-      `(\\p{Nd}{1,2}|(?:{numberWords})(?=\\s*(?:{stepAfter})))(?:\\s*(?:{stepAfter}))?` +
-      `(?:[.)．）](?![\\p{Nd}ºª°])|\\s*[:：]|、)\\s*|([${CIRCLED}])\\s*`,
+    `(?<=^|[\\s:：。.!?！？،؛])(?:` +
+      // Step 1, Step one, الخطوة الأولى, 第1步, STEP1
+      `(?:{stepWords})\\s*(\\p{Nd}{1,2}|{numberWords}|{ordinals})(?:\\s*(?:{stepAfter}))?${wordEnd}` +
+      // 1단계, 第一步 (第 is a step word), 一つ目
+      `|(\\p{Nd}{1,2}|{numberWords})\\s*(?:{stepAfter})${wordEnd}` +
+      // 1. Schritt, 1º passo, 1re étape, 1. adım
+      `|(\\p{Nd}{1,2})(?:\\.|[ºª°]|\\p{Ll}{1,3})?\\s*(?:{stepWords})${wordEnd}` +
+      // Primer paso, पहला चरण
+      `|({ordinals})\\s*(?:{stepWords})${wordEnd}` +
+      // 첫째, First:
+      `|({ordinals})\\s*[,，:：]` +
+      `|(\\p{Nd}{1,2})${bareEnd}` +
+      `|([${CIRCLED}])` +
+      `)\\s*`,
     'giu',
   );
-  const marks = [...all.text.matchAll(re)].map((m) => ({
-    at: m.index,
-    end: m.index + m[0].length,
-    n: m[1] ? numberOf(m[1], lex)! : CIRCLED.indexOf(m[2]!) + 1,
-    text: m[0],
-  }));
+  const placeOf = (word: string) => {
+    const key = Object.keys(lex.ordinals).find((w) => w.toLocaleLowerCase() === word.toLocaleLowerCase());
+    return key === undefined ? numberOf(word, lex) : lex.ordinals[key]!;
+  };
+  const marks = [...all.text.matchAll(re)].flatMap((m) => {
+    const circled = m[7] ? CIRCLED.indexOf(m[7]) + 1 : null;
+    const word = m.slice(1, 7).find((g) => g !== undefined);
+    const n = circled ?? (word === undefined ? null : placeOf(word));
+    return n === null ? [] : [{ at: m.index, end: m.index + m[0].length, n, text: m[0] }];
+  });
   // The longest run 1, 2, 3… of markers in order.
   let best: typeof marks = [];
   for (let i = 0; i < marks.length; i++) {
@@ -669,6 +716,31 @@ const ADDRESS = new RegExp(
   'iu',
 );
 
+/** Country endings of domain names (ISO 3166 codes that are delegated), less those that are also file types. */
+const COUNTRY_DOMAINS = new Set(
+  (
+    'ac ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bm bn bo br bs bt ' +
+    'bw by bz ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg er ' +
+    'es et eu fi fj fk fm fo fr ga gd ge gf gg gh gi gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht ' +
+    'hu id ie il im in iq ir is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls ' +
+    'lt lu lv ly ma mc me mg mh mk ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl ' +
+    'no np nr nu nz om pa pe pf pg ph pk pl pm pn pr ps pt pw qa re ro rs ru rw sa sb sc sd se sg si ' +
+    'sk sl sm sn so sr ss st su sv sx sy sz tc td tf tg th tj tk tl tm tn to tr tt tv tw tz ua ug uk ' +
+    'us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw'
+  ).split(' '),
+);
+
+/**
+ * A domain name: a real ending ("brightsidedental.com", "impots.gouv.fr"), and a name with a letter before it — not
+ * "Node.js", "sig.ra" or "1.er".
+ */
+function isDomain(host: string): boolean {
+  const labels = host.toLowerCase().split('.');
+  const ending = labels.at(-1)!;
+  const known = /^(?:com|net|org|io|app|dev|ai|shop|store|info|travel|online|site|tech|eu|gov|edu)$/u.test(ending);
+  return (known || COUNTRY_DOMAINS.has(ending)) && /\p{L}/u.test(labels[0]!) && labels[0]!.length >= 2;
+}
+
 /**
  * A call to action: a sentence with an address ("Book at brightsidedental.com"), or one that asks the viewer to act.
  */
@@ -676,13 +748,7 @@ function ctaOf(s: Span, lex: Lexicon): Scene | null {
   const m = ADDRESS.exec(s.text);
   // "Node.js": a domain only when its ending is a real one, or the sentence asks for action.
   const asks = pattern(lex, `^(?:[\\p{L}\\p{M}]+\\s+){0,2}?(?:{callsToAction})`).test(s.text);
-  if (
-    m &&
-    (/[@/]|^www\./iu.test(m[0]) ||
-      /\.(?:com|net|org|io|app|dev|ai|co|shop|store|info|travel|(?!js|ts|py|md|rb|sh|db|cs)[a-z]{2})$/iu.test(
-        m[0].replace(/\/.*$/, ''),
-      ))
-  ) {
+  if (m && (/[@/]|^www\./iu.test(m[0]) || isDomain(m[0].replace(/\/.*$/, '')))) {
     const address = trimEdges(sub(s, m.index, m.index + m[0].length));
     const links = pattern(lex, `(?:[\\s,:：-]*(?:{addressLinks}))+[\\s,:：-]*$`);
     let before = trimEdges(sub(s, 0, m.index));

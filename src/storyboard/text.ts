@@ -127,12 +127,15 @@ export function capitalise(text: string, lang: string): string {
 
 /**
  * Clauses of a sentence: split after commas, semicolons, colons and dashes (Latin, CJK and Arabic
- * forms), not inside figures ("1,250", "3,5": a comma between two digits).
+ * forms), not inside figures ("1,250", "3,5": a comma between two digits) nor inside brackets ("（Chenguang Tech Co.,
+ * Ltd.）").
  */
 export function clauses(s: Span): Span[] {
   const out: Span[] = [];
   let from = 0;
   for (const m of s.text.matchAll(/(?:(?<!\p{N})[,;]|[,;](?!\p{N}))\s*|\s+[–—]\s+|[、，；،؛]\s*|:\s+|：/gu)) {
+    const before = s.text.slice(0, m.index);
+    if ((before.match(/[(（[]/gu)?.length ?? 0) > (before.match(/[)）\]]/gu)?.length ?? 0)) continue;
     out.push(sub(s, from, m.index));
     from = m.index + m[0].length;
   }

@@ -363,6 +363,109 @@ describe('scenes', () => {
   });
 });
 
+describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
+  const markers = (prompt: string) => sceneOf(prompt, 'steps').steps.map((s) => [s.marker, s.text]);
+
+  it('step markers as each language writes them: spelled, number first, after a dash or a comma', () => {
+    expect(
+      markers('Returning is easy. Step one: log in. Step two: pick the item. Step three: print the label.'),
+    ).toEqual([
+      ['Step one', 'log in'],
+      ['Step two', 'pick the item'],
+      ['Step three', 'print the label'],
+    ]);
+    expect(
+      markers('So geht es. 1. Schritt: Termin wählen. 2. Schritt: Formular ausfüllen. 3. Schritt: Gebühr zahlen.'),
+    ).toEqual([
+      ['1. Schritt', 'Termin wählen'],
+      ['2. Schritt', 'Formular ausfüllen'],
+      ['3. Schritt', 'Gebühr zahlen'],
+    ]);
+    expect(
+      markers('Reciclar es fácil. Primer paso: enjuaga. Segundo paso: separa el papel. Tercer paso: lleva el vidrio.'),
+    ).toEqual([
+      ['Primer paso', 'enjuaga'],
+      ['Segundo paso', 'separa el papel'],
+      ['Tercer paso', 'lleva el vidrio'],
+    ]);
+    expect(
+      markers('Как передать показания. Шаг 1 — сфотографируйте. Шаг 2 — откройте приложение. Шаг 3 — введите цифры.'),
+    ).toEqual([
+      ['Шаг 1', 'сфотографируйте'],
+      ['Шаг 2', 'откройте приложение'],
+      ['Шаг 3', 'введите цифры'],
+    ]);
+    expect(
+      markers('분리수거 이렇게 하세요. 첫째, 라벨을 떼세요. 둘째, 캔은 헹궈 주세요. 셋째, 테이프를 제거해 주세요.').map(
+        (m) => m[0],
+      ),
+    ).toEqual(['첫째', '둘째', '셋째']);
+    // A bare number needs a full stop, a bracket or a colon: "1, 2 and 3" are no markers.
+    expect(kinds('We ship to 1, 2 or 3 addresses. Pick yours.')).not.toContain('steps');
+  });
+
+  it('an enumeration that runs on ("etc.", "и пр.", "등") stays in its sentence', () => {
+    for (const prompt of [
+      'Incluye entrada a la catedral, museos, etc. y un café al final.',
+      'Вакцинация, чипирование и пр. проводим по записи.',
+      '스케일링, 충치 치료, 임플란트 등 모든 진료는 정상 운영합니다.',
+    ])
+      expect(
+        kinds(`Hola. ${prompt}`).filter((k) => k === 'list' || k === 'features'),
+        prompt,
+      ).toEqual([]);
+  });
+
+  it("abbreviations never end a scene's text; a lower-case one that is also a word ends before a capital", () => {
+    const texts = (prompt: string) =>
+      plan(prompt).scenes.map((s) => ('text' in s ? s.text : 'title' in s ? s.title : null));
+    expect(texts('Anträge bitte bis 28. Feb. an den 1. Vorsitzenden, Hrn. Maier. Danke!')).toContain(
+      'Anträge bitte bis 28. Feb. an den 1. Vorsitzenden, Hrn. Maier',
+    );
+    expect(texts('Info e iscrizioni dalla sig.ra Conti. Vi aspettiamo!')).toContain(
+      'Info e iscrizioni dalla sig.ra Conti',
+    );
+    expect(texts('Relax all day in the sun. Book your room today. Breakfast is included.')).toContain(
+      'Relax all day in the sun',
+    );
+    expect(texts('Our new clinic opens with Dr. Alvarez. Walk-ins welcome. Parking is free.')).toContain(
+      'Our new clinic opens with Dr. Alvarez',
+    );
+  });
+
+  it('comparisons: another figure before the price, options in one sentence, one singled out in any words', () => {
+    const train = sceneOf(
+      'Treno o aereo? Frecciarossa: 2 ore e 59 minuti, da 29,90 €, da centro a centro. ' +
+        'Volo: 1 ora e 10 minuti, da 45 €.',
+      'comparison',
+    );
+    expect(train.options.map((o) => [o.name, o.figure])).toEqual([
+      ['Frecciarossa', '2 ore e 59 minuti'],
+      ['Volo', '1 ora e 10 minuti'],
+    ]);
+    const gym = sceneOf('力健身会员价格：次卡 49元，月卡 299元，季卡 799元，年卡 2599元，年卡最划算！', 'comparison');
+    expect(gym.options.map((o) => o.figure)).toEqual(['49元', '299元', '799元', '2599元']);
+    expect(gym.highlight).toBe(3);
+    const wash = sceneOf(
+      'Wash packages. Quick Rinse, $8: exterior wash. Deluxe, $15: adds hand wax. Ultimate, $24: everything. ' +
+        'Most drivers pick Deluxe.',
+      'comparison',
+    );
+    expect([wash.highlight, wash.badge]).toEqual([1, 'Most drivers pick']);
+    const vet = sceneOf('건강검진 패키지 안내. 기본검진 8만원, 혈액검사. 정밀검진 18만원, 초음파 추가.', 'comparison');
+    expect(vet.options.map((o) => o.figure)).toEqual(['8만원', '18만원']);
+  });
+
+  it('a web address has a real ending and a name: not "sig.ra" or "1.er"', () => {
+    expect(kinds('Salida cada 1.er domingo de mes desde la Pza. de Zocodover. Son dos horas de paseo.')).not.toContain(
+      'cta',
+    );
+    expect(sceneOf('Corso di ceramica. Info e iscrizioni su ceramica-argilla.it, vi aspettiamo.', 'cta').detail).toBe(
+      'ceramica-argilla.it',
+    );
+  });
+});
+
 describe('length', () => {
   it('reads a length next to what names the video, in any language; a length the video talks about is not one', () => {
     expect(statedDurationSeconds('A 10-second explainer')).toBe(10);
@@ -383,6 +486,9 @@ describe('length', () => {
     expect(statedDurationSeconds('How to reset it: 1. Unplug it. 2. Wait 30 seconds.')).toBeNull();
     expect(statedDurationSeconds('Lemon pasta in 15 minutes.')).toBeNull();
     expect(statedDurationSeconds('10分でできる親子丼。')).toBeNull();
+    // A one-letter unit follows digits only: "с" is also "with".
+    expect(statedDurationSeconds('Индивидуальный — занятия один на один с преподавателем.')).toBeNull();
+    expect(statedDurationSeconds('Видео на 15 с о фестивале')).toBe(15);
   });
 
   it('a requested length wins, then a stated one (clamped to 1–60 s), else the natural one', () => {

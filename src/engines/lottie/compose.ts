@@ -401,3 +401,37 @@ export function stack(
     return top;
   });
 }
+
+/**
+ * The largest common size at which every text fits its width in at most `maxLines` lines and `maxHeight`, no word
+ * broken across lines ("сфотографиру|йте").
+ */
+export function commonSize(
+  c: Composer,
+  texts: string[],
+  o: {
+    role: 'headline' | 'body';
+    maxSize: number;
+    minSize: number;
+    maxWidth: number;
+    maxHeight: number;
+    maxLines: number;
+    colour: string;
+    align?: 'center' | 'start' | 'end';
+  },
+): (TextBlock | null)[] {
+  let size = o.maxSize;
+  for (;;) {
+    const blocks = texts.map((text) => c.textBlock({ ...o, text, maxSize: size, minSize: size }));
+    const ok = blocks.every(
+      (b) =>
+        !b ||
+        (b.fitted.size >= size - 0.05 &&
+          !b.fitted.split &&
+          b.fitted.lines.length <= o.maxLines &&
+          b.height <= o.maxHeight),
+    );
+    if (ok || size <= o.minSize) return blocks;
+    size = Math.max(o.minSize, size * 0.93);
+  }
+}

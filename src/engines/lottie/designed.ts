@@ -4,7 +4,7 @@
 import { ICONS } from '../../storyboard/icons.js';
 import type { Scene } from '../../storyboard/types.js';
 import { EASE, ellipse, fill, group, rect, shapeLayer, stroke, type Json, type Transform, type Vec } from './build.js';
-import { FPS, type Box, type Composer, type TextBlock } from './compose.js';
+import { commonSize, FPS, type Box, type Composer, type TextBlock } from './compose.js';
 import { iconGroup } from './icons.js';
 
 type SceneOf<K extends Scene['kind']> = Extract<Scene, { kind: K }>;
@@ -51,40 +51,15 @@ export function headingAbove(
   return { layers, area: { x: safe.x, y: safe.y + b.height + gap, w: safe.w, h: safe.h - b.height - gap } };
 }
 
-/** Texts at one common size (the largest at which each fits its box). */
+/** Texts at one common size (the largest at which each fits its box), never below the body floor. */
 function sameSize(
   c: Composer,
   texts: string[],
   o: { maxSize: number; maxWidth: number; maxHeight: number; maxLines: number; colour: string; headline?: boolean },
   align: 'center' | 'start' | 'end',
 ): (TextBlock | null)[] {
-  let size = o.maxSize;
-  for (;;) {
-    const blocks = texts.map((text) =>
-      c.textBlock({
-        text,
-        role: o.headline ? 'headline' : 'body',
-        maxSize: size,
-        minSize: size,
-        maxWidth: o.maxWidth,
-        maxHeight: o.maxHeight,
-        maxLines: o.maxLines,
-        colour: o.colour,
-        align,
-      }),
-    );
-    // A word broken across lines ("Settemb|re") is a miss at this size too: smaller, while the floor allows.
-    const ok = blocks.every(
-      (b) =>
-        !b ||
-        (b.fitted.size >= size - 0.05 &&
-          !b.fitted.split &&
-          b.fitted.lines.length <= o.maxLines &&
-          b.height <= o.maxHeight),
-    );
-    if (ok || size <= c.T * MIN_BODY) return blocks;
-    size = Math.max(c.T * MIN_BODY, size * 0.93);
-  }
+  const { headline, ...box } = o;
+  return commonSize(c, texts, { ...box, role: headline ? 'headline' : 'body', minSize: c.T * MIN_BODY, align });
 }
 
 /** A pictogram in a round tile of the accent's tint, popping in at `t`. */

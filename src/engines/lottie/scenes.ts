@@ -1,5 +1,6 @@
 // The storyboard's scene kinds drawn as Lottie layers, in a scene's own time (frame 0 = the scene's
 // start, `L` frames long). Every function returns layers top first, as Lottie draws them.
+import { MIN_TEXT_SHARE } from '../../storyboard/layout.js';
 import { figureAt } from '../../storyboard/numbers.js';
 import type { Bar, Figure, Scene } from '../../storyboard/types.js';
 import {
@@ -20,7 +21,7 @@ import {
   type Transform,
   type Vec,
 } from './build.js';
-import { FPS, stack, type Box, type Composer, type TextBlock } from './compose.js';
+import { commonSize, FPS, stack, type Box, type Composer, type TextBlock } from './compose.js';
 import { headingAbove } from './designed.js';
 
 type SceneOf<K extends Scene['kind']> = Extract<Scene, { kind: K }>;
@@ -609,32 +610,6 @@ export function drawProgress(c: Composer, scene: SceneOf<'progress'>, L: number)
 
 // ---- Bars ----------------------------------------------------------------------------------------------
 
-/** The largest common size at which every text fits its width in at most `maxLines` lines and `maxHeight`. */
-function commonSize(
-  c: Composer,
-  texts: string[],
-  o: {
-    role: 'headline' | 'body';
-    maxSize: number;
-    minSize: number;
-    maxWidth: number;
-    maxHeight: number;
-    maxLines: number;
-    colour: string;
-    align?: 'center' | 'start' | 'end';
-  },
-): (TextBlock | null)[] {
-  let size = o.maxSize;
-  for (;;) {
-    const blocks = texts.map((text) => c.textBlock({ ...o, text, maxSize: size, minSize: size }));
-    const ok = blocks.every(
-      (b) => !b || (b.fitted.size >= size - 0.05 && b.fitted.lines.length <= o.maxLines && b.height <= o.maxHeight),
-    );
-    if (ok || size <= o.minSize) return blocks;
-    size = Math.max(o.minSize, size * 0.93);
-  }
-}
-
 export function drawBars(c: Composer, scene: SceneOf<'bars'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const layers: Json[] = [];
@@ -883,8 +858,9 @@ type RowsSpec = {
   /** Lines a row's text may take, and its tallest height in text sizes. */
   maxLines: number;
   maxHeightInSizes: number;
-  /** The marker column's width, as a multiple of the text size. */
+  /** The marker column's width, as a multiple of the text size, and at least `markerAtLeast` pixels. */
   markerInSizes: number;
+  markerAtLeast?: number;
   /** Where the text starts, as a multiple of the marker column's width. */
   textIndent: number;
   /** A row is at least as tall as its marker column is wide. */
@@ -930,7 +906,7 @@ function rowsLayout(c: Composer, heading: string | null, spec: RowsSpec): RowsLa
   let total: number;
   const rowHeight = (b: TextBlock | null) => Math.max(spec.rowAtLeastMarker ? marker : 0, b?.height ?? size * 1.4);
   for (;;) {
-    marker = size * spec.markerInSizes;
+    marker = Math.max(size * spec.markerInSizes, spec.markerAtLeast ?? 0);
     blocks = commonSize(c, spec.texts, {
       role: 'body',
       maxSize: size,
@@ -942,7 +918,9 @@ function rowsLayout(c: Composer, heading: string | null, spec: RowsSpec): RowsLa
       align: 'start',
     });
     total = blocks.reduce((a, b) => a + rowHeight(b), 0) + (n - 1) * size * spec.rowGapInSizes;
-    if (total <= available || size <= T * 0.026) break;
+    // Smaller until the rows fit the height, and no word is broken across lines ("сфотографиру|йте").
+    const whole = blocks.every((b) => !b?.fitted.split);
+    if ((total <= available && whole) || size <= T * 0.026) break;
     size *= 0.93;
   }
   const tops = stack(
@@ -1083,8 +1061,30 @@ function drawListRows(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
 export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const n = scene.steps.length;
+  // A marker with a word ("Première étape") takes two lines in its badge: the badge as wide as its longest word needs
+  // at the smallest size text is set in, so that no word is broken ("Premiè|re").
+  const markerWords = scene.steps.flatMap((st) =>
+    st.marker && /\s/u.test(st.marker.trim()) ? st.marker.split(/\s+/u) : [],
+  );
+  const widest = Math.max(
+    0,
+    ...markerWords.map(
+      (w) =>
+        c.textBlock({
+          text: w,
+          role: 'headline',
+          maxSize: Math.min(c.W, c.H) * MIN_TEXT_SHARE,
+          minSize: 0,
+          maxWidth: Infinity,
+          maxHeight: Infinity,
+          maxLines: 1,
+          colour: palette.accent,
+        })?.fitted.width ?? 0,
+    ),
+  );
   // Each step at most three lines.
   const layout = rowsLayout(c, scene.heading, {
+    markerAtLeast: (widest / 0.84) * 1.05,
     heading: { maxSize: T * 0.08, maxHeight: safe.h * 0.2, gap: T * 0.05 },
     texts: scene.steps.map((st) => c.splitEmoji(st.text).text),
     size: T * (n <= 3 ? 0.09 : 0.08),
@@ -1125,7 +1125,7 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
         text: marker,
         role: 'headline',
         maxSize: badge * 0.5,
-        minSize: badge * (worded ? 0.16 : 0.25),
+        minSize: worded ? 0 : badge * 0.25,
         maxWidth: badge * (worded ? 0.84 : 0.8),
         maxHeight: badge * (worded ? 0.78 : 0.7),
         maxLines: worded ? 2 : 1,
