@@ -348,10 +348,11 @@ function singledOut(
   // The sentence is the badge and the name, or little more ("Te recomendamos la Media"): shown on the card, not as
   // a scene of its own. Otherwise it stays a scene ("7살 이상이라면 시니어 검진을 추천해요"), the option only raised.
   const withBadge = (badge: string | null) => {
-    const rest = next.text
-      .replace(name[0], ' ')
-      .replace(badge ?? '\u0000', ' ')
-      .replace(pattern(lex, `{functionWords}|{copulas}`, 'giu'), ' ');
+    const withoutName = next.text.replace(name[0], ' ');
+    const rest = (badge ? withoutName.replace(badge, ' ') : withoutName).replace(
+      pattern(lex, `{functionWords}|{copulas}`, 'giu'),
+      ' ',
+    );
     return wordCount(rest, lang) <= 2
       ? { highlight: k, badge, whole: true }
       : { highlight: k, badge: null, whole: false };

@@ -737,7 +737,7 @@ const COUNTRY_DOMAINS = new Set(
 function isDomain(host: string): boolean {
   const labels = host.toLowerCase().split('.');
   const ending = labels.at(-1)!;
-  const known = /^(?:com|net|org|io|app|dev|ai|shop|store|info|travel|online|site|tech|eu|gov|edu)$/u.test(ending);
+  const known = /^(?:com|net|org|io|app|dev|ai|shop|store|info|travel|online|site|tech|gov|edu)$/u.test(ending);
   return (known || COUNTRY_DOMAINS.has(ending)) && /\p{L}/u.test(labels[0]!) && labels[0]!.length >= 2;
 }
 
