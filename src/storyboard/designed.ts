@@ -387,15 +387,20 @@ function singledOut(
 
 // ---- Timeline --------------------------------------------------------------------------------------
 
-/** A time of day or a date as written: "9:30 am", "14 Uhr", "9 h 30", "午前10時30分", "सुबह 10 बजे", "Ocak 2027". */
+/**
+ * A time of day, a range of them or a date as written: "9:30 am", "14 Uhr", "9 h 30", "10–14 Uhr", "de 9 h à 18 h",
+ * "11:00〜22:00", "午前10時30分", "सुबह 10 बजे", "Ocak 2027", "1956年", "١٩٦٥".
+ */
 function timePattern(lex: Lexicon): RegExp {
   const clock = `\\p{Nd}{1,2}(?:[:.]\\p{Nd}{2})?`;
-  const range = `${clock}(?:\\s*[–-]\\s*${clock})?`;
-  const withWord = `${range}\\s*(?:{clockWords})(?:\\s*\\p{Nd}{1,2}(?:\\s*(?:{minuteWords}))?)?`;
-  const colon = `\\p{Nd}{1,2}[:.]\\p{Nd}{2}(?:\\s*[–-]\\s*\\p{Nd}{1,2}[:.]\\p{Nd}{2})?`;
-  const year = `(?:(?:{dateWords})\\s+)?(?:1[5-9]|20)\\p{Nd}{2}(?![\\p{Nd}])`;
-  const core = `(?:${withWord}|${colon}|{clockTimes}|${year})`;
-  return pattern(lex, `(?:(?:{dayParts})\\s*)?${core}(?:\\s*(?:{dayParts}))?`, 'giu');
+  const worded = `${clock}\\s*(?:{clockWords})(?:\\s*\\p{Nd}{1,2}(?:\\s*(?:{minuteWords}))?)?`;
+  const colon = `\\p{Nd}{1,2}[:.]\\p{Nd}{2}`;
+  const one = `(?:(?:{dayParts})\\s*)?(?:${worded}|${colon}|{clockTimes})(?:\\s*(?:{dayParts}))?`;
+  const to = `\\s*(?:[–—~〜-]|{rangeWords})\\s*`;
+  const range = `(?:(?:${one}|${clock})${to})?${one}`;
+  // Years 1500–2099 in any digits a language file's prompts use (Latin, Arabic-Indic, Devanagari).
+  const year = `(?:(?:{dateWords})\\s+)?(?:[1١१][5-9٥-٩५-९]|[2٢२][0٠०])\\p{Nd}{2}(?![\\p{Nd}])(?:\\s?[年년])?`;
+  return pattern(lex, `(?:${range}|${year})`, 'giu');
 }
 
 type Timed = TimedItem & { span: Span };
@@ -407,6 +412,14 @@ function timedOf(u: Span, lex: Lexicon): Timed | null {
   if (found.length === 0) return null;
   const m = found[0]!;
   const lead = pattern(lex, `^(?:(?:{timeLinks})\\s*)?$`);
+  // A short label holding a time before a colon is the time as written ("Inizio 2028:", "2028 başı:", "Najaar 2026:").
+  const label = /^([^:：]+?)\s*(?:[:：](?=\s)|：)/u.exec(u.text);
+  if (label && m.index + m[0].length <= label[1]!.length && wordCount(label[1]!, lex.language) <= 4) {
+    const text = trimEdges(sub(u, label[0].length));
+    return /\p{L}/u.test(text.text)
+      ? { time: trimEdges(sub(u, 0, label[1]!.length)).text, text: text.text, span: u }
+      : null;
+  }
   const before = u.text.slice(0, m.index);
   const time = trimEdges(sub(u, m.index, m.index + m[0].length));
   // The time leads (what follows may name another time: "19:00 baile hasta la medianoche"), or it ends the item.

@@ -103,6 +103,8 @@ const lexiconSchema = z
     priceLinks: words,
     /** Before a time, dropped with it: "at", "um", "alle", "a las". */
     timeLinks: words,
+    /** Between the two ends of a time range: "to", "bis", "à", "a", "до", "至" (dashes and tildes need no entry). */
+    rangeWords: words,
     /** After a clock figure: "am", "pm", "Uhr", "h", "uur", "時", "点", "시", "बजे". */
     clockWords: words,
     /** After the minutes of a clock time: "分", "분". */

@@ -82,7 +82,7 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
   for (const seg of segmenter(lang, 'sentence').segment(s.text)) {
     const piece = { text: seg.segment, start: s.start + seg.index };
     let from = 0;
-    for (const m of piece.text.matchAll(/(?<=[\p{L}\p{N}%)][.!?])\s+(?=[\p{N}$€£¥₹])|\n+/gu)) {
+    for (const m of piece.text.matchAll(/(?<=[\p{L}\p{N}%)）»”"’」』\]][.!?])\s+(?=[\p{N}$€£¥₹])|\n+/gu)) {
       out.push(sub(piece, from, m.index));
       from = m.index + m[0].length;
     }

@@ -464,6 +464,38 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'ceramica-argilla.it',
     );
   });
+
+  it('timelines: ranges of times, a label holding the time, years with a suffix or in other digits', () => {
+    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
+    expect(
+      timeline('Winter hours. Monday to Friday, 9 am to 6 pm. Saturday, 10 am to 4 pm. Sunday, noon to 5 pm.'),
+    ).toEqual([
+      ['9 am to 6 pm', 'Monday to Friday'],
+      ['10 am to 4 pm', 'Saturday'],
+      ['noon to 5 pm', 'Sunday'],
+    ]);
+    expect(
+      timeline('Our roadmap. Early 2027: a private beta. Mid 2027: the public launch. Late 2027: the tablet app.'),
+    ).toEqual([
+      ['Early 2027', 'a private beta'],
+      ['Mid 2027', 'the public launch'],
+      ['Late 2027', 'the tablet app'],
+    ]);
+    expect(timeline('当社の歩み。1990年 大阪で創業。2005年 東京に進出。2020年 海外へ展開。')).toEqual([
+      ['1990年', '大阪で創業'],
+      ['2005年', '東京に進出'],
+      ['2020年', '海外へ展開'],
+    ]);
+    expect(timeline('قصتنا. ١٩٩٠: البداية في دبي. ٢٠٠٥: الفرع الثاني. ٢٠٢٠: متجر على الإنترنت.')).toEqual([
+      ['١٩٩٠', 'البداية في دبي'],
+      ['٢٠٠٥', 'الفرع الثاني'],
+      ['٢٠٢٠', 'متجر على الإنترنت'],
+    ]);
+    // A title ending in a closing quote and a full stop ends before a year.
+    expect(
+      timeline('История стадиона «Волга». 1950 — первый матч. 1980 — новая трибуна. 2020 — крыша над полем.')[0],
+    ).toEqual(['1950', 'первый матч']);
+  });
 });
 
 describe('length', () => {
