@@ -168,31 +168,69 @@ export const GLUED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Kata
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A word or phrase as a pattern: case-insensitive (with the `iu` flags), combining marks the text adds
- * (Arabic vowel signs) allowed after each letter, spaces matching any run of spaces, and bounded by
- * non-letters on each side that is a letter of a spaced script (never `\b`, which knows ASCII only); a
+ * A word or phrase as a pattern: case-insensitive (with the `iu` flags), combining marks the text adds (Arabic vowel
+ * signs, the Devanagari nukta) allowed after each letter of those scripts, spaces matching any run of spaces, and
+ * bounded by non-letters on each side that is a letter of a spaced script (never `\b`, which knows ASCII only); a
  * digit may touch a word ("8s", "10-Sekunden", "8초").
  */
 export function wordPattern(word: string): string {
-  const chars = [...word];
-  const body = chars.map((c) => (/\s/u.test(c) ? '\\s+' : `${escape(c)}\\p{Mn}*`)).join('');
-  const first = chars[0]!;
-  const last = chars[chars.length - 1]!;
-  const before = /\p{L}/u.test(first) && !UNSPACED.test(first) && !SUFFIXED.test(first) ? '(?<![\\p{L}\\p{M}])' : '';
-  const after = /\p{L}/u.test(last) && !UNSPACED.test(last) && !SUFFIXED.test(last) ? '(?![\\p{L}\\p{M}])' : '';
+  const { before, body, after } = wordParts(word);
   return `${before}${body}${after}`;
+}
+
+const BEFORE = '(?<![\\p{L}\\p{M}])';
+const AFTER = '(?![\\p{L}\\p{M}])';
+
+/**
+ * The combining marks a text may add after a letter of these scripts (Arabic vowel signs, the Devanagari nukta), as
+ * a class of that script's marks; other scripts' letters take no marks the word does not write (prompts are NFC).
+ * Small explicit classes: a Unicode property class after every letter made each list's pattern cost tens of
+ * milliseconds to compile, and a language's first prompt seconds.
+ */
+const MARKED_SCRIPTS = [
+  [0x0600, 0x06ff],
+  [0x0750, 0x077f],
+  [0x08a0, 0x08ff],
+  [0x0900, 0x097f],
+].map(([from, to]) => {
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  const marks: string[] = [];
+  for (let c = from!; c <= to!; c++)
+    if (/\p{Mn}/u.test(String.fromCodePoint(c))) {
+      let end = c;
+      while (end < to! && /\p{Mn}/u.test(String.fromCodePoint(end + 1))) end++;
+      marks.push(end === c ? hex(c) : `${hex(c)}-${hex(end)}`);
+      c = end;
+    }
+  return { from: from!, to: to!, marks: `[${marks.join('')}]*` };
+});
+const marksAfter = (c: string) => {
+  const code = c.codePointAt(0)!;
+  return MARKED_SCRIPTS.find((s) => code >= s.from && code <= s.to)?.marks ?? '';
+};
+
+/** A word's pattern in three parts: the bound before it (or ''), its letters, the bound after it (or ''). */
+function wordParts(word: string): { before: string; body: string; after: string } {
+  const chars = [...word];
+  const body = chars.map((c) => (/\s/u.test(c) ? '\\s+' : `${escape(c)}${marksAfter(c)}`)).join('');
+  const bounded = (c: string) => /\p{L}/u.test(c) && !UNSPACED.test(c) && !SUFFIXED.test(c);
+  return { before: bounded(chars[0]!) ? BEFORE : '', body, after: bounded(chars.at(-1)!) ? AFTER : '' };
 }
 
 /**
  * Any of the words (longest first, so "more than" wins over "more"), as a pattern; one that never matches when there
- * are none.
+ * are none. Words in a row with the same bounds share them (one lookaround per run, not per word: cheaper to compile).
  */
 export function anyOf(list: readonly string[]): string {
   if (list.length === 0) return '(?!)';
-  return `(?:${[...new Set(list)]
-    .sort((a, b) => b.length - a.length)
-    .map(wordPattern)
-    .join('|')})`;
+  const runs: { before: string; after: string; bodies: string[] }[] = [];
+  for (const word of [...new Set(list)].sort((a, b) => b.length - a.length)) {
+    const { before, body, after } = wordParts(word);
+    const last = runs.at(-1);
+    if (last && last.before === before && last.after === after) last.bodies.push(body);
+    else runs.push({ before, after, bodies: [body] });
+  }
+  return `(?:${runs.map((r) => `${r.before}(?:${r.bodies.join('|')})${r.after}`).join('|')})`;
 }
 
 const cache = new WeakMap<Lexicon, Map<string, RegExp>>();

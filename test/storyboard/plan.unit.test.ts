@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { getEngine } from '../../src/engines/index.js';
 import { resolveDuration } from '../../src/engines/limits.js';
 import { statedDurationSeconds } from '../../src/storyboard/duration.js';
-import { lexiconFor, LEXICONS } from '../../src/storyboard/lexicon.js';
+import { anyOf, lexiconFor, LEXICONS } from '../../src/storyboard/lexicon.js';
 import { NAMED_COLOURS } from '../../src/storyboard/look.js';
 import { digitValue, figureAt, figuresIn } from '../../src/storyboard/numbers.js';
 import { plan as planOf, planStoryboard } from '../../src/storyboard/plan.js';
@@ -21,6 +21,25 @@ const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scen
   if (!scene) throw new Error(`no ${kind} scene for: ${prompt}`);
   return scene as Extract<Scene, { kind: K }>;
 };
+
+describe('words as patterns', () => {
+  const words = (list: string[]) => new RegExp(anyOf(list), 'iu');
+
+  it('take the marks a text adds (Arabic vowel signs, a Devanagari nukta) and no others', () => {
+    expect(words(['مطبخ']).exec('في مَطْبَخ كبير')?.[0]).toBe('مَطْبَخ');
+    expect(words(['ज्यादा']).test('ज़्यादा'.normalize('NFC'))).toBe(true);
+    expect(words(['cafe']).test('café')).toBe(false);
+  });
+
+  it('bound the words of spaced scripts only, and the longest wins whatever the bounds', () => {
+    expect(words(['bar']).test('barbecue')).toBe(false);
+    expect(words(['パン']).exec('パンなど')?.[0]).toBe('パン');
+    expect(words(['more', 'more than']).exec('more than 5')?.[0]).toBe('more than');
+    expect(words(['km', '10 km', 'mehr als 10 km']).exec('mehr als 10 km')?.[0]).toBe('mehr als 10 km');
+    expect(words(['10 km']).test('10 kmh')).toBe(false);
+    expect(words(['10 km']).exec('bis 10 km.')?.[0]).toBe('10 km');
+  });
+});
 
 describe("the user's words, exactly", () => {
   // The bug that opened issue 30: an English article rule turned "panadería artesanal" into "panaderían".
