@@ -90,6 +90,7 @@ export const ICON_NAMES = [
   'umbrella',
   'users',
   'utensils',
+  'washing-machine',
   'waves',
   'waves-ladder',
   'wheat',

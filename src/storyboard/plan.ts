@@ -803,17 +803,19 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
       ).exec(heading.text)
     : null;
   const count = promised ? numberOf(promised[1]!, lex) : null;
-  const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : 6));
-  if (items.length < 2 || !shortItems) return null;
-  // Without a count, three or more items and no figures in them ("Friday, 21 June, from 3 pm" is a date).
-  // Pictograms for what a heading lists ("Stay at Harbor Loft: free Wi-Fi, …"), not for a tip's words.
+  // Pictograms for what a heading lists ("Stay at Harbor Loft: free Wi-Fi, …") or a sentence that is only a list
+  // ("Piscina climatizada, pistas de pádel y cafetería"), not for a tip's words.
   const pictured =
-    promised || !heading
+    promised || (!heading && items.length < 3) || items.length > 6
       ? null
       : featuresOf(
           items.map((i) => i.text),
           lex,
         );
+  // Features may say a little more ("sala pesi aperta 24 ore su 24").
+  const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : pictured ? 8 : 6));
+  if (items.length < 2 || !shortItems) return null;
+  // Without a count, three or more items and no figures in them ("Friday, 21 June, from 3 pm" is a date).
   if (count === null && !pictured && (items.length < 3 || items.some((i) => /\p{Nd}/u.test(i.text)))) return null;
   if (count !== null && count !== items.length) return null;
   // Without a colon, the first item may carry the sentence's lead-in ("We offer speed"): such a list is a statement.

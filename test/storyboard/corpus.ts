@@ -544,6 +544,13 @@ const MEANINGS: Record<string, RegExp> = {
   clock: /^(?:clock|alarm-clock|timer|hourglass)/,
   money: /^(?:banknote|coins|wallet|piggy-bank|badge-percent|euro|dollar|hand-coins|credit-card)/,
   microphone: /^(?:mic|mic-vocal|audio-lines)/,
+  dumbbell: /^(?:dumbbell|biceps-flexed)/,
+  'juice glass': /^(?:cup-soda|glass-water|citrus|apple)/,
+  'credit card': /^(?:credit-card|wallet)/,
+  laptop: /^(?:laptop|monitor|computer)/,
+  package: /^(?:package|box|truck)/,
+  'washing machine': /^(?:washing-machine|shirt)/,
+  'key card': /^(?:key|key-round|credit-card|id-card|lock)/,
 };
 
 /**

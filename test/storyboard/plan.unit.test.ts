@@ -484,6 +484,26 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     );
   });
 
+  it('features: a sentence that is only a list, items that say a little more, what members get', () => {
+    const icons = (prompt: string) => sceneOf(prompt, 'features').items.map((i) => i.icon);
+    expect(icons('The new pool is open! Heated pool, free parking, a sauna and a sunny terrace.')).toEqual([
+      'waves-ladder',
+      'square-parking',
+      'flame',
+      'sun',
+    ]);
+    expect(
+      icons(
+        'Al centro sportivo trovi: piscina aperta 24 ore su 24, docce calde, parcheggio custodito e una lavanderia.',
+      ),
+    ).toEqual(['waves-ladder', 'shower-head', 'square-parking', 'washing-machine']);
+    expect(icons('Members get fast Wi-Fi, bottomless coffee and secure bike storage.')).toEqual([
+      'wifi',
+      'coffee',
+      'bike',
+    ]);
+  });
+
   it('timelines: ranges of times, a label holding the time, years with a suffix or in other digits', () => {
     const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(
