@@ -113,12 +113,13 @@ export function titleIcon(text: string, lex: Lexicon): string | null {
 
 /**
  * Features: a list's items with their pictograms, when at least half of them (and two or more) name something a
- * pictogram shows; the others get a neutral check mark. Null: a plain list.
+ * pictogram shows (with `things`, a thing rather than a quality: "fast, private and free" stays a list); the others
+ * get a neutral check mark. Null: a plain list.
  */
-export function featuresOf(items: string[], lex: Lexicon): Feature[] | null {
+export function featuresOf(items: string[], lex: Lexicon, things = false): Feature[] | null {
   if (items.length < 2 || items.length > 6) return null;
   const icons = items.map((i) => iconFor(i, lex));
-  const found = icons.filter(Boolean).length;
+  const found = icons.filter((icon) => icon && !(things && WEAK_ICONS.has(icon))).length;
   if (found < 2 || found * 2 < items.length) return null;
   return items.map((text, i) => ({ text, icon: icons[i] ?? 'check' }));
 }
@@ -153,7 +154,8 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     between = before.text.slice(sep.index + sep[0].length);
     before = sub(before, 0, sep.index);
   } else {
-    const link = pattern(lex, `[\\s,]*(?:{priceLinks})\\s*$`).exec(before.text);
+    // "Mini con 10 GB por 9 €": the word joining the name to its figure is neither's.
+    const link = pattern(lex, `[\\s,]*(?:{priceLinks}|{functionWords})\\s*$`).exec(before.text);
     if (link) before = sub(before, 0, link.index);
   }
   const name = trimEdges(before);
@@ -181,7 +183,8 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   }
   const figure = trimEdges({ text: s.text.slice(figureStart - s.start, figureEnd - s.start), start: figureStart });
   const rest = trimEdges(sub(s, figureEnd - s.start));
-  const features = rest.text ? enumerated(rest, lex) : [];
+  // "11,000円です": a copula after the price is no feature.
+  const features = rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : [];
   if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
   // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
   const shown =
@@ -218,13 +221,39 @@ export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span
     if (inLast) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
     else parts.push(last);
   }
-  const lead = pattern(lex, `^(?:{conjunctions})\\s+`);
+  // Arabic writes "and" joined to the word: "والباقة".
+  const lead = pattern(lex, lex.language === 'ar' ? `^(?:(?:{conjunctions})\\s+|و(?=ال))` : `^(?:{conjunctions})\\s+`);
   return parts
     .map((p) => {
       const l = lead.exec(p.text);
       return trimEdges(l ? sub(p, l[0].length) : p);
     })
     .filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+}
+
+/**
+ * The options' names without a word they all share ("billet Standard", "billet Flex" → "Standard", "Flex"; "Başlangıç
+ * paketi", "Standart paket": a shared stem of four letters or more): each name is then what tells it apart, the word
+ * a sentence singling one out uses ("Mettez en avant le Flex").
+ */
+function distinctNames(options: Option[]): Option[] {
+  const words = options.map((o) => o.name.split(/\s+/u));
+  if (words.some((w) => w.length < 2)) return options;
+  const shared = (pick: (w: string[]) => string) => {
+    const all = words.map((w) => pick(w).toLocaleLowerCase());
+    let stem = all[0]!;
+    for (const w of all) while (!w.startsWith(stem)) stem = stem.slice(0, -1);
+    return [...stem].length >= 4 || all.every((w) => w === all[0]);
+  };
+  const [first, last] = [shared((w) => w[0]!), shared((w) => w.at(-1)!)];
+  if (!first && !last) return options;
+  const named = options.map((o, i) => {
+    const w = words[i]!;
+    const from = first ? o.name.indexOf(w[1]!, w[0]!.length) : 0;
+    const to = last ? o.name.lastIndexOf(w.at(-1)!) : o.name.length;
+    return { ...o, name: o.name.slice(from, to).trim() };
+  });
+  return named.every((o) => /\p{L}|\p{N}/u.test(o.name)) ? named : options;
 }
 
 export type FoundComparison = {
@@ -234,6 +263,8 @@ export type FoundComparison = {
   highlight: number | null;
   /** The words that single the highlighted option out ("most popular"), as written. */
   badge: string | null;
+  /** What asked to raise it ("so make that one stand out"): directions, not shown. */
+  asked: string[];
 };
 
 /** 2–4 option sentences in a row (the first may follow its heading's colon), and the sentence singling one out. */
@@ -256,7 +287,8 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
       if (!o) break;
       options.push(o);
     }
-    if (options.length >= 2 && (!best || options.length > best.options.length)) best = { from: i, head, options };
+    if (options.length >= 2 && (!best || options.length > best.options.length))
+      best = { from: i, head, options: distinctNames(options) };
   }
   if (!best) return inOneSentence(all, list, lex);
   // The sentence before is the heading when the first option has none ("Choose your Brewbox plan.").
@@ -267,20 +299,16 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
     start = head.start;
   }
   let end = spanEnd(best.options.at(-1)!.span);
-  let highlight: number | null = null;
-  let badge: string | null = null;
   const next = list[best.from + best.options.length];
-  if (next) {
-    const single = singledOut(trimEdges(next), best.options, lex);
-    if (single) ({ highlight, badge } = single);
-    if (single?.whole) end = spanEnd(next);
-  }
+  const single = next ? singledOut(trimEdges(next), best.options, lex) : null;
+  if (single?.whole) end = spanEnd(next!);
   return {
     span: { text: all.text.slice(start - all.start, end - all.start), start },
     head,
     options: best.options.map(({ name, figure, features }) => ({ name, figure, features })),
-    highlight,
-    badge,
+    highlight: single?.highlight ?? null,
+    badge: single?.badge ?? null,
+    asked: single?.asked ?? [],
   };
 }
 
@@ -298,15 +326,25 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
       head = trimEdges(sub(body, 0, colon.index));
       body = trimEdges(sub(body, colon.index + colon[0].length));
     }
-    const parts = enumerated(body, lex);
-    const options: Option[] = [];
-    for (const part of parts) {
-      const o = options.length < 4 ? optionOf(part, lex) : null;
-      if (!o || o.features.length > 0) break;
-      options.push(o);
-    }
-    if (options.length < 2) continue;
-    const left = parts.slice(options.length);
+    // "A 9 €, B 12 € and C 15 €": the last option after the conjunction, unless that leaves fewer options. The first
+    // part may lead into them ("compara nuestros dos tratamientos, Básico por 120 € y Premium por 220 €").
+    const [parts, found, lead] = [enumerated(body, lex, true), enumerated(body, lex)]
+      .map((split) => {
+        const found: Option[] = [];
+        let lead: Span | null = null;
+        for (const [k, part] of split.entries()) {
+          const o = found.length < 4 ? optionOf(part, lex) : null;
+          if (!o && k === 0 && split.length >= 3) lead = part;
+          else if (!o || o.features.length > 0) break;
+          else found.push(o);
+        }
+        return [split, found, lead] as const;
+      })
+      .reduce((a, b) => (b[1].length > a[1].length ? b : a));
+    if (found.length < 2) continue;
+    const options = distinctNames(found);
+    if (lead) head = lead;
+    const left = parts.slice(options.length + (lead ? 1 : 0));
     const next = list[i + 1];
     const single =
       left.length === 1
@@ -324,6 +362,7 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
       options: options.map(({ name, figure, features }) => ({ name, figure, features })),
       highlight: single?.highlight ?? null,
       badge: single?.badge ?? null,
+      asked: single?.asked ?? [],
     };
   }
   return null;
@@ -338,11 +377,31 @@ function singledOut(
   next: Span,
   options: Option[],
   lex: Lexicon,
-): { highlight: number; badge: string | null; whole: boolean } | null {
-  const named = options
-    .map((o, k) => ({ k, m: new RegExp(wordPattern(o.name), 'iu').exec(next.text) }))
-    .filter((x): x is { k: number; m: RegExpExecArray } => x.m !== null);
+): { highlight: number; badge: string | null; whole: boolean; asked: string[] } | null {
+  const nameIn = (text: string) =>
+    options
+      .map((o, k) => ({ k, m: new RegExp(wordPattern(o.name), 'iu').exec(text) }))
+      .filter((x): x is { k: number; m: RegExpExecArray } => x.m !== null);
+  const named = nameIn(next.text);
   if (named.length !== 1 || figuresIn(next, lex).some((f) => f.kind === 'money')) return null;
+  // "Most customers pick Compact, so make that one stand out", "Mettez en avant le Flex, c'est notre best-seller": the
+  // clauses asking for it are directions; the rest singles the option out (or, without the name, is its badge).
+  const asks = pattern(lex, `{highlightAsks}`);
+  const parts = clauses(next);
+  const asking = parts.filter((p) => asks.test(p.text));
+  if (asking.length > 0) {
+    const rest = parts.filter((p) => !asking.includes(p));
+    const asked = asking.map((p) => p.text);
+    const k = named[0]!.k;
+    if (rest.length === 0) return { highlight: k, badge: null, whole: true, asked };
+    const kept = trimEdges(sub(next, rest[0]!.start - next.start, spanEnd(rest.at(-1)!) - next.start));
+    if (nameIn(kept.text).length === 1) {
+      const single = singledOut(kept, options, lex);
+      return { highlight: k, badge: single?.badge ?? null, whole: true, asked };
+    }
+    const badge = wordCount(kept.text, lex.language) <= 5 ? kept.text : null;
+    return { highlight: k, badge, whole: true, asked };
+  }
   const { k, m: name } = named[0]!;
   const lang = lex.language;
   // The sentence is the badge and the name, or little more ("Te recomendamos la Media"): shown on the card, not as
@@ -354,8 +413,8 @@ function singledOut(
       ' ',
     );
     return wordCount(rest, lang) <= 2
-      ? { highlight: k, badge, whole: true }
-      : { highlight: k, badge: null, whole: false };
+      ? { highlight: k, badge, whole: true, asked: [] }
+      : { highlight: k, badge: null, whole: false, asked: [] };
   };
   const words = pattern(lex, `{highlightWords}`).exec(next.text);
   if (words) {

@@ -97,6 +97,11 @@ const lexiconSchema = z
     stepAfter: words,
     /** Words that single an option out: "most popular", "el más elegido", "一番人気". */
     highlightWords: words,
+    /**
+     * Asks to raise an option, addressed to whoever makes the video: "make that one stand out", "hervorheben",
+     * "mettez en avant", "目立たせて" (never shown: a direction).
+     */
+    highlightAsks: words,
     /** Verbs that lead into what something has: "has", "offers", "heeft", "есть" (features without a colon). */
     featureLinks: words,
     /** Between an option's name and its price: "for", "für", "à". */

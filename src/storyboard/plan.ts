@@ -105,7 +105,8 @@ export function plan(req: StoryboardRequest): Plan {
         title.more.forEach(add);
         heading = null;
       }
-      if (piece.kind === 'comparison')
+      if (piece.kind === 'comparison') {
+        directions.push(...piece.asked);
         add({
           kind: 'comparison',
           heading: heading?.text ?? null,
@@ -113,7 +114,7 @@ export function plan(req: StoryboardRequest): Plan {
           highlight: piece.highlight,
           badge: piece.badge,
         });
-      else add({ kind: 'timeline', heading: heading?.text ?? null, items: piece.items });
+      } else add({ kind: 'timeline', heading: heading?.text ?? null, items: piece.items });
     } else if (piece.kind === 'steps' || piece.kind === 'list') {
       let heading = piece.head ? trimEdges(piece.head) : null;
       if (first && heading) {
@@ -261,6 +262,7 @@ type Piece =
       options: ComparisonOption[];
       highlight: number | null;
       badge: string | null;
+      asked: string[];
       span: Span;
     }
   | { kind: 'timeline'; head: Span | null; items: TimedItem[]; span: Span }
@@ -811,6 +813,7 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
       : featuresOf(
           items.map((i) => i.text),
           lex,
+          !heading,
         );
   // Features may say a little more ("sala pesi aperta 24 ore su 24").
   const shortItems = items.every((i) => wordCount(i.text, lang) <= (count ? 12 : pictured ? 8 : 6));

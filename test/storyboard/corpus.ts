@@ -30,8 +30,8 @@ export type Expectations = {
   titleNot?: string;
 
   // The designed corpus (issue 43): corpus/designed/<lang>.json (tuning), corpus/designed/seen/<lang>.json (the first
-  // three held-out parts, each written before the planner changed; their results have since been looked at, so they
-  // are reported apart, not judged) and corpus/designed/held-out/<lang>.json (the fourth held-out part, written by
+  // four held-out parts, each written before the planner changed; their results have since been looked at, so they
+  // are reported apart, not judged) and corpus/designed/held-out/<lang>.json (the fifth held-out part, written by
   // someone who had not read the planner, before the planner changed again; reported apart, judged at 90 %), five
   // prompts a part per language: a comparison, a timeline, features, step markers, abbreviations. Every string below
   // but the icons' meanings is verbatim in its prompt. Checked as `kinds` (comparison, timeline, features, icons,
@@ -91,8 +91,8 @@ const PART_DIRS: Record<CorpusPart, string> = {
 
 /**
  * The corpus of one part: `tuning` (corpus/<lang>.json), `held-out` (corpus/held-out/<lang>.json), and the designed
- * corpus of issue 43 (corpus/designed/<lang>.json, corpus/designed/seen/<lang>.json: the first three held-out
- * parts, since looked at, and corpus/designed/held-out/<lang>.json: the fourth, written before the planner changed
+ * corpus of issue 43 (corpus/designed/<lang>.json, corpus/designed/seen/<lang>.json: the first four held-out
+ * parts, since looked at, and corpus/designed/held-out/<lang>.json: the fifth, written before the planner changed
  * again).
  */
 export function loadCorpus(part: CorpusPart): CorpusPrompt[] {

@@ -475,6 +475,31 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(vet.options.map((o) => o.figure)).toEqual(['8만원', '18만원']);
   });
 
+  it('comparisons: "A, B and C" in one sentence, a shared word left out, an ask to raise one never shown', () => {
+    const prompt =
+      'Bike rental at the lake. Compare our three passes: City pass at $12 a day, Trail pass at $18 a day and ' +
+      'Tour pass at $25 a day. Most riders pick Trail, so please make it stand out.';
+    const rental = sceneOf(prompt, 'comparison');
+    expect(rental.options.map((o) => [o.name, o.figure])).toEqual([
+      ['City', '$12 a day'],
+      ['Trail', '$18 a day'],
+      ['Tour', '$25 a day'],
+    ]);
+    expect([rental.highlight, rental.badge]).toEqual([1, 'Most riders pick']);
+    const planned = planOf({ prompt, instructions: null, durationSeconds: null });
+    expect(planned.directions).toContain('so please make it stand out');
+    expect(JSON.stringify(planned.storyboard.scenes)).not.toContain('stand out');
+    const ferry = sceneOf(
+      'Traversée vers l’île : billet Standard à 35 €, billet Flex à 45 €. Mettez en avant le Flex, notre best-seller.',
+      'comparison',
+    );
+    expect([ferry.options.map((o) => o.name), ferry.highlight, ferry.badge]).toEqual([
+      ['Standard', 'Flex'],
+      1,
+      'notre best-seller',
+    ]);
+  });
+
   it('a web address has a real ending and a name: not "sig.ra" or "1.er"', () => {
     expect(kinds('Salida cada 1.er domingo de mes desde la Pza. de Zocodover. Son dos horas de paseo.')).not.toContain(
       'cta',
