@@ -12,6 +12,7 @@ import { loadPlayer } from '../../src/engines/lottie/player.js';
 import { outlineText, textDocuments } from '../../src/engines/lottie/text.js';
 import type { LottieAnimation } from '../../src/engines/lottie/validate.js';
 import { planStoryboard } from '../../src/storyboard/plan.js';
+import { storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
 import { sceneTexts } from '../../src/storyboard/types.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { colourCount, decodeFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
@@ -464,6 +465,52 @@ describe("offline Lottie composition: a scene's own pictogram", () => {
     const at = (seconds: number) => decodeFrame(outputPath, Math.round(seconds * 10));
     expect(inkIn(await at(1.5), canvas.width, tile!, accent)).toBeGreaterThan(0.05);
     expect(inkIn(await at(5.5), canvas.width, tile!, accent)).toBeLessThan(0.01);
+  });
+});
+
+describe('offline Lottie composition: step markers', () => {
+  type Shape = { ty: string; it?: Shape[]; s?: { k: number[] }; r?: { k: number } };
+  type Layer = { ty: number; nm: string; shapes?: Shape[] };
+  const board = toStoryboard(
+    storyboardSchema.parse({
+      scenes: [
+        {
+          kind: 'steps',
+          items: [
+            { marker: 'Schritt 1', text: 'Konto anlegen' },
+            { marker: 'Schritt 2', text: 'Kurs auswählen' },
+            { marker: 'Schritt 3', text: 'Platz bezahlen' },
+          ],
+        },
+      ],
+    }),
+    { image: () => null },
+  );
+
+  it('sets a worded marker on one line in a pill, at a legible size, at 9:16, 16:9 and 1:1', () => {
+    for (const canvas of [
+      { width: 360, height: 640 },
+      { width: 640, height: 360 },
+      { width: 480, height: 480 },
+    ]) {
+      const animation = JSON.parse(engine.drawStoryboard!(board, { ...canvas, assets: [] })) as LottieAnimation;
+      const markers = textDocuments(animation).filter((d) => /^Schritt/u.test(String(d.t)));
+      expect(markers.map((d) => String(d.t))).toEqual(['Schritt 1', 'Schritt 2', 'Schritt 3']);
+      for (const d of markers)
+        expect(Number(d.s)).toBeGreaterThanOrEqual(Math.min(canvas.width, canvas.height) * 0.022);
+      const layers = [animation.layers, ...(animation.assets ?? []).map((a) => a.layers ?? [])].flat() as Layer[];
+      const pills = layers
+        .filter((l) => /^badge \d/u.test(l.nm))
+        .map((l) => l.shapes![0]!.it!.find((x) => x.ty === 'rc')!);
+      expect(pills).toHaveLength(3);
+      for (const pill of pills) {
+        const [w, h] = pill.s!.k as [number, number];
+        // Wider than tall, rounded at the ends, and wide enough for its words at their size.
+        expect(w).toBeGreaterThan(h * 2);
+        expect(pill.r!.k).toBeCloseTo(h / 2, 3);
+        expect(w).toBeGreaterThan(Number(markers[0]!.s) * 'Schritt 1'.length * 0.45);
+      }
+    }
   });
 });
 

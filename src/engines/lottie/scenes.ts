@@ -863,8 +863,9 @@ type RowsSpec = {
   markerAtLeast?: number;
   /** Where the text starts, as a multiple of the marker column's width. */
   textIndent: number;
-  /** A row is at least as tall as its marker column is wide. */
+  /** A row is at least as tall as its marker column is wide (times `markerAspect`: a pill is wider than tall). */
   rowAtLeastMarker: boolean;
+  markerAspect?: number;
   /** Between rows, as a multiple of the text size. */
   rowGapInSizes: number;
 };
@@ -904,7 +905,8 @@ function rowsLayout(c: Composer, heading: string | null, spec: RowsSpec): RowsLa
   let marker = 0;
   let blocks: (TextBlock | null)[];
   let total: number;
-  const rowHeight = (b: TextBlock | null) => Math.max(spec.rowAtLeastMarker ? marker : 0, b?.height ?? size * 1.4);
+  const rowHeight = (b: TextBlock | null) =>
+    Math.max(spec.rowAtLeastMarker ? marker * (spec.markerAspect ?? 1) : 0, b?.height ?? size * 1.4);
   for (;;) {
     marker = Math.max(size * spec.markerInSizes, spec.markerAtLeast ?? 0);
     blocks = commonSize(c, spec.texts, {
@@ -1054,6 +1056,11 @@ function drawListRows(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
   return layers;
 }
 
+/** A worded step marker's pill: its text size per row text size, its padding and height in its text sizes. */
+const PILL_TEXT = 0.55;
+const PILL_PADDING = 1;
+const PILL_HEIGHT = 1.7;
+
 /**
  * Numbered steps, each whole, one per beat: a step enters with its marker (as written, in a badge; a
  * dot for a bullet) and the one before it steps back, so the step being read stands out.
@@ -1061,38 +1068,45 @@ function drawListRows(c: Composer, scene: SceneOf<'list'>, L: number): Json[] {
 export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const n = scene.steps.length;
-  // A marker with a word ("Première étape") takes two lines in its badge: the badge as wide as its longest word needs
-  // at the smallest size text is set in, so that no word is broken ("Premiè|re").
-  const markerWords = scene.steps.flatMap((st) =>
-    st.marker && /\s/u.test(st.marker.trim()) ? st.marker.split(/\s+/u) : [],
-  );
-  const widest = Math.max(
-    0,
-    ...markerWords.map(
-      (w) =>
-        c.textBlock({
-          text: w,
-          role: 'headline',
-          maxSize: Math.min(c.W, c.H) * MIN_TEXT_SHARE,
-          minSize: 0,
-          maxWidth: Infinity,
-          maxHeight: Infinity,
-          maxLines: 1,
-          colour: palette.accent,
-        })?.fitted.width ?? 0,
-    ),
-  );
+  // A marker with a word ("Schritt 1", "Première étape") stands on one line in a pill as wide as the longest one needs,
+  // its text at least the smallest size text is set in; a number alone in a round badge.
+  const worded = scene.steps.some((st) => st.marker && /\s/u.test(st.marker.trim()));
+  const minText = Math.min(c.W, c.H) * MIN_TEXT_SHARE;
+  /** The longest marker's width per pixel of text size, on one line. */
+  const perSize = worded
+    ? Math.max(
+        ...scene.steps.map(
+          (st) =>
+            (st.marker &&
+              c.textBlock({
+                text: st.marker,
+                role: 'headline',
+                maxSize: 100,
+                minSize: 100,
+                maxWidth: Infinity,
+                maxHeight: Infinity,
+                maxLines: 1,
+                colour: palette.accent,
+              })?.fitted.width) ||
+            0,
+        ),
+      ) / 100
+    : 0;
+  /** A pill's text size for a row text size. */
+  const pillText = (size: number) => Math.max(size * PILL_TEXT, minText);
+  const indent = worded ? 1.15 : 1.45;
   // Each step at most three lines.
   const layout = rowsLayout(c, scene.heading, {
-    markerAtLeast: (widest / 0.84) * 1.05,
+    markerAtLeast: worded ? pillText(0) * (perSize + PILL_PADDING) : 0,
     heading: { maxSize: T * 0.08, maxHeight: safe.h * 0.2, gap: T * 0.05 },
     texts: scene.steps.map((st) => c.splitEmoji(st.text).text),
     size: T * (n <= 3 ? 0.09 : 0.08),
     maxLines: 3,
     maxHeightInSizes: 4.2,
-    markerInSizes: 1.5,
-    textIndent: 1.45,
+    markerInSizes: worded ? PILL_TEXT * (perSize + PILL_PADDING) : 1.5,
+    textIndent: indent,
     rowAtLeastMarker: true,
+    markerAspect: worded ? PILL_HEIGHT / (perSize + PILL_PADDING) : 1,
     rowGapInSizes: 0.8,
   });
   const badge = layout.marker;
@@ -1118,29 +1132,36 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
       ],
     };
     const marker = scene.steps[i]!.marker;
+    // A pill: its text's size from its width (the layout made it as wide as the longest marker needs at that size).
+    const textSize = worded ? badge / (perSize + PILL_PADDING) : badge * 0.5;
+    const pillH = textSize * PILL_HEIGHT;
     if (marker) {
-      // A marker with a word ("Schritt 1", "Paso 2") takes two lines in its badge, broken between its words.
-      const worded = /\s/u.test(marker.trim());
+      const boxW = worded ? textSize * perSize * 1.02 : badge * 0.8;
       const m = c.textBlock({
         text: marker,
         role: 'headline',
-        maxSize: badge * 0.5,
+        maxSize: textSize,
         minSize: worded ? 0 : badge * 0.25,
-        maxWidth: badge * (worded ? 0.84 : 0.8),
-        maxHeight: badge * (worded ? 0.78 : 0.7),
-        maxLines: worded ? 2 : 1,
+        maxWidth: boxW,
+        maxHeight: worded ? pillH : badge * 0.7,
+        maxLines: 1,
         colour: onBadge,
         align: 'center',
       });
-      if (m) layers.push(...c.drawLines(m, cx - badge * 0.4, cy - m.height / 2, 0, L, () => pop, `marker ${i + 1}`));
+      if (m) layers.push(...c.drawLines(m, cx - boxW / 2, cy - m.height / 2, 0, L, () => pop, `marker ${i + 1}`));
     }
+    const shape = !marker
+      ? ellipse([cx, cy], [badge * 0.4, badge * 0.4])
+      : worded
+        ? rect([cx, cy], [badge, pillH], pillH / 2)
+        : ellipse([cx, cy], [badge, badge]);
     layers.push(
       shapeLayer({ ind: 0, nm: `badge ${i + 1}`, ip: 0, op: L, ks: pop }, [
-        group('badge', [ellipse([cx, cy], marker ? [badge, badge] : [badge * 0.4, badge * 0.4]), fill(palette.accent)]),
+        group('badge', [shape, fill(palette.accent)]),
       ]),
     );
     if (b) {
-      const left = c.rtl ? safe.x : safe.x + badge * 1.45;
+      const left = c.rtl ? safe.x : safe.x + badge * indent;
       // Enters on its beat; steps back (dims) when the next one enters.
       const dim: Key[] =
         i < n - 1
