@@ -395,6 +395,8 @@ function singledOut(
     const k = named[0]!.k;
     if (rest.length === 0) return { highlight: k, badge: null, whole: true, asked };
     const kept = trimEdges(sub(next, rest[0]!.start - next.start, spanEnd(rest.at(-1)!) - next.start));
+    // (An ask between the kept clauses stays inside them: no badge then.)
+    if (asks.test(kept.text)) return { highlight: k, badge: null, whole: true, asked: [next.text] };
     if (nameIn(kept.text).length === 1) {
       const single = singledOut(kept, options, lex);
       return { highlight: k, badge: single?.badge ?? null, whole: true, asked };

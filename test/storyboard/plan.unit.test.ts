@@ -489,6 +489,14 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     const planned = planOf({ prompt, instructions: null, durationSeconds: null });
     expect(planned.directions).toContain('so please make it stand out');
     expect(JSON.stringify(planned.storyboard.scenes)).not.toContain('stand out');
+    // An ask between two clauses takes the sentence with it.
+    const between = planOf({
+      prompt: prompt.replace('so please make it stand out.', 'please make it stand out, it is the best value.'),
+      instructions: null,
+      durationSeconds: null,
+    });
+    expect(between.storyboard.scenes.find((x) => x.kind === 'comparison')).toMatchObject({ highlight: 1, badge: null });
+    expect(JSON.stringify(between.storyboard.scenes)).not.toContain('stand out');
     const ferry = sceneOf(
       'Traversée vers l’île : billet Standard à 35 €, billet Flex à 45 €. Mettez en avant le Flex, notre best-seller.',
       'comparison',
