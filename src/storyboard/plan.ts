@@ -142,6 +142,9 @@ export function plan(req: StoryboardRequest): Plan {
         numbers: piece.numbers.map((n) => n.text),
         payoff: piece.payoff ? trimEdges(piece.payoff).text : null,
       });
+    } else if (requestOnly(piece.span, lex)) {
+      directions.push(trimEdges(piece.span).text);
+      continue;
     } else if (first) {
       // A quote opens as a quote card; any other first sentence is the title.
       const quote = quoteOf(trimEdges(piece.span), lex);
@@ -508,15 +511,31 @@ function countdown(all: Span, lex: Lexicon): Piece | null {
 
 // ---- The title -----------------------------------------------------------------------------------
 
+/** A video's length as written ("15-second", "15秒", "half a minute"), as a pattern's source. */
+const LENGTH =
+  `(?:(?:\\p{Nd}+(?:[.,]\\p{Nd}+)?|{numberWords})[\\s\\u00A0-]*(?:{seconds}|{minutes})` +
+  `|{halfMinute}|{wholeMinute})`;
+
+/**
+ * A sentence that only asks for the video ("Make a 15-second video.", "15秒の動画を作ってください。", "10초 영상
+ * 만들어 주세요."): a direction, never a scene.
+ */
+function requestOnly(s: Span, lex: Lexicon): boolean {
+  if (!pattern(lex, `{videoNouns}`).test(s.text)) return false;
+  const rest = s.text.replace(
+    pattern(lex, `${LENGTH}|{videoNouns}|{metaVerbs}|{metaWords}|{lengthWords}|{functionWords}`, 'giu'),
+    ' ',
+  );
+  return !/\p{L}/u.test(rest);
+}
+
 /**
  * What names the video rather than what it says, at the start ("An 8-second ad for", "Un anuncio de 8
  * segundos para", "Make a short video about") or at the end ("…の8秒広告", "…için 10 saniyelik bir
  * reklam", "…के लिए 8 सेकंड का विज्ञापन") of the first sentence: the span left, and the phrase cut.
  */
 function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
-  const len =
-    `(?:(?:\\p{Nd}+(?:[.,]\\p{Nd}+)?|{numberWords})[\\s\\u00A0-]*(?:{seconds}|{minutes})` +
-    `|{halfMinute}|{wholeMinute})`;
+  const len = LENGTH;
   const item = `(?:{metaWords}|{lengthWords}|${len}|[\\p{L}]{1,3}[\\s-]+${len})`;
   const lead = pattern(
     lex,

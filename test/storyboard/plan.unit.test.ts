@@ -537,6 +537,20 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     ]);
   });
 
+  it('a sentence that only asks for the video is a direction, in any language: the next one is the title', () => {
+    for (const [prompt, title] of [
+      ['Make a 15-second video. Matcha latte is back.', 'Matcha latte is back'],
+      ['15秒の動画を作ってください。抹茶ラテが新登場。', '抹茶ラテが新登場'],
+      ['10초 영상 만들어 주세요. 말차 라떼 출시.', '말차 라떼 출시'],
+    ]) {
+      const planned = planOf({ prompt: prompt!, instructions: null, durationSeconds: null });
+      expect(planned.storyboard.scenes[0]).toMatchObject({ kind: 'title', title });
+      expect(planned.directions.join(' ')).toContain(prompt!.split(/[.。]/u)[0]);
+      expect(planned.storyboard.durationSeconds).toBe(15 - (prompt!.startsWith('10') ? 5 : 0));
+    }
+    expect(sceneOf('Video games for kids. Play every day.', 'title').title).toBe('Video games for kids');
+  });
+
   it('timelines: ranges of times, a label holding the time, years with a suffix or in other digits', () => {
     const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(
