@@ -225,8 +225,24 @@ describe('render sandbox', () => {
       });
       expect(await waitFor(() => spareWorkDirs('lottie').length === 1, 10_000)).toBe(true);
       const cpu: RenderTools = { ...tools, sandbox: { ...tools.sandbox, cpuSeconds: 1 } };
+      // Ten seconds of frames that all differ (the box turns), so that no machine renders it in a second of CPU.
+      const busy = JSON.parse(fixture('text-and-box.lottie.json')) as {
+        op: number;
+        layers: { op: number; ks: { r: unknown } }[];
+      };
+      busy.op = 300;
+      for (const layer of busy.layers) {
+        layer.op = 300;
+        layer.ks.r = {
+          a: 1,
+          k: [
+            { i: { x: 0.5, y: 0.5 }, o: { x: 0.5, y: 0.5 }, t: 0, s: [0] },
+            { t: 299, s: [720] },
+          ],
+        };
+      }
       const slow = await renderError(
-        lottie.render(fixture('text-and-box.lottie.json'), {
+        lottie.render(JSON.stringify(busy), {
           tools: cpu,
           width: 1080,
           height: 1920,
