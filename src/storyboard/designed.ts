@@ -29,6 +29,13 @@ type IconRule = { icon: string; source: string; re?: RegExp; pieces: string[]; l
  * Wi-Fi" shows Wi-Fi).
  */
 const WEAK_ICONS = new Set(['banknote', 'zap', 'sprout', 'star', 'check', 'clock']);
+/**
+ * Icons of whom or what kind rather than the thing itself (people, water, lessons): a thing's own icon comes first
+ * ("pool for children" shows the pool, "hot-water showers" the shower, "lessons on the beach" the beach).
+ */
+const GENERIC_ICONS = new Set(['users', 'droplet', 'graduation-cap']);
+/** An icon's rank: a thing, then whom or what kind, then a quality. */
+const rankOf = (icon: string) => (WEAK_ICONS.has(icon) ? 2 : GENERIC_ICONS.has(icon) ? 1 : 0);
 const iconRules = new WeakMap<Lexicon, IconRule[]>();
 /** Languages written without spaces between words: their icon words are found inside longer ones. */
 const GLUED = new Set(['ja', 'zh', 'ko']);
@@ -79,23 +86,23 @@ function rulesOf(lex: Lexicon): IconRule[] {
 }
 
 /**
- * The icon a text's words mean, or null: a thing before a quality, then the longest word ("vistas al mar" over
- * "terraza", "café da manhã" over "café"), then the one met first. `first`: the one met first before the longest;
- * `minLength`: words of at least that many characters only.
+ * The icon a text's words mean, or null: a thing, then whom or what kind, then a quality; then the longest word
+ * ("vistas al mar" over "terraza", "café da manhã" over "café"), then the one met first. `first`: the one met first
+ * before the longest; `minLength`: words of at least that many characters only.
  */
 export function iconFor(text: string, lex: Lexicon, opts: { first?: boolean; minLength?: number } = {}): string | null {
-  let best: { rule: IconRule; at: number; weak: boolean } | null = null;
+  let best: { rule: IconRule; at: number; rank: number } | null = null;
   const plain = folded(text);
   for (const rule of rulesOf(lex)) {
     if (rule.length < (opts.minLength ?? 0) || !rule.pieces.every((piece) => plain.includes(piece))) continue;
     rule.re ??= new RegExp(rule.source, 'iu');
     const m = rule.re.exec(text);
     if (!m) continue;
-    const hit = { rule, at: m.index, weak: WEAK_ICONS.has(rule.icon) };
+    const hit = { rule, at: m.index, rank: rankOf(rule.icon) };
     const longer = rule.length - (best?.rule.length ?? 0);
     const earlier = (best?.at ?? 0) - hit.at;
     const [a, b] = opts.first ? [earlier, longer] : [longer, earlier];
-    const better = !best || (best.weak && !hit.weak) || (best.weak === hit.weak && (a > 0 || (a === 0 && b > 0)));
+    const better = !best || hit.rank < best.rank || (best.rank === hit.rank && (a > 0 || (a === 0 && b > 0)));
     if (better) best = hit;
   }
   return best?.rule.icon ?? null;
@@ -129,14 +136,20 @@ export function featuresOf(items: string[], lex: Lexicon, things = false): Featu
 /** A separator between an option's name and its price: a colon or a dash. */
 const NAME_SEPARATOR = /\s*[:：]\s*|\s+[—–-]\s+/u;
 
-type Option = ComparisonOption & { span: Span };
+/** An option as found: `listed`, how many of its features follow its figure (a list of its own). */
+type Option = ComparisonOption & { span: Span; listed: number };
+
+/** Where a figure's clause ends: a comma or semicolon that is not a decimal one ("9,90 €"), a full stop. */
+const FIGURE_END = /(?<!\p{Nd})[,;]|[,;](?!\p{Nd})|[，、；،]|\.(?:\s|$)|。/u;
+/** Where a price's clause ends: as a figure's, or at a colon. */
+const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]`, 'u');
 
 /**
  * "Starter $12/month: 2 bags, free shipping", "Frecciarossa: 2 ore e 59 minuti, da 29,90 €", "Kısa tur 1,5 saat, kişi
  * başı ₺350": an option, or null. Its figure is its price, or — when another figure comes first (a journey's time, a
  * tour's length) — the clause that starts with that one; a price later on is one of its features.
  */
-function optionOf(s: Span, lex: Lexicon): Option | null {
+export function optionOf(s: Span, lex: Lexicon): Option | null {
   const figures = figuresIn(s, lex).filter((f) => !f.code);
   const money = figures.find((f) => f.kind === 'money');
   if (!money) return null;
@@ -147,6 +160,10 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   const sepBeforeMoney = NAME_SEPARATOR.exec(s.text.slice(0, money.span.start - s.start));
   const named = /\p{L}/u.test(s.text.slice(0, lead.span.start - s.start));
   if (!named || (sepBeforeMoney && sepBeforeMoney.index >= spanEnd(lead.span) - s.start)) lead = money;
+  // "Basic mit 50 Mbit/s für 24,99 €": a figure in the price's clause is a feature, the price the figure; only one
+  // with a clause of its own leads ("2 ore e 59 minuti, da 29,90 €").
+  if (lead !== money && !FIGURE_END.test(s.text.slice(spanEnd(lead.span) - s.start, money.span.start - s.start)))
+    lead = money;
   let before = sub(s, 0, lead.span.start - s.start);
   let between = '';
   const sep = NAME_SEPARATOR.exec(before.text);
@@ -158,10 +175,24 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     const link = pattern(lex, `[\\s,]*(?:{priceLinks}|{functionWords})\\s*$`).exec(before.text);
     if (link) before = sub(before, 0, link.index);
   }
-  const name = trimEdges(before);
+  let name = trimEdges(before);
   // A name is short: three words at most, or one unspaced word of ten characters ("スタンダード", "基础版").
-  const short = wordCount(name.text, lang) <= 3 || (!/\s/u.test(name.text) && name.text.length <= 10);
-  if (!/\p{L}/u.test(name.text) || !short || name.text.length > 24) return null;
+  const isShort = (t: string) => wordCount(t, lang) <= 3 || (!/\s/u.test(t) && t.length <= 10);
+  // What a name brings along before its price is its first feature: "VIP with snacks included $25", "Basic mit
+  // 50 Mbit/s für 24,99 €", "ライトプラン月4回 8,800円" (a count glued to the name).
+  let brought: Span | null = null;
+  const link =
+    /(?<!\p{Nd}),\s/u.exec(name.text) ??
+    (GLUED.has(lang)
+      ? /(?<=\S{2})(?:\s(?=\S*\p{Nd})|[月週年日毎]?\p{Nd})/u.exec(name.text)
+      : isShort(name.text)
+        ? null
+        : pattern(lex, `(?<=\\S\\s+)(?:(?:{styleLinks}|{functionWords})\\s|[(（])`).exec(name.text));
+  if (link) {
+    brought = trimEdges(sub(name, link.index));
+    name = trimEdges(sub(name, 0, link.index));
+  }
+  if (!/\p{L}/u.test(name.text) || !isShort(name.text) || name.text.length > 24) return null;
   // Between the separator and the figure, a word or two of the price ("ab", "desde"); another figure first comes
   // right after it; a name after a colon is an option under a heading ("Prijzen per dagdeel: Fluisterboot € 65").
   if (wordCount(between, lang) > 2 || (lead !== money && /\p{L}/u.test(between))) return null;
@@ -171,12 +202,12 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   let figureEnd: number;
   if (lead === money) {
     // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "в месяц").
-    const cut = /[,;:，、；：،]|\.(?:\s|$)|。/u.exec(afterLead.text);
+    const cut = PRICE_END.exec(afterLead.text);
     const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
     figureEnd = wordCount(tail, lang) <= 2 ? afterLead.start + tail.trimEnd().length : spanEnd(money.span);
   } else {
     // Another figure first: its clause is the option's figure ("2 ore e 59 minuti", "1,5 saat", "4小时 199元").
-    const cut = /[,;，、；،]|\.(?:\s|$)|。/u.exec(afterLead.text);
+    const cut = FIGURE_END.exec(afterLead.text);
     const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
     if (wordCount(tail, lang) > 4) return null;
     figureEnd = afterLead.start + tail.trimEnd().length;
@@ -184,7 +215,10 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   const figure = trimEdges({ text: s.text.slice(figureStart - s.start, figureEnd - s.start), start: figureStart });
   const rest = trimEdges(sub(s, figureEnd - s.start));
   // "11,000円です": a copula after the price is no feature.
-  const features = rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : [];
+  const features = [
+    ...(brought ? [brought] : []),
+    ...(rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : []),
+  ];
   if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
   // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
   const shown =
@@ -197,7 +231,14 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
           }),
         ]
       : features;
-  return { name: name.text, figure: figure.text, features: shown.map((f) => f.text), span: s };
+  return {
+    name: name.text,
+    figure: figure.text,
+    features: shown.map((f) => f.text),
+    span: s,
+    // (A remark in brackets after the price is not a list: "149,90 TL (sadece İstanbul içi)".)
+    listed: /^[(（].*[)）]$/u.test(rest.text) ? 0 : features.length - (brought ? 1 : 0),
+  };
 }
 
 /**
@@ -210,7 +251,7 @@ export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span
   if (pattern(lex, `(?:^|\\s|(?<=[${GLUED_LETTERS}]))(?:{andSoOn})(?=$|[\\s,.;:!?，。、)）])`).test(s.text)) return [];
   const parts: Span[] = [];
   let from = 0;
-  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*/gu)) {
+  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*|\s+vs\.?\s+/giu)) {
     parts.push(sub(s, from, m.index));
     from = m.index + m[0].length;
   }
@@ -232,28 +273,44 @@ export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span
 }
 
 /**
- * The options' names without a word they all share ("billet Standard", "billet Flex" → "Standard", "Flex"; "Başlangıç
- * paketi", "Standart paket": a shared stem of four letters or more): each name is then what tells it apart, the word
- * a sentence singling one out uses ("Mettez en avant le Flex").
+ * The words a sentence may name each option by, best first: its whole name; the part telling it apart, without a word
+ * every name shares ("billet Flex" → "Flex", "Başlangıç paketi" → "Başlangıç": a shared stem of four letters or more);
+ * its first word, when no other name has it ("Standard à domicile" → "Standard"). Cards show whole names.
  */
-function distinctNames(options: Option[]): Option[] {
+function nameKeys(options: Option[]): string[][] {
   const words = options.map((o) => o.name.split(/\s+/u));
-  if (words.some((w) => w.length < 2)) return options;
   const shared = (pick: (w: string[]) => string) => {
     const all = words.map((w) => pick(w).toLocaleLowerCase());
     let stem = all[0]!;
     for (const w of all) while (!w.startsWith(stem)) stem = stem.slice(0, -1);
     return [...stem].length >= 4 || all.every((w) => w === all[0]);
   };
-  const [first, last] = [shared((w) => w[0]!), shared((w) => w.at(-1)!)];
-  if (!first && !last) return options;
-  const named = options.map((o, i) => {
+  const several = words.every((w) => w.length >= 2);
+  const [first, last] = several ? [shared((w) => w[0]!), shared((w) => w.at(-1)!)] : [false, false];
+  return options.map((o, i) => {
     const w = words[i]!;
-    const from = first ? o.name.indexOf(w[1]!, w[0]!.length) : 0;
-    const to = last ? o.name.lastIndexOf(w.at(-1)!) : o.name.length;
-    return { ...o, name: o.name.slice(from, to).trim() };
+    const keys = [o.name];
+    if (first || last) {
+      const from = first ? o.name.indexOf(w[1]!, w[0]!.length) : 0;
+      const to = last ? o.name.lastIndexOf(w.at(-1)!) : o.name.length;
+      keys.push(o.name.slice(from, to).trim());
+    }
+    const lead = w[0]!.toLocaleLowerCase();
+    const elsewhere = (j: number) => words[j]!.some((x) => x.toLocaleLowerCase() === lead);
+    if (w.length >= 2 && words.every((_, j) => j === i || !elsewhere(j))) keys.push(w[0]!);
+    return keys.filter((k) => /[\p{L}\p{N}]/u.test(k));
   });
-  return named.every((o) => /\p{L}|\p{N}/u.test(o.name)) ? named : options;
+}
+
+/**
+ * A pattern finding an option's name in a sentence: a whole word, but Arabic may join a conjunction or a preposition
+ * to it ("بالذهبية"), and Japanese, Chinese and Korean glue what follows ("スタンダードプランです", "포장이사입니다").
+ */
+function namePattern(name: string, lex: Lexicon): RegExp {
+  let source = wordPattern(name);
+  if (/^ال/u.test(name)) source = source.replace(/^(\(\?<!\[\\p\{L\}\\p\{M\}\]\))/, '$1(?:[وفبلك]|لل)?');
+  if (GLUED.has(lex.language)) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
+  return new RegExp(source, 'iu');
 }
 
 export type FoundComparison = {
@@ -287,8 +344,7 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
       if (!o) break;
       options.push(o);
     }
-    if (options.length >= 2 && (!best || options.length > best.options.length))
-      best = { from: i, head, options: distinctNames(options) };
+    if (options.length >= 2 && (!best || options.length > best.options.length)) best = { from: i, head, options };
   }
   if (!best) return inOneSentence(all, list, lex);
   // The sentence before is the heading when the first option has none ("Choose your Brewbox plan.").
@@ -299,8 +355,8 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
     start = head.start;
   }
   let end = spanEnd(best.options.at(-1)!.span);
-  const next = list[best.from + best.options.length];
-  const single = next ? singledOut(trimEdges(next), best.options, lex) : null;
+  const next = nextSaying(all, list, best.from + best.options.length, lex.language);
+  const single = next ? singledOut(next, best.options, lex) : null;
   if (single?.whole) end = spanEnd(next!);
   return {
     span: { text: all.text.slice(start - all.start, end - all.start), start },
@@ -335,22 +391,22 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
         for (const [k, part] of split.entries()) {
           const o = found.length < 4 ? optionOf(part, lex) : null;
           if (!o && k === 0 && split.length >= 3) lead = part;
-          else if (!o || o.features.length > 0) break;
+          else if (!o || o.listed > 0) break;
           else found.push(o);
         }
         return [split, found, lead] as const;
       })
       .reduce((a, b) => (b[1].length > a[1].length ? b : a));
     if (found.length < 2) continue;
-    const options = distinctNames(found);
+    const options = found;
     if (lead) head = lead;
     const left = parts.slice(options.length + (lead ? 1 : 0));
-    const next = list[i + 1];
+    const next = nextSaying(all, list, i + 1, lex.language);
     const single =
       left.length === 1
         ? singledOut(left[0]!, options, lex)
         : left.length === 0 && next
-          ? singledOut(trimEdges(next), options, lex)
+          ? singledOut(next, options, lex)
           : null;
     if (left.length > (single?.whole ? 1 : 0)) continue;
     if (!head && i > 0) head = trimEdges(list[i - 1]!);
@@ -369,6 +425,17 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
 }
 
 /**
+ * The sentence at `at`, or a question and its short answer together ("Il più richiesto? Giornata intera!"): what may
+ * single an option out.
+ */
+function nextSaying(all: Span, list: Span[], at: number, lang: string): Span | null {
+  const [one, two] = [list[at], list[at + 1]];
+  if (!one) return null;
+  if (!two || !/[?？]\s*$/u.test(one.text) || wordCount(two.text, lang) > 4) return trimEdges(one);
+  return trimEdges(sub(all, one.start - all.start, spanEnd(two) - all.start));
+}
+
+/**
  * The sentence after the options singling one out: it names one option and says why in the language's words ("most
  * popular"), or it is short and says nothing else that needs a scene ("Most drivers pick Deluxe", "Il più conveniente è
  * l'Annuale", "いちばん人気はファミリーパック！"): the badge is then the rest of the sentence, its connecting words left out.
@@ -378,9 +445,10 @@ function singledOut(
   options: Option[],
   lex: Lexicon,
 ): { highlight: number; badge: string | null; whole: boolean; asked: string[] } | null {
+  const keys = nameKeys(options);
   const nameIn = (text: string) =>
-    options
-      .map((o, k) => ({ k, m: new RegExp(wordPattern(o.name), 'iu').exec(text) }))
+    keys
+      .map((ks, k) => ({ k, m: ks.map((key) => namePattern(key, lex).exec(text)).find((m) => m) ?? null }))
       .filter((x): x is { k: number; m: RegExpExecArray } => x.m !== null);
   const named = nameIn(next.text);
   if (named.length !== 1 || figuresIn(next, lex).some((f) => f.kind === 'money')) return null;

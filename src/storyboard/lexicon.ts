@@ -104,6 +104,12 @@ const lexiconSchema = z
     highlightAsks: words,
     /** Verbs that lead into what something has: "has", "offers", "heeft", "есть" (features without a colon). */
     featureLinks: words,
+    /**
+     * Verbs after what something has, in languages that put the verb last: "bulunuyor", "를 제공합니다", "उपलब्ध हैं".
+     */
+    featureEnds: words,
+    /** Endings of the last word of the lead-in before such a list ("카페는", "dairede", "होटल में"): suffixes. */
+    leadEnds: words,
     /** Between an option's name and its price: "for", "für", "à". */
     priceLinks: words,
     /** Before a time, dropped with it: "at", "um", "alle", "a las". */
@@ -170,7 +176,7 @@ const SUFFIXED = /\p{Script=Hangul}/u;
 /** Letters of the scripts whose words touch their neighbours (a class's contents): "担当はDr.", "パンなど". */
 export const GLUED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A word or phrase as a pattern: case-insensitive (with the `iu` flags), combining marks the text adds (Arabic vowel

@@ -13,7 +13,7 @@ import { isBrandLogo, MAX_DURATION_SECONDS } from '../shared.js';
 import { directionOf } from '../text/scripts.js';
 import { statedLength } from './duration.js';
 import { comparisonIn, enumerated, featuresOf, timelineIn, titleIcon } from './designed.js';
-import { GLUED_LETTERS, lexiconFor, pattern, type Lexicon } from './lexicon.js';
+import { escape, GLUED_LETTERS, lexiconFor, pattern, type Lexicon } from './lexicon.js';
 import { lookFor } from './look.js';
 import { narrationNaturalSeconds, narrationOf } from './narration.js';
 import { figuresIn, numberOf, type FoundFigure } from './numbers.js';
@@ -803,9 +803,10 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
       // "Our bike has a rain cover, room for three kids and a lock": what it has, as features (the lead-in their
       // heading), when pictograms show them.
       const link = pattern(lex, `(?:^|\\s)(?:{featureLinks})\\s+`).exec(s.text);
-      const lead = link ? trimEdges(sub(s, 0, link.index + link[0].length)) : null;
+      let lead = link ? trimEdges(sub(s, 0, link.index + link[0].length)) : null;
       const rest = link ? trimEdges(sub(s, link.index + link[0].length)) : null;
-      const listed = rest ? enumerated(rest, lex, true) : [];
+      let listed = rest ? enumerated(rest, lex, true) : [];
+      if (!link) ({ lead, listed } = verbLast(s, lex));
       if (lead && listed.length >= 3 && wordCount(lead.text, lang) <= 12) {
         const features = featuresOf(
           listed.map((i) => i.text),
@@ -848,6 +849,25 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
     lex,
     pictured !== null,
   );
+}
+
+/**
+ * "Apart otelimizde her dairede mutfak, çamaşır makinesi, klima ve Wi-Fi bulunuyor", "저희 카페는 넓은 운동장, 수제 간식을
+ * 제공합니다": what something has, listed before the verb (the language's `featureEnds`); the lead-in ends on the last
+ * word of the first part with one of the language's `leadEnds` ("dairede", "카페는"), and is kept with the verb.
+ */
+function verbLast(s: Span, lex: Lexicon): { lead: Span | null; listed: Span[] } {
+  const none = { lead: null, listed: [] };
+  const end = pattern(lex, `\\s*(?:{featureEnds})[\\s.。!！]*$`).exec(s.text);
+  if (!end || lex.leadEnds.length === 0) return none;
+  const listed = enumerated(sub(s, 0, end.index), lex, true);
+  const first = listed[0];
+  if (!first) return none;
+  const ends = new RegExp(`(?:${lex.leadEnds.map(escape).join('|')})(?=\\s)`, 'gu');
+  const cut = [...first.text.matchAll(ends)].at(-1);
+  if (!cut) return none;
+  const at = cut.index + cut[0].length;
+  return { lead: trimEdges(sub(first, 0, at)), listed: [trimEdges(sub(first, at)), ...listed.slice(1)] };
 }
 
 /**

@@ -475,15 +475,15 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(vet.options.map((o) => o.figure)).toEqual(['8만원', '18만원']);
   });
 
-  it('comparisons: "A, B and C" in one sentence, a shared word left out, an ask to raise one never shown', () => {
+  it('comparisons: "A, B and C", whole names found by the word telling them apart, an ask never shown', () => {
     const prompt =
       'Bike rental at the lake. Compare our three passes: City pass at $12 a day, Trail pass at $18 a day and ' +
       'Tour pass at $25 a day. Most riders pick Trail, so please make it stand out.';
     const rental = sceneOf(prompt, 'comparison');
     expect(rental.options.map((o) => [o.name, o.figure])).toEqual([
-      ['City', '$12 a day'],
-      ['Trail', '$18 a day'],
-      ['Tour', '$25 a day'],
+      ['City pass', '$12 a day'],
+      ['Trail pass', '$18 a day'],
+      ['Tour pass', '$25 a day'],
     ]);
     expect([rental.highlight, rental.badge]).toEqual([1, 'Most riders pick']);
     const planned = planOf({ prompt, instructions: null, durationSeconds: null });
@@ -502,10 +502,90 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'comparison',
     );
     expect([ferry.options.map((o) => o.name), ferry.highlight, ferry.badge]).toEqual([
-      ['Standard', 'Flex'],
+      ['billet Standard', 'billet Flex'],
       1,
       'notre best-seller',
     ]);
+  });
+
+  it('comparisons: what a name brings before its price is a feature, decimal commas, a question and its answer', () => {
+    const cinema = sceneOf(
+      'Our cinema tickets: Standard $12, Premium recliner $18, VIP with snacks included $25. ' +
+        'Our recommendation: Premium.',
+      'comparison',
+    );
+    expect(cinema.options.map((o) => [o.name, o.figure, o.features])).toEqual([
+      ['Standard', '$12', []],
+      ['Premium recliner', '$18', []],
+      ['VIP', '$25', ['with snacks included']],
+    ]);
+    expect(cinema.highlight).toBe(1);
+    const internet = sceneOf(
+      'Unsere Tarife: Basic mit 50 Mbit/s für 24,99 € im Monat, Plus mit 250 Mbit/s für 34,99 € und ' +
+        'Max mit 1000 Mbit/s für 49,99 €. Am beliebtesten ist Plus.',
+      'comparison',
+    );
+    expect(internet.options.map((o) => [o.name, o.figure, o.features[0]])).toEqual([
+      ['Basic', '24,99 € im Monat', 'mit 50 Mbit/s'],
+      ['Plus', '34,99 €', 'mit 250 Mbit/s'],
+      ['Max', '49,99 €', 'mit 1000 Mbit/s'],
+    ]);
+    expect(internet.highlight).toBe(1);
+    // A comma inside a price does not end the option's clause; the first word of a name finds it.
+    const delivery = sceneOf(
+      'Nos options de livraison : Point relais à 2,90 €, Standard à domicile à 4,90 €, Express en 24 h à 9,90 €. ' +
+        "L'option la plus choisie : Standard.",
+      'comparison',
+    );
+    expect(delivery.options.map((o) => [o.name, o.figure, o.features])).toEqual([
+      ['Point relais', '2,90 €', []],
+      ['Standard à domicile', '4,90 €', []],
+      ['Express', '9,90 €', ['en 24 h']],
+    ]);
+    expect(delivery.highlight).toBe(1);
+    const english = sceneOf(
+      'ライトプラン月4回 8,800円、スタンダードプラン月8回 15,400円、マンツーマンプラン 22,000円。一番人気はスタンダードプランです。',
+      'comparison',
+    );
+    expect(english.options.map((o) => [o.name, o.features])).toEqual([
+      ['ライトプラン', ['月4回']],
+      ['スタンダードプラン', ['月8回']],
+      ['マンツーマンプラン', []],
+    ]);
+    expect(english.highlight).toBe(1);
+    const bikes = sceneOf(
+      'Mezza giornata: 25 €. Giornata intera: 40 €. Weekend: 70 €. Il più richiesto? Giornata intera!',
+      'comparison',
+    );
+    expect([bikes.highlight, bikes.badge]).toEqual([1, 'più richiesto']);
+    const beans = sceneOf(
+      '원두 구독 플랜 비교. 라이트 월 15,900원 vs 레귤러 월 29,900원, 추천은 레귤러!',
+      'comparison',
+    );
+    expect([beans.options.length, beans.highlight]).toEqual([2, 1]);
+  });
+
+  it('features: the verb after the list (Turkish, Korean), a thing before whom or what kind', () => {
+    const flat = sceneOf(
+      'Apart otelimizde her dairede mutfak, çamaşır makinesi, klima ve ücretsiz Wi-Fi bulunuyor.',
+      'features',
+    );
+    expect(flat.items.map((i) => [i.text, i.icon])).toEqual([
+      ['mutfak', 'cooking-pot'],
+      ['çamaşır makinesi', 'washing-machine'],
+      ['klima', 'snowflake'],
+      ['ücretsiz Wi-Fi', 'wifi'],
+    ]);
+    expect(sceneOf('Apart otelimizde her dairede mutfak, klima ve Wi-Fi bulunuyor.', 'title').title).toBe(
+      'Apart otelimizde her dairede',
+    );
+    const cafe = sceneOf('저희 카페는 넓은 운동장, 수제 간식, 무료 주차를 제공합니다.', 'features');
+    expect(cafe.items.map((i) => i.text)).toEqual(['넓은 운동장', '수제 간식', '무료 주차를']);
+    const icons = (prompt: string) => sceneOf(prompt, 'features').items.map((i) => i.icon);
+    expect(
+      icons('Incluye tabla y neopreno, clases en la playa, duchas de agua caliente y fotos de tu sesión.'),
+    ).toEqual(['check', 'waves', 'shower-head', 'camera']);
+    expect(icons('منتجعنا يضم: شاطئ خاص، مسبح للأطفال، مطعم، وواي فاي مجاني.')[1]).toBe('waves-ladder');
   });
 
   it('a web address has a real ending and a name: not "sig.ra" or "1.er"', () => {
@@ -522,7 +602,7 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(icons('The new pool is open! Heated pool, free parking, a sauna and a sunny terrace.')).toEqual([
       'waves-ladder',
       'square-parking',
-      'flame',
+      'bath',
       'sun',
     ]);
     expect(
