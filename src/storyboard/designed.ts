@@ -528,7 +528,10 @@ function timePattern(lex: Lexicon): RegExp {
   const to = `\\s*(?:[–—~〜-]|{rangeWords})\\s*`;
   const range = `(?:(?:${one}|${clock})${to})?${one}`;
   // Years 1500–2099 in any digits a language file's prompts use (Latin, Arabic-Indic, Devanagari).
-  const year = `(?:(?:{dateWords})\\s+)?(?:[1١१][5-9٥-٩५-९]|[2٢२][0٠०])\\p{Nd}{2}(?![\\p{Nd}])(?:\\s?[年년])?`;
+  // A quarter or half before it ("Q1 2027"), a month after 年/년 ("2027年3月").
+  const year =
+    `(?:(?:{dateWords})\\s+|[QH][1-4]\\s?)?(?:[1١१][5-9٥-٩५-९]|[2٢२][0٠०])\\p{Nd}{2}(?![\\p{Nd}])` +
+    `(?:\\s?[年년](?:\\s?\\p{Nd}{1,2}\\s?[月월])?)?`;
   return pattern(lex, `(?:${range}|${year})`, 'giu');
 }
 
@@ -579,7 +582,10 @@ export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): Fou
     let body = trimEdges(s);
     let head: Span | null = null;
     const colon = /[:：]\s+|：/u.exec(body.text);
-    if (colon && !/\p{Nd}$/u.test(body.text.slice(0, colon.index)) && [...body.text.matchAll(re)].length > 0) {
+    // (A figure before the colon ends a short label holding a time, "Inizio 2028:", or a heading, "Roadmap 2027:".)
+    const before = colon ? body.text.slice(0, colon.index) : '';
+    const heading = colon && (!/\p{Nd}$/u.test(before) || wordCount(before, lex.language) > 4);
+    if (colon && heading && [...body.text.matchAll(re)].length > 0) {
       const first = trimEdges(sub(body, 0, colon.index));
       const firstTimes = [...first.text.matchAll(re)].length;
       if (firstTimes === 0 || wordCount(first.text, lex.language) > 3) {
@@ -587,8 +593,11 @@ export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): Fou
         body = trimEdges(sub(body, colon.index + colon[0].length));
       }
     }
+    // Several times: the parts of an enumeration ("7:00 — выдача пакетов, 8:30 — разминка", "… und am Sonntag 10–13
+    // Uhr"), else its clauses.
     const times = [...body.text.matchAll(re)].length;
-    const parts = times > 1 ? clauses(body) : [body];
+    const listed = times > 1 ? enumerated(body, lex, true) : [];
+    const parts = times <= 1 ? [body] : listed.length > 1 ? listed : clauses(body);
     parts.forEach((p, k) => units.push({ span: p, head: k === 0 ? head : null }));
   }
   let best: { from: number; items: Timed[] } | null = null;

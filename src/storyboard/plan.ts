@@ -393,13 +393,13 @@ function numbered(all: Span, lex: Lexicon): Piece | null {
   const wordEnd = `(?:${bareEnd}|\\s+[–—-]\\s+|\\s*[,，](?=\\s*\\p{L}))`;
   const re = pattern(
     lex,
-    `(?<=^|[\\s:：。.!?！？،؛])(?:` +
+    `(?<=^|[\\s:：。.!?！？،؛;；])(?:` +
       // Step 1, Step one, الخطوة الأولى, 第1步, STEP1
       `(?:{stepWords})\\s*(\\p{Nd}{1,2}|{numberWords}|{ordinals})(?:\\s*(?:{stepAfter}))?${wordEnd}` +
       // 1단계, 第一步 (第 is a step word), 一つ目
       `|(\\p{Nd}{1,2}|{numberWords})\\s*(?:{stepAfter})${wordEnd}` +
-      // 1. Schritt, 1º passo, 1re étape, 1. adım
-      `|(\\p{Nd}{1,2})(?:\\.|[ºª°]|\\p{Ll}{1,3})?\\s*(?:{stepWords})${wordEnd}` +
+      // 1. Schritt, 1º passo, 1.º passo, 1re étape, 1. adım
+      `|(\\p{Nd}{1,2})(?:\\.?[ºª°]|\\.|\\p{Ll}{1,3})?\\s*(?:{stepWords})${wordEnd}` +
       // Primer paso, पहला चरण
       `|({ordinals})\\s*(?:{stepWords})${wordEnd}` +
       // 첫째, First:

@@ -631,6 +631,53 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(sceneOf('Video games for kids. Play every day.', 'title').title).toBe('Video games for kids');
   });
 
+  it('timelines in one sentence: a dash after each time, quarters, months after 年, a heading ending on a year', () => {
+    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
+    expect(timeline('Полумарафон, программа дня: 7:00 — выдача пакетов, 8:30 — разминка, 9:00 — старт.')).toEqual([
+      ['7:00', 'выдача пакетов'],
+      ['8:30', 'разминка'],
+      ['9:00', 'старт'],
+    ]);
+    expect(
+      timeline('Roadmap do app para 2027: Q1 2027 pagamento por Pix, Q2 2027 fidelidade, Q3 2027 bicicletas.'),
+    ).toEqual([
+      ['Q1 2027', 'pagamento por Pix'],
+      ['Q2 2027', 'fidelidade'],
+      ['Q3 2027', 'bicicletas'],
+    ]);
+    expect(
+      timeline('改造计划：2027年3月开始施工，2027年6月儿童阅览室开放，2027年9月全面开放。').map((i) => i[0]),
+    ).toEqual(['2027年3月', '2027年6月', '2027年9月']);
+    expect(
+      timeline(
+        'Nuestra historia: en 1998 plantamos los olivos, en 2006 abrimos la almazara y en 2024 la tienda online.',
+      ),
+    ).toEqual([
+      ['1998', 'plantamos los olivos'],
+      ['2006', 'abrimos la almazara'],
+      ['2024', 'la tienda online'],
+    ]);
+    expect(
+      timeline('Neue Zeiten: Montag bis Freitag 7–18 Uhr, Samstag 8–14 Uhr und am ersten Sonntag im Monat 10–13 Uhr.'),
+    ).toEqual([
+      ['7–18 Uhr', 'Montag bis Freitag'],
+      ['8–14 Uhr', 'Samstag'],
+      ['10–13 Uhr', 'am ersten Sonntag im Monat'],
+    ]);
+  });
+
+  it('step markers after a semicolon, and written "1.º passo"', () => {
+    expect(markers('预约很简单：第一步，选择服务；第二步，预约时间；第三步，按时到店。')).toEqual([
+      ['第一步', '选择服务'],
+      ['第二步', '预约时间'],
+      ['第三步', '按时到店'],
+    ]);
+    expect(markers('Como pedir o cartão: 1.º passo – preencha o formulário. 2.º passo – anexe uma foto.')).toEqual([
+      ['1.º passo', 'preencha o formulário'],
+      ['2.º passo', 'anexe uma foto'],
+    ]);
+  });
+
   it('timelines: ranges of times, a label holding the time, years with a suffix or in other digits', () => {
     const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(
