@@ -12,3 +12,9 @@ export const TALL_SAFE_AREA = { top: 0.12, bottom: 0.2 } as const;
 
 /** Body text is never set smaller than this share of the canvas's short side. */
 export const MIN_TEXT_SHARE = 0.022;
+
+/**
+ * Comparison cards without features hold only a name and a figure: they take this share of the height a card with
+ * features would, centred where the cards go (side by side, or stacked on a tall canvas), not a tall card half empty.
+ */
+export const BARE_CARD_SHARE = { columns: 0.5, stacked: 0.7 } as const;

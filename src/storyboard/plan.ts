@@ -540,7 +540,8 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
   const lead = pattern(
     lex,
     `^(?:(?:{metaVerbs})[\\s,]*)*(?:(?:${item}[\\s-]*)+(?:[\\p{L}\\p{M}'’-]+[\\s-]+){0,3}?)?(?:{videoNouns})` +
-      `((?:[\\s,-]*${item})*)[\\s,:：،-]*((?:{topicLinks})(?![\\p{L}])[\\s:：]*)?`,
+      // (Arabic joins "for" to the word: "فيديو قصير لقاعة…" keeps "لقاعة…", the words as written.)
+      `((?:[\\s,-]*${item})*)[\\s,:：،-]*(?:((?:{topicLinks})(?![\\p{L}])[\\s:：]*)|(?=(ل)\\p{L})|)`,
   );
   // (Cheap tests first: both forms need a word that names a video, the tail form at the sentence's end.)
   const noun = pattern(lex, `{videoNouns}`);
@@ -549,7 +550,7 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
   if (m) {
     // A request needs its link ("for", "about") unless a length or a colon marks it as one.
     const rest = trimEdges(sub(s, m[0].length));
-    if ((m[2] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text))
+    if ((m[2] || m[3] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text))
       return { rest, cut: m[0].trim() };
   }
   const tail = pattern(

@@ -476,6 +476,56 @@ describe("storyboard composer: a scene's own pictogram", () => {
   );
 });
 
+describe('storyboard composer: comparison cards', () => {
+  const documentOf = (features: string[], canvas: { width: number; height: number }, direction?: 'rtl') =>
+    getEngine('hyperframes').drawStoryboard!(
+      toStoryboard(
+        storyboardSchema.parse({
+          ...(direction && { direction }),
+          scenes: [
+            {
+              kind: 'comparison',
+              options: [
+                { name: 'Basic', figure: '9 €', features },
+                { name: 'Plus', figure: '19 €', features },
+                { name: 'Max', figure: '29 €', features },
+              ],
+            },
+          ],
+        }),
+        { image: () => null },
+      ),
+      { ...canvas, assets: [] },
+    );
+  const heights = (html: string) =>
+    [...html.matchAll(/class="ocard[^"]*" id="[^"]+" style="[^"]*height:([\d.]+)px/gu)].map((m) => Number(m[1]));
+  /** The left edge of each option's name and figure box inside its card. */
+  const lefts = (html: string, what: 'n' | 'v') =>
+    [...html.matchAll(new RegExp(`style="left:([\\d.]+)px[^"]*"><div id="s\\d+-${what}\\d`, 'gu'))].map((m) =>
+      Number(m[1]),
+    );
+
+  it('cards without features are shorter, side by side and stacked', () => {
+    for (const canvas of [
+      { width: 640, height: 360 },
+      { width: 360, height: 640 },
+    ]) {
+      const bare = heights(documentOf([], canvas));
+      const featured = heights(documentOf(['2 GB', 'calls'], canvas));
+      expect(bare).toHaveLength(3);
+      for (const [i, h] of bare.entries()) expect(h).toBeLessThan(featured[i]! * 0.8);
+    }
+  });
+
+  it("stacked right to left, the name is at the card's right and the figure at its left", () => {
+    const canvas = { width: 360, height: 640 };
+    const ltr = documentOf([], canvas);
+    const rtl = documentOf([], canvas, 'rtl');
+    expect(lefts(ltr, 'n')[0]!).toBeLessThan(lefts(ltr, 'v')[0]!);
+    expect(lefts(rtl, 'n')[0]!).toBeGreaterThan(lefts(rtl, 'v')[0]!);
+  });
+});
+
 describe('storyboard composer: step markers', () => {
   it(
     'draws every marker whole inside its badge, long ones ("第一步", "Schritt 1") too',

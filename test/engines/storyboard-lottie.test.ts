@@ -614,3 +614,46 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
     expect(differing / total).toBeGreaterThan(0.2);
   });
 });
+
+describe('offline Lottie composition: comparison cards', () => {
+  type Shape = { ty: string; it?: Shape[]; s?: { k: number[] } };
+  type Layer = { nm: string; shapes?: Shape[] };
+  const boardOf = (features: string[], direction?: 'rtl') =>
+    toStoryboard(
+      storyboardSchema.parse({
+        ...(direction && { direction }),
+        scenes: [
+          {
+            kind: 'comparison',
+            options: [
+              { name: 'Basic', figure: '9 €', features },
+              { name: 'Plus', figure: '19 €', features },
+              { name: 'Max', figure: '29 €', features },
+            ],
+          },
+        ],
+      }),
+      { image: () => null },
+    );
+  const cardHeights = (features: string[], canvas: { width: number; height: number }) => {
+    const animation = JSON.parse(
+      engine.drawStoryboard!(boardOf(features), { ...canvas, assets: [] }),
+    ) as LottieAnimation;
+    const layers = [animation.layers, ...(animation.assets ?? []).map((a) => a.layers ?? [])].flat() as Layer[];
+    return layers
+      .filter((l) => /^card \d/u.test(l.nm))
+      .map((l) => l.shapes![0]!.it!.find((x) => x.ty === 'rc')!.s!.k[1]!);
+  };
+
+  it('cards without features are shorter than cards with features, side by side and stacked', () => {
+    for (const canvas of [
+      { width: 640, height: 360 },
+      { width: 360, height: 640 },
+    ]) {
+      const bare = cardHeights([], canvas);
+      const featured = cardHeights(['2 GB', 'calls'], canvas);
+      expect(bare).toHaveLength(3);
+      for (const [i, h] of bare.entries()) expect(h).toBeLessThan(featured[i]! * 0.8);
+    }
+  });
+});

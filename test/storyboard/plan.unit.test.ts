@@ -565,6 +565,16 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect([beans.options.length, beans.highlight]).toEqual([2, 1]);
   });
 
+  it('an Arabic request joined to its subject ("فيديو قصير لقاعة…") is a direction, the subject the title', () => {
+    const planned = planOf({
+      prompt: 'نريد فيديو قصير لقاعة الأفراح لدينا. باقات الزفاف: الفضية بـ 15,000 ريال، الذهبية بـ 25,000 ريال.',
+      instructions: null,
+      durationSeconds: null,
+    });
+    expect(planned.storyboard.scenes[0]).toMatchObject({ kind: 'title', title: 'لقاعة الأفراح لدينا' });
+    expect(planned.directions).toContain('نريد فيديو قصير');
+  });
+
   it('features: the verb after the list (Turkish, Korean), a thing before whom or what kind', () => {
     const flat = sceneOf(
       'Apart otelimizde her dairede mutfak, çamaşır makinesi, klima ve ücretsiz Wi-Fi bulunuyor.',

@@ -2,6 +2,7 @@
 // a timeline (times on a line) and a comparison (options as cards). Wide canvases use columns; tall ones
 // stack. Every function returns layers top first.
 import { ICONS } from '../../storyboard/icons.js';
+import { BARE_CARD_SHARE } from '../../storyboard/layout.js';
 import type { Scene } from '../../storyboard/types.js';
 import { EASE, ellipse, fill, group, rect, shapeLayer, stroke, type Json, type Transform, type Vec } from './build.js';
 import { commonSize, FPS, type Box, type Composer, type TextBlock } from './compose.js';
@@ -374,20 +375,25 @@ export function drawComparison(c: Composer, scene: SceneOf<'comparison'>, L: num
   const enter = c.enterLength(L);
   const step = Math.max(2, Math.min(s(0.3), Math.round((L * 0.35) / n)));
   const t0 = scene.heading ? Math.round(enter * 0.5) : 2;
+  const featured = scene.options.some((o) => o.features.length > 0);
+  const share = featured ? 1 : stacked ? BARE_CARD_SHARE.stacked : BARE_CARD_SHARE.columns;
   const cards: Box[] = scene.options.map((_, i) => {
     if (stacked) {
-      const h = (area.h - badgeH - gap * (n - 1)) / n;
-      return { x: area.x, y: area.y + badgeH + i * (h + gap), w: area.w, h };
+      const h = ((area.h - badgeH - gap * (n - 1)) / n) * share;
+      const top = area.y + badgeH + (area.h - badgeH - n * h - gap * (n - 1)) / 2;
+      return { x: area.x, y: top + i * (h + gap), w: area.w, h };
     }
     const w = (area.w - gap * (n - 1)) / n;
     const col = c.rtl ? n - 1 - i : i;
-    return { x: area.x + col * (w + gap), y: area.y + badgeH, w, h: area.h - badgeH };
+    const h = (area.h - badgeH) * share;
+    return { x: area.x + col * (w + gap), y: area.y + badgeH + (area.h - badgeH - h) / 2, w, h };
   });
   const inner = (b: Box) => ({ w: b.w - 2 * pad, h: b.h - 2 * pad });
   const card0 = inner(cards[0]!);
   const nameW = stacked ? card0.w * 0.5 : card0.w;
-  const headH = stacked ? card0.h * 0.42 : card0.h * 0.16;
-  const figH = stacked ? card0.h * 0.42 : card0.h * 0.22;
+  // Without features the name and the figure share the card.
+  const headH = card0.h * (stacked ? (featured ? 0.42 : 1) : featured ? 0.16 : 0.34);
+  const figH = card0.h * (stacked ? (featured ? 0.42 : 1) : featured ? 0.22 : 0.5);
   const featH = stacked ? card0.h * 0.54 : card0.h * 0.54;
   const names = sameSize(
     c,
@@ -441,10 +447,12 @@ export function drawComparison(c: Composer, scene: SceneOf<'comparison'>, L: num
     const y = b.y + pad;
     const texts: Json[] = [];
     const nb = names[i];
-    if (nb) texts.push(...c.drawLines(nb, x, y + (headH - nb.height) / 2, 0, L, () => rise, `name ${i + 1}`));
+    // Stacked, the name at the card's start and the figure at its end (mirrored for right-to-left text).
+    const nx = stacked && c.rtl ? x + card0.w - nameW : x;
+    if (nb) texts.push(...c.drawLines(nb, nx, y + (headH - nb.height) / 2, 0, L, () => rise, `name ${i + 1}`));
     const fb = figures[i];
     if (fb && o.figure) {
-      const fx = stacked ? x + nameW : x;
+      const fx = stacked && !c.rtl ? x + nameW : x;
       const fy = stacked ? y + (headH - fb.height) / 2 : y + headH + T * 0.01 + (figH - fb.height) / 2;
       texts.push(...c.drawLines(fb, fx, fy, 0, L, () => rise, `figure ${i + 1}`));
     }

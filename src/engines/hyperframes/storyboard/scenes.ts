@@ -2,6 +2,7 @@
 // non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
 // starting at `t0` (the scene's start, after its transition in).
 import { ICON_GRID, ICON_STROKE, ICONS } from '../../../storyboard/icons.js';
+import { BARE_CARD_SHARE } from '../../../storyboard/layout.js';
 import { CJK } from '../../../text/scripts.js';
 import type { Figure, Look, Scene, TimedScene } from '../../../storyboard/types.js';
 import { box, escapeHtml, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
@@ -1088,15 +1089,19 @@ function comparison(c: SceneContext, s: Of<'comparison'>): SceneOutput {
   const pad = 3 * u;
   const badgeH = s.badge && s.highlight !== null ? 6 * u : 0;
   const ink = readableOn(look.palette.accent, [look.palette.background, '#ffffff', '#0b0b12']);
+  const featured = s.options.some((o) => o.features.length > 0);
+  const share = featured ? 1 : stacked ? BARE_CARD_SHARE.stacked : BARE_CARD_SHARE.columns;
   s.options.forEach((o, i) => {
     const r: Rect = stacked
       ? (() => {
-          const h = (area.h - badgeH - gap * (n - 1)) / n;
-          return { x: area.x, y: area.y + badgeH + i * (h + gap), w: area.w, h };
+          const h = ((area.h - badgeH - gap * (n - 1)) / n) * share;
+          const top = area.y + badgeH + (area.h - badgeH - n * h - gap * (n - 1)) / 2;
+          return { x: area.x, y: top + i * (h + gap), w: area.w, h };
         })()
       : (() => {
           const w = (area.w - gap * (n - 1)) / n;
-          return { x: area.x + i * (w + gap), y: area.y + badgeH, w, h: area.h - badgeH };
+          const h = (area.h - badgeH) * share;
+          return { x: area.x + i * (w + gap), y: area.y + badgeH + (area.h - badgeH - h) / 2, w, h };
         })();
     const hl = s.highlight === i;
     const card = place(f, r);
@@ -1104,17 +1109,19 @@ function comparison(c: SceneContext, s: Of<'comparison'>): SceneOutput {
     const innerW = r.w - 2 * pad;
     if (stacked) {
       const nameW = innerW * 0.5;
+      // The name at the card's start, the figure at its end: mirrored inside the card for right-to-left text.
+      const mirrored = (q: Rect): Rect => (f.rtl ? { ...q, x: r.w - q.x - q.w } : q);
       inner +=
         box(
           f,
-          { x: pad, y: pad, w: nameW, h: (r.h - 2 * pad) * 0.42 },
+          mirrored({ x: pad, y: pad, w: nameW, h: (r.h - 2 * pad) * (featured ? 0.42 : 1) }),
           { valign: 'center', placed: true },
           text(f, `${id}-n${i}`, o.name, { cls: 'oname', max: 6.5 * u, same: `${id}-n` }),
         ) +
         (o.figure
           ? box(
               f,
-              { x: pad + nameW, y: pad, w: innerW - nameW, h: (r.h - 2 * pad) * 0.42 },
+              mirrored({ x: pad + nameW, y: pad, w: innerW - nameW, h: (r.h - 2 * pad) * (featured ? 0.42 : 1) }),
               { valign: 'center', halign: 'end', placed: true },
               text(f, `${id}-v${i}`, o.figure, { cls: 'ofig', max: 8 * u, same: `${id}-v` }),
             )
@@ -1131,22 +1138,26 @@ function comparison(c: SceneContext, s: Of<'comparison'>): SceneOutput {
           : '');
     } else {
       const h = r.h - 2 * pad;
+      // Without features the name and the figure share the card.
+      const [nameH, figY, figH] = featured ? [0.16, 0.17, 0.22] : [0.34, 0.38, 0.5];
       inner +=
         box(
           f,
-          { x: pad, y: pad, w: innerW, h: h * 0.16 },
+          { x: pad, y: pad, w: innerW, h: h * nameH },
           { valign: 'center', halign: 'center', placed: true },
           text(f, `${id}-n${i}`, o.name, { cls: 'oname', max: 6 * u, same: `${id}-n` }),
         ) +
         (o.figure
           ? box(
               f,
-              { x: pad, y: pad + h * 0.17, w: innerW, h: h * 0.22 },
+              { x: pad, y: pad + h * figY, w: innerW, h: h * figH },
               { valign: 'center', halign: 'center', placed: true },
               text(f, `${id}-v${i}`, o.figure, { cls: 'ofig', max: 9 * u, same: `${id}-v` }),
             )
           : '') +
-        `<div class="orule" style="left:${px(pad)};top:${px(pad + h * 0.42)};width:${px(innerW)}"></div>` +
+        (featured
+          ? `<div class="orule" style="left:${px(pad)};top:${px(pad + h * 0.42)};width:${px(innerW)}"></div>`
+          : '') +
         (o.features.length
           ? box(
               f,
