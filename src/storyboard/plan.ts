@@ -801,10 +801,11 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
       heading = trimEdges(sub(s, 0, colon[1]!.length));
       body = trimEdges(sub(s, colon[0].length));
     } else {
-      // "Our bike has a rain cover, room for three kids and a lock": what it has, as features (the lead-in their
-      // heading), when pictograms show them.
+      // "Our bike has a rain cover, room for three kids and a lock": what it has, as features under what has them
+      // ("Our bike": the verb, a link, not shown; "Incluye …" keeps it), when pictograms show them.
       const link = pattern(lex, `(?:^|\\s)(?:{featureLinks})\\s+`).exec(s.text);
-      let lead = link ? trimEdges(sub(s, 0, link.index + link[0].length)) : null;
+      let lead = link ? trimEdges(sub(s, 0, link.index)) : null;
+      if (link && !/\p{L}/u.test(lead!.text)) lead = trimEdges(sub(s, 0, link.index + link[0].length));
       const rest = link ? trimEdges(sub(s, link.index + link[0].length)) : null;
       let listed = rest ? enumerated(rest, lex, true) : [];
       if (!link) ({ lead, listed } = verbLast(s, lex));

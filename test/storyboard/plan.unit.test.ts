@@ -565,6 +565,16 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect([beans.options.length, beans.highlight]).toEqual([2, 1]);
   });
 
+  it('a request after the content ("Mach daraus bitte einen kurzen, freundlichen Clip.") is a direction', () => {
+    const planned = planOf({
+      prompt: 'Unser Hofladen ist jetzt täglich geöffnet. Mach daraus bitte einen kurzen, freundlichen Clip.',
+      instructions: null,
+      durationSeconds: null,
+    });
+    expect(planned.directions).toContain('Mach daraus bitte einen kurzen, freundlichen Clip');
+    expect(JSON.stringify(planned.storyboard.scenes)).not.toContain('Clip');
+  });
+
   it('an Arabic request joined to its subject ("فيديو قصير لقاعة…") is a direction, the subject the title', () => {
     const planned = planOf({
       prompt: 'نريد فيديو قصير لقاعة الأفراح لدينا. باقات الزفاف: الفضية بـ 15,000 ريال، الذهبية بـ 25,000 ريال.',
@@ -589,6 +599,14 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(sceneOf('Apart otelimizde her dairede mutfak, klima ve Wi-Fi bulunuyor.', 'title').title).toBe(
       'Apart otelimizde her dairede',
     );
+    // Under what has them, without the verb linking them ("vem com"); one that opens the sentence stays.
+    const car = planOf({
+      prompt: 'O novo Urbano EV vem com carregamento rápido, câmera de ré, teto solar e garantia de 8 anos.',
+      instructions: null,
+      durationSeconds: null,
+    }).storyboard.scenes;
+    expect(car.map((x) => x.kind)).toEqual(['title', 'features']);
+    expect(car[0]).toMatchObject({ title: 'O novo Urbano EV' });
     const cafe = sceneOf('저희 카페는 넓은 운동장, 수제 간식, 무료 주차를 제공합니다.', 'features');
     expect(cafe.items.map((i) => i.text)).toEqual(['넓은 운동장', '수제 간식', '무료 주차를']);
     const icons = (prompt: string) => sceneOf(prompt, 'features').items.map((i) => i.icon);
