@@ -8,7 +8,7 @@
 //               gets the icon its words mean (the language file's `icons`).
 // Every text is a span of the prompt (the fidelity rule of plan.ts).
 import { isIconName } from './icons.js';
-import { GLUED_LETTERS, pattern, wordPattern, type Lexicon } from './lexicon.js';
+import { GLUED_LETTERS, pattern, wordParts, type Lexicon } from './lexicon.js';
 import { figuresIn } from './numbers.js';
 import { clauses, spanEnd, sub, trimEdges, wordCount, type Span } from './text.js';
 import type { ComparisonOption, Feature, TimedItem } from './types.js';
@@ -52,6 +52,15 @@ const folded = (text: string) =>
     .replaceAll('ς', 'σ');
 
 /**
+ * A word's pattern with an end left open (no bound there), and what may come before it when it is bounded
+ * (`lead`: Arabic words take their joined conjunction, prepositions and article first).
+ */
+function loosened(word: string, open: { start: boolean; end: boolean }, lead: string): string {
+  const { before, body, after } = wordParts(word);
+  return `${open.start || !before ? '' : before + lead}${body}${open.end ? '' : after}`;
+}
+
+/**
  * A language's icon words as patterns: whole words, except that a `*` at a word's end leaves that end open
  * (compounds: "fahrrad*" finds "Fahrradverleih", "*parkplatz" finds "Gästeparkplatz").
  */
@@ -63,14 +72,14 @@ function rulesOf(lex: Lexicon): IconRule[] {
         ? list.map((w) => {
             const open = { start: w.startsWith('*'), end: w.endsWith('*') };
             const word = w.replace(/^\*|\*$/g, '');
-            let source = wordPattern(word);
             // Arabic joins its conjunction, prepositions and article to the word ("ومطبخ", "بالمطبخ"): they may come
             // first. Japanese, Chinese and Korean glue words together ("無料Wi-Fi"): their words are open at both ends.
             const glued = GLUED.has(lex.language);
-            if (glued || open.start) source = source.replace(/^\(\?<!\[\\p\{L\}\\p\{M\}\]\)/, '');
-            else if (/^\p{Script=Arabic}/u.test(word))
-              source = source.replace(/^(\(\?<!\[\\p\{L\}\\p\{M\}\]\))/, '$1(?:[وفبلك]?(?:ال|لل)?)');
-            if (glued || open.end) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
+            let source = loosened(
+              word,
+              { start: glued || open.start, end: glued || open.end },
+              /^\p{Script=Arabic}/u.test(word) ? '(?:[وفبلك]?(?:ال|لل)?)' : '',
+            );
             // Yet a short katakana word is not part of a longer one (パン is not in ジャパン), and a one-syllable Korean
             // word starts its word (차 "car" is not in 녹차 "green tea"; particles follow it: 차를).
             if (/^\p{Script=Katakana}{1,2}$/u.test(word))
@@ -149,7 +158,7 @@ const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]`, 'u');
  * başı ₺350": an option, or null. Its figure is its price, or — when another figure comes first (a journey's time, a
  * tour's length) — the clause that starts with that one; a price later on is one of its features.
  */
-export function optionOf(s: Span, lex: Lexicon): Option | null {
+function optionOf(s: Span, lex: Lexicon): Option | null {
   const figures = figuresIn(s, lex).filter((f) => !f.code);
   const money = figures.find((f) => f.kind === 'money');
   if (!money) return null;
@@ -306,12 +315,11 @@ function nameKeys(options: Option[]): string[][] {
  * A pattern finding an option's name in a sentence: a whole word, but Arabic may join a conjunction or a preposition
  * to it ("بالذهبية"), and Japanese, Chinese and Korean glue what follows ("スタンダードプランです", "포장이사입니다").
  */
-function namePattern(name: string, lex: Lexicon): RegExp {
-  let source = wordPattern(name);
-  if (/^ال/u.test(name)) source = source.replace(/^(\(\?<!\[\\p\{L\}\\p\{M\}\]\))/, '$1(?:[وفبلك]|لل)?');
-  if (GLUED.has(lex.language)) source = source.replace(/\(\?!\[\\p\{L\}\\p\{M\}\]\)$/, '');
-  return new RegExp(source, 'iu');
-}
+const namePattern = (name: string, lex: Lexicon) =>
+  new RegExp(
+    loosened(name, { start: false, end: GLUED.has(lex.language) }, /^ال/u.test(name) ? '(?:[وفبلك]|لل)?' : ''),
+    'iu',
+  );
 
 export type FoundComparison = {
   span: Span;
@@ -445,10 +453,10 @@ function singledOut(
   options: Option[],
   lex: Lexicon,
 ): { highlight: number; badge: string | null; whole: boolean; asked: string[] } | null {
-  const keys = nameKeys(options);
+  const patterns = nameKeys(options).map((keys) => keys.map((key) => namePattern(key, lex)));
   const nameIn = (text: string) =>
-    keys
-      .map((ks, k) => ({ k, m: ks.map((key) => namePattern(key, lex).exec(text)).find((m) => m) ?? null }))
+    patterns
+      .map((res, k) => ({ k, m: res.map((re) => re.exec(text)).find((m) => m) ?? null }))
       .filter((x): x is { k: number; m: RegExpExecArray } => x.m !== null);
   const named = nameIn(next.text);
   if (named.length !== 1 || figuresIn(next, lex).some((f) => f.kind === 'money')) return null;

@@ -178,17 +178,6 @@ export const GLUED_LETTERS = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Kata
 
 export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * A word or phrase as a pattern: case-insensitive (with the `iu` flags), combining marks the text adds (Arabic vowel
- * signs, the Devanagari nukta) allowed after each letter of those scripts, spaces matching any run of spaces, and
- * bounded by non-letters on each side that is a letter of a spaced script (never `\b`, which knows ASCII only); a
- * digit may touch a word ("8s", "10-Sekunden", "8초").
- */
-export function wordPattern(word: string): string {
-  const { before, body, after } = wordParts(word);
-  return `${before}${body}${after}`;
-}
-
 const BEFORE = '(?<![\\p{L}\\p{M}])';
 const AFTER = '(?![\\p{L}\\p{M}])';
 
@@ -220,8 +209,14 @@ const marksAfter = (c: string) => {
   return MARKED_SCRIPTS.find((s) => code >= s.from && code <= s.to)?.marks ?? '';
 };
 
-/** A word's pattern in three parts: the bound before it (or ''), its letters, the bound after it (or ''). */
-function wordParts(word: string): { before: string; body: string; after: string } {
+/**
+ * A word or phrase as a pattern, in three parts: the bound before it (or ''), its letters, the bound after it (or '').
+ * Case-insensitive with the `iu` flags; combining marks the text adds (Arabic vowel signs, the Devanagari nukta)
+ * allowed after each letter of those scripts; spaces match any run of spaces; bounded by non-letters on each side
+ * that is a letter of a spaced script (never `\b`, which knows ASCII only); a digit may touch a word ("8s",
+ * "10-Sekunden", "8초").
+ */
+export function wordParts(word: string): { before: string; body: string; after: string } {
   const chars = [...word];
   const body = chars.map((c) => (/\s/u.test(c) ? '\\s+' : `${escape(c)}${marksAfter(c)}`)).join('');
   const bounded = (c: string) => /\p{L}/u.test(c) && !UNSPACED.test(c) && !SUFFIXED.test(c);

@@ -14,7 +14,7 @@ import type { Storyboard } from '../../src/storyboard/types.js';
 import { iconSvg } from '../../src/engines/hyperframes/storyboard/scenes.js';
 import type { MediaAsset } from '../../src/engines/types.js';
 import { launchTestBrowser } from '../support/browser.js';
-import { decodeFrame, ocrFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
+import { comparisonBoard, decodeFrame, ocrFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
 
 const engine = getEngine('hyperframes');
 const sandbox = useRenderSandbox('sbhf', (e) => e.startsWith('video-render-'));
@@ -478,25 +478,10 @@ describe("storyboard composer: a scene's own pictogram", () => {
 
 describe('storyboard composer: comparison cards', () => {
   const documentOf = (features: string[], canvas: { width: number; height: number }, direction?: 'rtl') =>
-    getEngine('hyperframes').drawStoryboard!(
-      toStoryboard(
-        storyboardSchema.parse({
-          ...(direction && { direction }),
-          scenes: [
-            {
-              kind: 'comparison',
-              options: [
-                { name: 'Basic', figure: '9 €', features },
-                { name: 'Plus', figure: '19 €', features },
-                { name: 'Max', figure: '29 €', features },
-              ],
-            },
-          ],
-        }),
-        { image: () => null },
-      ),
-      { ...canvas, assets: [] },
-    );
+    getEngine('hyperframes').drawStoryboard!(comparisonBoard(features, direction), {
+      ...canvas,
+      assets: [],
+    });
   const heights = (html: string) =>
     [...html.matchAll(/class="ocard[^"]*" id="[^"]+" style="[^"]*height:([\d.]+)px/gu)].map((m) => Number(m[1]));
   /** The left edge of each option's name and figure box inside its card. */

@@ -15,7 +15,7 @@ import { planStoryboard } from '../../src/storyboard/plan.js';
 import { storyboardSchema, toStoryboard } from '../../src/storyboard/schema.js';
 import { sceneTexts } from '../../src/storyboard/types.js';
 import type { MediaAsset } from '../../src/engines/types.js';
-import { colourCount, decodeFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
+import { colourCount, comparisonBoard, decodeFrame, pictogramBoard, tools, useRenderSandbox } from './support.js';
 
 const run = promisify(execFile);
 const engine = getEngine('lottie');
@@ -618,26 +618,9 @@ describe('offline Lottie composition: legible text (OCR) at every aspect ratio',
 describe('offline Lottie composition: comparison cards', () => {
   type Shape = { ty: string; it?: Shape[]; s?: { k: number[] } };
   type Layer = { nm: string; shapes?: Shape[] };
-  const boardOf = (features: string[], direction?: 'rtl') =>
-    toStoryboard(
-      storyboardSchema.parse({
-        ...(direction && { direction }),
-        scenes: [
-          {
-            kind: 'comparison',
-            options: [
-              { name: 'Basic', figure: '9 €', features },
-              { name: 'Plus', figure: '19 €', features },
-              { name: 'Max', figure: '29 €', features },
-            ],
-          },
-        ],
-      }),
-      { image: () => null },
-    );
   const cardHeights = (features: string[], canvas: { width: number; height: number }) => {
     const animation = JSON.parse(
-      engine.drawStoryboard!(boardOf(features), { ...canvas, assets: [] }),
+      engine.drawStoryboard!(comparisonBoard(features), { ...canvas, assets: [] }),
     ) as LottieAnimation;
     const layers = [animation.layers, ...(animation.assets ?? []).map((a) => a.layers ?? [])].flat() as Layer[];
     return layers

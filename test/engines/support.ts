@@ -213,3 +213,23 @@ export function pictogramBoard(third: { icon?: null }): Storyboard {
   );
   return { ...sb, scenes: sb.scenes.map((x, i) => (i === 2 ? { ...x, ...third } : x)) };
 }
+
+/** The comparison cards tests' storyboard: three plans with a price each and the same `features`. */
+export function comparisonBoard(features: string[], direction?: 'rtl'): Storyboard {
+  return toStoryboard(
+    storyboardSchema.parse({
+      ...(direction && { direction }),
+      scenes: [
+        {
+          kind: 'comparison',
+          options: [
+            { name: 'Basic', figure: '9 €', features },
+            { name: 'Plus', figure: '19 €', features },
+            { name: 'Max', figure: '29 €', features },
+          ],
+        },
+      ],
+    }),
+    { image: () => null },
+  );
+}

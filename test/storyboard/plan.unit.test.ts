@@ -15,6 +15,8 @@ import { hyperframesTexts, lottieTexts } from './corpus.js';
 
 const plan = (prompt: string, durationSeconds: number | null = null, instructions: string | null = null) =>
   planStoryboard({ prompt, instructions, durationSeconds });
+/** The whole plan (its directions too) of a prompt at its natural length. */
+const fullPlan = (prompt: string) => planOf({ prompt, instructions: null, durationSeconds: null });
 const kinds = (prompt: string) => plan(prompt).scenes.map((s) => s.kind);
 const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scene, { kind: K }> => {
   const scene: Scene | undefined = plan(prompt).scenes.find((s) => s.kind === kind);
@@ -322,7 +324,7 @@ describe('scenes', () => {
       ['हमारी बेकरी के लिए 8 सेकंड का विज्ञापन।', 'हमारी बेकरी', 'के लिए 8 सेकंड का विज्ञापन'],
     ];
     for (const [prompt, title, direction] of cases) {
-      const p = planOf({ prompt, instructions: null, durationSeconds: null });
+      const p = fullPlan(prompt);
       expect(p.storyboard.scenes[0], prompt).toMatchObject({ kind: 'title', title });
       expect(p.directions, prompt).toContain(direction);
     }
@@ -486,15 +488,13 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       ['Tour pass', '$25 a day'],
     ]);
     expect([rental.highlight, rental.badge]).toEqual([1, 'Most riders pick']);
-    const planned = planOf({ prompt, instructions: null, durationSeconds: null });
+    const planned = fullPlan(prompt);
     expect(planned.directions).toContain('so please make it stand out');
     expect(JSON.stringify(planned.storyboard.scenes)).not.toContain('stand out');
     // An ask between two clauses takes the sentence with it.
-    const between = planOf({
-      prompt: prompt.replace('so please make it stand out.', 'please make it stand out, it is the best value.'),
-      instructions: null,
-      durationSeconds: null,
-    });
+    const between = fullPlan(
+      prompt.replace('so please make it stand out.', 'please make it stand out, it is the best value.'),
+    );
     expect(between.storyboard.scenes.find((x) => x.kind === 'comparison')).toMatchObject({ highlight: 1, badge: null });
     expect(JSON.stringify(between.storyboard.scenes)).not.toContain('stand out');
     const ferry = sceneOf(
@@ -566,21 +566,17 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('a request after the content ("Mach daraus bitte einen kurzen, freundlichen Clip.") is a direction', () => {
-    const planned = planOf({
-      prompt: 'Unser Hofladen ist jetzt täglich geöffnet. Mach daraus bitte einen kurzen, freundlichen Clip.',
-      instructions: null,
-      durationSeconds: null,
-    });
+    const planned = fullPlan(
+      'Unser Hofladen ist jetzt täglich geöffnet. Mach daraus bitte einen kurzen, freundlichen Clip.',
+    );
     expect(planned.directions).toContain('Mach daraus bitte einen kurzen, freundlichen Clip');
     expect(JSON.stringify(planned.storyboard.scenes)).not.toContain('Clip');
   });
 
   it('an Arabic request joined to its subject ("فيديو قصير لقاعة…") is a direction, the subject the title', () => {
-    const planned = planOf({
-      prompt: 'نريد فيديو قصير لقاعة الأفراح لدينا. باقات الزفاف: الفضية بـ 15,000 ريال، الذهبية بـ 25,000 ريال.',
-      instructions: null,
-      durationSeconds: null,
-    });
+    const planned = fullPlan(
+      'نريد فيديو قصير لقاعة الأفراح لدينا. باقات الزفاف: الفضية بـ 15,000 ريال، الذهبية بـ 25,000 ريال.',
+    );
     expect(planned.storyboard.scenes[0]).toMatchObject({ kind: 'title', title: 'لقاعة الأفراح لدينا' });
     expect(planned.directions).toContain('نريد فيديو قصير');
   });
@@ -600,11 +596,8 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'Apart otelimizde her dairede',
     );
     // Under what has them, without the verb linking them ("vem com"); one that opens the sentence stays.
-    const car = planOf({
-      prompt: 'O novo Urbano EV vem com carregamento rápido, câmera de ré, teto solar e garantia de 8 anos.',
-      instructions: null,
-      durationSeconds: null,
-    }).storyboard.scenes;
+    const car = fullPlan('O novo Urbano EV vem com carregamento rápido, câmera de ré, teto solar e garantia de 8 anos.')
+      .storyboard.scenes;
     expect(car.map((x) => x.kind)).toEqual(['title', 'features']);
     expect(car[0]).toMatchObject({ title: 'O novo Urbano EV' });
     const cafe = sceneOf('저희 카페는 넓은 운동장, 수제 간식, 무료 주차를 제공합니다.', 'features');
@@ -651,7 +644,7 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       ['15秒の動画を作ってください。抹茶ラテが新登場。', '抹茶ラテが新登場'],
       ['10초 영상 만들어 주세요. 말차 라떼 출시.', '말차 라떼 출시'],
     ]) {
-      const planned = planOf({ prompt: prompt!, instructions: null, durationSeconds: null });
+      const planned = fullPlan(prompt!);
       expect(planned.storyboard.scenes[0]).toMatchObject({ kind: 'title', title });
       expect(planned.directions.join(' ')).toContain(prompt!.split(/[.。]/u)[0]);
       expect(planned.storyboard.durationSeconds).toBe(15 - (prompt!.startsWith('10') ? 5 : 0));
