@@ -150,8 +150,8 @@ type Option = ComparisonOption & { span: Span; listed: number };
 
 /** Where a figure's clause ends: a comma or semicolon that is not a decimal one ("9,90 €"), a full stop. */
 const FIGURE_END = /(?<!\p{Nd})[,;]|[,;](?!\p{Nd})|[，、；،]|\.(?:\s|$)|。/u;
-/** Where a price's clause ends: as a figure's, or at a colon. */
-const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]`, 'u');
+/** Where a price's clause ends: as a figure's, at a colon, or at a remark in brackets ("22,000円（一番人気！）"). */
+const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]`, 'u');
 
 /**
  * "Starter $12/month: 2 bags, free shipping", "Frecciarossa: 2 ore e 59 minuti, da 29,90 €", "Kısa tur 1,5 saat, kişi
@@ -181,7 +181,10 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     before = sub(before, 0, sep.index);
   } else {
     // "Mini con 10 GB por 9 €": the word joining the name to its figure is neither's.
-    const link = pattern(lex, `[\\s,]*(?:{priceLinks}|{functionWords})\\s*$`).exec(before.text);
+    // (A Japanese word may end in a function word's kana: "キッチン丸ごと".)
+    const link = pattern(lex, `[\\s,]*(?:{priceLinks}|(?<!\\p{Script=Hiragana})(?:{functionWords}))\\s*$`).exec(
+      before.text,
+    );
     if (link) before = sub(before, 0, link.index);
   }
   let name = trimEdges(before);
@@ -196,24 +199,31 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
       ? /(?<=\S{2})(?:\s(?=\S*\p{Nd})|[月週年日毎]?\p{Nd})/u.exec(name.text)
       : isShort(name.text)
         ? null
-        : pattern(lex, `(?<=\\S\\s+)(?:(?:{styleLinks}|{functionWords})\\s|[(（])`).exec(name.text));
+        : // (Not after a figure: "Plano 2x por semana" is a name.)
+          pattern(lex, `(?<=(?:^|\\s)[^\\s\\p{Nd}]+\\s+)(?:(?:{styleLinks}|{functionWords})\\s|[(（])`).exec(
+            name.text,
+          ));
   if (link) {
     brought = trimEdges(sub(name, link.index));
     name = trimEdges(sub(name, 0, link.index));
   }
-  if (!/\p{L}/u.test(name.text) || !isShort(name.text) || name.text.length > 24) return null;
+  const fits = isShort(name.text) || (wordCount(name.text, lang) <= 4 && /\p{Nd}/u.test(name.text));
+  if (!/\p{L}/u.test(name.text) || !fits || name.text.length > 24) return null;
   // Between the separator and the figure, a word or two of the price ("ab", "desde"); another figure first comes
-  // right after it; a name after a colon is an option under a heading ("Prijzen per dagdeel: Fluisterboot € 65").
-  if (wordCount(between, lang) > 2 || (lead !== money && /\p{L}/u.test(between))) return null;
+  // right after it, or after "about" ("Auto: ruim 5 uur", "夜行バス：約8時間"); a name after a colon is an option under
+  // a heading ("Prijzen per dagdeel: Fluisterboot € 65").
+  const loose = between.replace(pattern(lex, `^\\s*(?:{about}|{atLeast})\\s*$`), '');
+  if (wordCount(between, lang) > 2 || (lead !== money && /\p{L}/u.test(loose))) return null;
   if (sep && /[:：]/u.test(sep[0]) && /^\s*\p{Lu}/u.test(between)) return null;
   const figureStart = sep ? spanEnd(before) + sep[0].length : lead.span.start;
   const afterLead = sub(s, spanEnd(lead.span) - s.start);
   let figureEnd: number;
   if (lead === money) {
-    // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "в месяц").
+    // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "за 3 часа").
     const cut = PRICE_END.exec(afterLead.text);
     const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
-    figureEnd = wordCount(tail, lang) <= 2 ? afterLead.start + tail.trimEnd().length : spanEnd(money.span);
+    const short = wordCount(tail, lang) <= 2 || (wordCount(tail, lang) <= 3 && /\p{Nd}/u.test(tail));
+    figureEnd = short ? afterLead.start + tail.trimEnd().length : spanEnd(money.span);
   } else {
     // Another figure first: its clause is the option's figure ("2 ore e 59 minuti", "1,5 saat", "4小时 199元").
     const cut = FIGURE_END.exec(afterLead.text);
@@ -252,15 +262,20 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
 
 /**
  * The parts of an enumeration ("2 bags, free shipping and a tasting card"), split at its separators ("a、b、c",
- * "a، b و c") and, with `lastConjunction`, at the conjunction before its last item ("… and c"); a part may start with
- * a conjunction ("and c"), left out.
+ * "a، b و c", "a / b", "a vs b", "…원이고 …") and, with `lastConjunction`, at the conjunction before its last item
+ * ("… and c"); a part may start with a conjunction ("and c"), left out.
  */
 export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span[] {
   // "museos, etc. y un café", "чипирование и пр.": the writer's list runs on inside the sentence.
   if (pattern(lex, `(?:^|\\s|(?<=[${GLUED_LETTERS}]))(?:{andSoOn})(?=$|[\\s,.;:!?，。、)）])`).test(s.text)) return [];
   const parts: Span[] = [];
   let from = 0;
-  for (const m of s.text.matchAll(/(?:(?<!\p{Nd})[,;]|[,;](?!\p{Nd}))\s*|[、，；،؛]\s*|\s+vs\.?\s+/giu)) {
+  const separators = pattern(
+    lex,
+    `(?:(?<!\\p{Nd})[,;]|[,;](?!\\p{Nd}))\\s*|[、，；،؛]\\s*|\\s+(?:vs\\.?|[/|·•])\\s+|(?<=\\S)(?:{listJoins})\\s+`,
+    'giu',
+  );
+  for (const m of s.text.matchAll(separators)) {
     parts.push(sub(s, from, m.index));
     from = m.index + m[0].length;
   }
@@ -369,11 +384,28 @@ export function comparisonIn(all: Span, lex: Lexicon, sentencesOf: Sentences): F
   return {
     span: { text: all.text.slice(start - all.start, end - all.start), start },
     head,
-    options: best.options.map(({ name, figure, features }) => ({ name, figure, features })),
-    highlight: single?.highlight ?? null,
-    badge: single?.badge ?? null,
-    asked: single?.asked ?? [],
+    ...raised(best.options, single, lex),
   };
+}
+
+/**
+ * The options as shown and the one raised: singled out by the sentence after them, or by a feature of its own that
+ * praises it ("95 €, notre formule la plus populaire", "22,000円（一番人気！）"), which is then its badge.
+ */
+function raised(
+  options: Option[],
+  single: ReturnType<typeof singledOut>,
+  lex: Lexicon,
+): Pick<FoundComparison, 'options' | 'highlight' | 'badge' | 'asked'> {
+  const shown = options.map(({ name, figure, features }) => ({ name, figure, features }));
+  if (single) return { options: shown, highlight: single.highlight, badge: single.badge, asked: single.asked };
+  const praise = pattern(lex, `{highlightWords}`);
+  const praising = shown.flatMap((o, k) => o.features.flatMap((f, i) => (praise.test(f) ? [{ k, i, f }] : [])));
+  const badge = praising.length === 1 ? praising[0]!.f.replace(/^[(（]\s*|\s*[)）]$/gu, '') : null;
+  if (!badge || wordCount(badge, lex.language) > 5) return { options: shown, highlight: null, badge: null, asked: [] };
+  const { k, i } = praising[0]!;
+  shown[k] = { ...shown[k]!, features: shown[k]!.features.filter((_, n) => n !== i) };
+  return { options: shown, highlight: k, badge, asked: [] };
 }
 
 /**
@@ -423,23 +455,20 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     return {
       span: { text: all.text.slice(start - all.start, end - all.start), start },
       head,
-      options: options.map(({ name, figure, features }) => ({ name, figure, features })),
-      highlight: single?.highlight ?? null,
-      badge: single?.badge ?? null,
-      asked: single?.asked ?? [],
+      ...raised(options, single, lex),
     };
   }
   return null;
 }
 
 /**
- * The sentence at `at`, or a question and its short answer together ("Il più richiesto? Giornata intera!"): what may
- * single an option out.
+ * The sentence at `at`, or a question and its answer together when the answer starts short ("Il più richiesto?
+ * Giornata intera!", "Il più conveniente? L'Annuale, consigliato …"): what may single an option out.
  */
 function nextSaying(all: Span, list: Span[], at: number, lang: string): Span | null {
   const [one, two] = [list[at], list[at + 1]];
   if (!one) return null;
-  if (!two || !/[?？]\s*$/u.test(one.text) || wordCount(two.text, lang) > 4) return trimEdges(one);
+  if (!two || !/[?？]\s*$/u.test(one.text) || wordCount(clauses(two)[0]?.text ?? '', lang) > 4) return trimEdges(one);
   return trimEdges(sub(all, one.start - all.start, spanEnd(two) - all.start));
 }
 
@@ -526,21 +555,31 @@ function singledOut(
 
 /**
  * A time of day, a range of them or a date as written: "9:30 am", "14 Uhr", "9 h 30", "10–14 Uhr", "de 9 h à 18 h",
- * "11:00〜22:00", "午前10時30分", "सुबह 10 बजे", "Ocak 2027", "1956年", "١٩٦٥".
+ * "11:00〜22:00", "午前10時30分", "सुबह 10 बजे", "ore 10", "03/03", "5月1日", "Ocak 2027", "1956年", "١٩٦٥".
  */
 function timePattern(lex: Lexicon): RegExp {
   const clock = `\\p{Nd}{1,2}(?:[:.]\\p{Nd}{2})?`;
-  const worded = `${clock}\\s*(?:{clockWords})(?:\\s*\\p{Nd}{1,2}(?:\\s*(?:{minuteWords}))?)?`;
+  // Languages written without spaces put the clock word right after the figure ("11:00 시상식" is not "11:00 시").
+  const gap = GLUED.has(lex.language) ? '' : '\\s*';
+  const worded = `${clock}${gap}(?:{clockWords})(?:\\s*\\p{Nd}{1,2}(?:\\s*(?:{minuteWords}))?|\\s*(?:{halfHours}))?`;
   const colon = `\\p{Nd}{1,2}[:.]\\p{Nd}{2}`;
-  const one = `(?:(?:{dayParts})\\s*)?(?:${worded}|${colon}|{clockTimes})(?:\\s*(?:{dayParts}))?`;
+  const hour = `(?:{hourWords})\\s+${clock}`;
+  // (A part of the day after the time is a whole word: Arabic "٥:٠٠ م", not the "م" of "من".)
+  const one =
+    `(?:(?:{dayParts})\\s*)?(?:${worded}|${colon}|${hour}|{clockTimes})` + `(?:\\s*(?:{dayParts})(?![\\p{L}\\p{M}]))?`;
   const to = `\\s*(?:[–—~〜-]|{rangeWords})\\s*`;
-  const range = `(?:(?:${one}|${clock})${to})?${one}`;
+  // A part of the day may lead a range: "सुबह 7 से 9 बजे".
+  const range = `(?:(?:{dayParts})\\s*)?(?:(?:${one}|${clock})${to})?${one}`;
+  // A day and month: "03/03", "17/03/2027" (not "24/7"), "5月1日", "3월 15일".
+  const day =
+    `(?<![\\p{Nd}/])(?!24/7(?!\\p{Nd}))\\p{Nd}{1,2}/\\p{Nd}{1,2}(?:/\\p{Nd}{2,4})?(?![\\p{Nd}/])|` +
+    `\\p{Nd}{1,2}\\s?[月월]\\s?\\p{Nd}{1,2}\\s?[日일号號]`;
   // Years 1500–2099 in any digits a language file's prompts use (Latin, Arabic-Indic, Devanagari).
   // A quarter or half before it ("Q1 2027"), a month after 年/년 ("2027年3月").
   const year =
     `(?:(?:{dateWords})\\s+|[QH][1-4]\\s?)?(?:[1١१][5-9٥-٩५-९]|[2٢२][0٠०])\\p{Nd}{2}(?![\\p{Nd}])` +
     `(?:\\s?[年년](?:\\s?\\p{Nd}{1,2}\\s?[月월])?)?`;
-  return pattern(lex, `(?:${range}|${year})`, 'giu');
+  return pattern(lex, `(?:${range}|${day}|${year})`, 'giu');
 }
 
 type Timed = TimedItem & { span: Span };
@@ -549,6 +588,14 @@ type Timed = TimedItem & { span: Span };
 function timedOf(u: Span, lex: Lexicon): Timed | null {
   const re = timePattern(lex);
   const found = [...u.text.matchAll(re)];
+  // A day or month named alone before a comma or colon is the time ("Maggio: prenotazione …", "em março, teste …").
+  const named = GLUED.has(lex.language)
+    ? null
+    : pattern(lex, `^(?:(?:{timeLinks})\\s+)?((?:{dateWords})(?:\\s+\\p{Nd}{1,4})?)\\s*[,:：]\\s*`).exec(u.text);
+  if (named && found.length === 0) {
+    const text = trimEdges(sub(u, named[0].length));
+    return /\p{L}/u.test(text.text) ? { time: named[1]!, text: text.text, span: u } : null;
+  }
   if (found.length === 0) return null;
   const m = found[0]!;
   const lead = pattern(lex, `^(?:(?:{timeLinks})\\s*)?$`);
@@ -579,6 +626,18 @@ function timedOf(u: Span, lex: Lexicon): Timed | null {
   return null;
 }
 
+/** The parts of a span between a separator's matches (a global pattern), each trimmed, without empty ones. */
+function spansBetween(s: Span, separator: RegExp): Span[] {
+  const parts: Span[] = [];
+  let from = 0;
+  for (const m of s.text.matchAll(separator)) {
+    parts.push(sub(s, from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(sub(s, from));
+  return parts.map(trimEdges).filter((p) => /[\p{L}\p{N}]/u.test(p.text));
+}
+
 export type FoundTimeline = { span: Span; head: Span | null; items: TimedItem[] };
 
 /** Three or more timed items in a row (sentences, or the clauses of one sentence), after an optional heading. */
@@ -593,7 +652,7 @@ export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): Fou
     // (A figure before the colon ends a short label holding a time, "Inizio 2028:", or a heading, "Roadmap 2027:".)
     const before = colon ? body.text.slice(0, colon.index) : '';
     const heading = colon && (!/\p{Nd}$/u.test(before) || wordCount(before, lex.language) > 4);
-    if (colon && heading && [...body.text.matchAll(re)].length > 0) {
+    if (colon && heading && !timedOf(body, lex)) {
       const first = trimEdges(sub(body, 0, colon.index));
       const firstTimes = [...first.text.matchAll(re)].length;
       if (firstTimes === 0 || wordCount(first.text, lex.language) > 3) {
@@ -602,10 +661,23 @@ export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): Fou
       }
     }
     // Several times: the parts of an enumeration ("7:00 — выдача пакетов, 8:30 — разминка", "… und am Sonntag 10–13
-    // Uhr"), else its clauses.
+    // Uhr"; "So und Feiertage 9–20 Uhr" is one part), else its clauses; semicolons part the items when commas are
+    // inside them ("de segunda a sexta, das 7h às 21h; ao sábado, …", "em março, teste em Curitiba; em maio, …").
     const times = [...body.text.matchAll(re)].length;
-    const listed = times > 1 ? enumerated(body, lex, true) : [];
-    const parts = times <= 1 ? [body] : listed.length > 1 ? listed : clauses(body);
+    const listed = [enumerated(body, lex, true), enumerated(body, lex)];
+    const parts = /[;；]/u.test(body.text)
+      ? spansBetween(body, /\s*[;；]\s*/gu)
+      : times <= 1
+        ? [body]
+        : (listed.find((l) => l.length > 1 && l.every((p) => p.text.search(re) >= 0)) ??
+          (listed[0]!.length > 1 ? listed[0]! : clauses(body)));
+    // Without a colon, a heading may lead the first item: "제2회 … 일정 07:00 접수 시작 / 08:00 …".
+    const first = parts[0]!;
+    const at = parts.length > 2 && !head && !timedOf(first, lex) ? first.text.search(re) : -1;
+    if (at > 0 && wordCount(first.text.slice(0, at), lex.language) >= 2) {
+      head = trimEdges(sub(first, 0, at));
+      parts[0] = trimEdges(sub(first, at));
+    }
     parts.forEach((p, k) => units.push({ span: p, head: k === 0 ? head : null }));
   }
   let best: { from: number; items: Timed[] } | null = null;

@@ -47,7 +47,12 @@ const lexiconSchema = z
     // ---- Structure ----
     /** "and", "or": the last item of an enumeration follows one. */
     conjunctions: words,
-    /** "etc.", "usw.", "и т. д.", "など": an enumeration that ends open is part of its sentence, not a list. */
+    /** Endings that join an item to the next clause, glued to the item: "이고", "이며". */
+    listJoins: words,
+    /**
+     * "etc.", "usw.", "и т. д.", "など", "e.g.", "z. B.": an enumeration that ends open, or gives examples, is part of
+     * its sentence, not a list.
+     */
     andSoOn: words,
     /** "tips", "ways", "reasons": "3 tips for …: a, b, c" is a list of three. */
     listNouns: words,
@@ -104,6 +109,8 @@ const lexiconSchema = z
     highlightAsks: words,
     /** Verbs that lead into what something has: "has", "offers", "heeft", "есть" (features without a colon). */
     featureLinks: words,
+    /** Prepositions that lead into what something has when nothing is listed before them: "with", "avec". */
+    featureWith: words,
     /**
      * Verbs after what something has, in languages that put the verb last: "bulunuyor", "를 제공합니다", "उपलब्ध हैं".
      */
@@ -118,8 +125,12 @@ const lexiconSchema = z
     rangeWords: words,
     /** After a clock figure: "am", "pm", "Uhr", "h", "uur", "時", "点", "시", "बजे". */
     clockWords: words,
+    /** Before a bare hour, shown with it as its time: "ore 10". */
+    hourWords: words,
     /** After the minutes of a clock time: "分", "분". */
     minuteWords: words,
+    /** Half past, after a clock word: "半" ("8時半"), "반" ("8시 반"). */
+    halfHours: words,
     /** Parts of the day around a clock time: "上午", "午前", "오전", "सुबह", "صباحًا". */
     dayParts: words,
     /** Times without digits: "noon", "midnight", "正午". */
@@ -153,15 +164,30 @@ export const NEUTRAL: Lexicon = lexiconSchema.parse({ language: 'und', name: 'la
 
 const detector = eld.newInstance();
 
-/** The prompt's language: its file when the detector names one we have, else the neutral rules. */
+/**
+ * Scripts only one of our languages writes, in the order to test them (kana before Han: Japanese writes both): a short
+ * prompt the detector cannot place ("Тарифы: «Мини» — 900 ₽, …") is that language's.
+ */
+const SCRIPTS: Array<[RegExp, string]> = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'ja'],
+  [/\p{Script=Hangul}/u, 'ko'],
+  [/\p{Script=Han}/u, 'zh'],
+  [/\p{Script=Cyrillic}/u, 'ru'],
+  [/\p{Script=Arabic}/u, 'ar'],
+  [/\p{Script=Devanagari}/u, 'hi'],
+];
+
+/** The prompt's language: its file when the detector names one we have, else its script's, else the neutral rules. */
 export function lexiconFor(text: string): Lexicon {
   const letters = text
     .replace(/[^\p{L}\p{M}\s]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
   if (!letters) return NEUTRAL;
-  const found = detector.detect(letters).language;
-  return LEXICONS.get(found) ?? NEUTRAL;
+  const found = LEXICONS.get(detector.detect(letters).language);
+  if (found) return found;
+  const script = SCRIPTS.find(([re]) => re.test(letters))?.[1];
+  return (script && LEXICONS.get(script)) || NEUTRAL;
 }
 
 // ---- Words as patterns -----------------------------------------------------------------------------

@@ -393,7 +393,7 @@ function numbered(all: Span, lex: Lexicon): Piece | null {
   const wordEnd = `(?:${bareEnd}|\\s+[–—-]\\s+|\\s*[,，](?=\\s*\\p{L}))`;
   const re = pattern(
     lex,
-    `(?<=^|[\\s:：。.!?！？،؛;；])(?:` +
+    `(?<=^|[\\s:：。.!?！？،؛;；→⇒➔➡])(?:` +
       // Step 1, Step one, الخطوة الأولى, 第1步, STEP1
       `(?:{stepWords})\\s*(\\p{Nd}{1,2}|{numberWords}|{ordinals})(?:\\s*(?:{stepAfter}))?${wordEnd}` +
       // 1단계, 第一步 (第 is a step word), 一つ目
@@ -438,9 +438,13 @@ function numbered(all: Span, lex: Lexicon): Piece | null {
   const head = headBefore(all, all.start + best[0]!.at, lex);
   const start = head?.start ?? all.start + best[0]!.at;
   const span = { text: all.text.slice(start - all.start, spanEnd(items.at(-1)!.text) - all.start), start };
-  // Numbered tips are a list of tips, not instructions to follow in order.
+  // Numbered tips are a list of tips, not instructions to follow in order (unless each is marked a step: "Passo 1").
+  const steps = pattern(lex, `{howTo}|{stepWords}`);
   const tips =
-    head && pattern(lex, `{listNouns}`).test(head.text) && !pattern(lex, `{howTo}|{stepWords}`).test(head.text);
+    head &&
+    pattern(lex, `{listNouns}`).test(head.text) &&
+    !steps.test(head.text) &&
+    !best.every((m) => steps.test(m.text));
   return { kind: tips ? 'list' : 'steps', head, items, span };
 }
 
@@ -534,7 +538,7 @@ function requestOnly(s: Span, lex: Lexicon): boolean {
  * segundos para", "Make a short video about") or at the end ("…の8秒広告", "…için 10 saniyelik bir
  * reklam", "…के लिए 8 सेकंड का विज्ञापन") of the first sentence: the span left, and the phrase cut.
  */
-function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } {
+function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string[] } {
   const len = LENGTH;
   const item = `(?:{metaWords}|{lengthWords}|${len}|[\\p{L}]{1,3}[\\s-]+${len})`;
   const lead = pattern(
@@ -545,30 +549,37 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string | null } 
   );
   // (Cheap tests first: both forms need a word that names a video, the tail form at the sentence's end.)
   const noun = pattern(lex, `{videoNouns}`);
-  if (!noun.test(s.text)) return { rest: s, cut: null };
+  if (!noun.test(s.text)) return { rest: s, cut: [] };
   const m = lead.exec(s.text);
   if (m) {
     // A request needs its link ("for", "about") unless a length or a colon marks it as one.
     const rest = trimEdges(sub(s, m[0].length));
     if ((m[2] || m[3] || pattern(lex, len).test(m[0]) || /[:：]\s*$/u.test(m[0])) && /[\p{L}\p{N}]/u.test(rest.text))
-      return { rest, cut: m[0].trim() };
+      return { rest, cut: [m[0].trim()] };
   }
   const tail = pattern(
     lex,
     `((?:{tailLinks})[\\s,]*)?((?:(?:{metaVerbs}|{metaWords}|{lengthWords}|${len})[\\s-]*)*)` +
-      `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`,
+      `(?:{videoNouns})((?:[\\s]*(?:{metaVerbs}))*)[\\s.!?。！？।]*$`,
   );
   const t = pattern(lex, `(?:{videoNouns})(?:[\\s]*(?:{metaVerbs}))*[\\s.!?。！？।]*$`).test(s.text)
     ? tail.exec(s.text)
     : null;
-  if (t && t.index > 0 && (t[1] || pattern(lex, len).test(t[0]))) {
+  // A request needs its link ("の", "için") unless a length marks it, or its verb ends it or opens it where verbs come
+  // last ("…のメニュー紹介動画をお願いします", "做一个15秒的公司发展历程视频").
+  const opening = pattern(lex, `^(?:{metaVerbs})[\\s,]*(?:(?:{metaWords}|${len})[\\s,]*)*`).exec(s.text);
+  const asking = lex.tailLinks.length > 0 && (/\p{L}/u.test(t?.[3] ?? '') || opening !== null);
+  if (t && t.index > 0 && (t[1] || asking || pattern(lex, len).test(t[0]))) {
     let rest = trimEdges(sub(s, 0, t.index));
-    // "为我们的…" (for our …): a request's opening word, once its ending is known.
-    const opening = pattern(lex, `^(?:{metaVerbs})[\\s,]*`).exec(rest.text);
-    if (opening && opening[0].length < rest.text.length) rest = trimEdges(sub(rest, opening[0].length));
-    if (/[\p{L}\p{N}]/u.test(rest.text)) return { rest, cut: t[0].trim() };
+    const cut = [t[0].trim()];
+    // "为我们的…" (for our …): a request's opening words, once its ending is known.
+    if (opening && opening[0].length < rest.text.length) {
+      rest = trimEdges(sub(rest, opening[0].length));
+      cut.unshift(opening[0].trim());
+    }
+    if (/[\p{L}\p{N}]/u.test(rest.text)) return { rest, cut };
   }
-  return { rest: s, cut: null };
+  return { rest: s, cut: [] };
 }
 
 /** A style request ending the sentence: "with teal accents and serif type", "con acentos dorados". */
@@ -593,7 +604,7 @@ function titleOf(
 ): { scene: Scene; more: Scene[] } {
   let s = trimEdges(sentence);
   const meta = withoutMeta(s, lex);
-  if (meta.cut) directions.push(meta.cut);
+  directions.push(...meta.cut);
   s = meta.rest;
   const style = withoutStyle(s, lex);
   if (style.cut) directions.push(style.cut);
@@ -602,33 +613,38 @@ function titleOf(
   const more: Scene[] = [];
   let title = s;
   let subtitle: Span | null = null;
-  // "Head: the rest": the head is the title; the rest its subtitle, or its own scene (a list…).
-  const colon = /^(.{2,80}?)\s*[:：]\s+|^(.{2,80}?)[：]/u.exec(s.text);
+  // "Head: the rest": the head is the title; the rest its subtitle, or its own scene (a list…). A long head stands
+  // before its colon only when a list follows ("La nouvelle résidence …, à deux pas du campus de Grenoble : laverie,
+  // local à vélos, …").
+  const colon = /^(.{2,160}?)\s*[:：]\s+|^(.{2,160}?)[：]/u.exec(s.text);
+  const headOf = (c: RegExpExecArray) => trimEdges(sub(s, 0, (c[1] ?? c[2]!).length));
+  const long = colon !== null && wordCount(headOf(colon).text, lang) > MAX_TITLE_WORDS;
+  const listed = colon && long ? listOf(trimEdges(sub(s, colon[0].length)), lex, headOf(colon)) : null;
   // "Our café has fresh pastries, sockets at every table and free Wi-Fi": the lead-in the title, the rest features.
   const featured = colon ? null : listOf(s, lex, null);
   if (featured?.kind === 'features' && featured.heading) {
     const lead = s.text.indexOf(featured.heading);
     title = trimEdges(sub(s, lead, lead + featured.heading.length));
     more.push({ ...featured, heading: null });
-  } else if (colon && wordCount(colon[1] ?? colon[2]!, lang) <= MAX_TITLE_WORDS) {
-    const head = trimEdges(sub(s, 0, (colon[1] ?? colon[2]!).length));
+  } else if (colon && (!long || listed)) {
+    // (The head may be the request alone: "做一个20秒的咖啡店开业视频：…".)
+    const asked = meta.cut.length ? null : withoutMeta(headOf(colon), lex);
+    directions.push(...(asked?.cut ?? []));
+    const head = asked?.rest ?? headOf(colon);
     const tail = trimEdges(sub(s, colon[0].length));
     title = head;
-    const structured = listOf(tail, lex, head) ?? barsOf(tail, lex, '');
+    const structured = listed ?? listOf(tail, lex, head) ?? barsOf(tail, lex, '');
     if (structured) more.push(structured);
     else if (wordCount(tail.text, lang) <= MAX_SUBTITLE_WORDS && !quoteOf(tail, lex)) subtitle = tail;
     else more.push(...scenesOf(tail, lex));
-  } else if (wordCount(s.text, lang) > MAX_TITLE_WORDS) {
-    const [head, ...rest] = fitted(s, MAX_TITLE_WORDS, lang);
+  }
+  // A long title: its first clauses; the rest its subtitle, or statements of their own.
+  if (!subtitle && wordCount(title.text, lang) > MAX_TITLE_WORDS) {
+    const [head, ...rest] = fitted(title, MAX_TITLE_WORDS, lang);
+    const restSpan = rest.length ? sub(title, rest[0]!.start - title.start, spanEnd(rest.at(-1)!) - title.start) : null;
     title = head!;
-    const restSpan = rest.length
-      ? {
-          text: sentence.text.slice(rest[0]!.start - sentence.start, spanEnd(rest.at(-1)!) - sentence.start),
-          start: rest[0]!.start,
-        }
-      : null;
     if (restSpan && wordCount(restSpan.text, lang) <= MAX_SUBTITLE_WORDS) subtitle = trimEdges(restSpan);
-    else if (restSpan) more.push(...rest.map((r) => ({ kind: 'statement' as const, text: trimEdges(r).text })));
+    else if (restSpan) more.unshift(...rest.map((r) => ({ kind: 'statement' as const, text: trimEdges(r).text })));
   }
   // Its pictogram only when its words name something one shows (a cup for "コーヒー"): never a decoration.
   const icon = titleIcon(`${title.text} ${subtitle?.text ?? ''}`, lex);
@@ -796,14 +812,18 @@ function listOf(s: Span, lex: Lexicon, head: Span | null): Scene | null {
   let heading = head;
   let body = s;
   if (!head) {
-    const colon = /^(.{2,80}?)\s*[:：]\s*/u.exec(s.text);
+    // "Head: a, b, c", "Head – a, b, c".
+    const colon = /^(.{2,80}?)\s*[:：]\s*|^(.{2,80}?)\s+[–—]\s+/u.exec(s.text);
     if (colon) {
-      heading = trimEdges(sub(s, 0, colon[1]!.length));
+      heading = trimEdges(sub(s, 0, (colon[1] ?? colon[2]!).length));
       body = trimEdges(sub(s, colon[0].length));
     } else {
       // "Our bike has a rain cover, room for three kids and a lock": what it has, as features under what has them
-      // ("Our bike": the verb, a link, not shown; "Incluye …" keeps it), when pictograms show them.
-      const link = pattern(lex, `(?:^|\\s)(?:{featureLinks})\\s+`).exec(s.text);
+      // ("Our bike": the verb, a link, not shown; "Incluye …" keeps it), when pictograms show them; "… avec piscine
+      // chauffée, Wi-Fi gratuit, …" (a preposition before the first item, not inside one).
+      const link =
+        pattern(lex, `(?:^|\\s)(?:{featureLinks})\\s+`).exec(s.text) ??
+        pattern(lex, `(?<=^[^,，、;；،]*)\\s(?:{featureWith})\\s+`).exec(s.text);
       let lead = link ? trimEdges(sub(s, 0, link.index)) : null;
       if (link && !/\p{L}/u.test(lead!.text)) lead = trimEdges(sub(s, 0, link.index + link[0].length));
       const rest = link ? trimEdges(sub(s, link.index + link[0].length)) : null;

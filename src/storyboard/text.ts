@@ -26,8 +26,8 @@ export const sub = (s: Span, from: number, to = s.text.length): Span =>
   trimSpan({ text: s.text.slice(from, to), start: s.start + from });
 
 /** Punctuation a piece of text may lose at its ends (closing marks a quote or bracket needs stay). */
-const EDGE_START = /^[\s,;:.!?、，；：。！？،؛।॥…–—\-•·*|/]+/u;
-const EDGE_END = /[\s,;:.、，；：。،؛।॥…–—\-•·*|/]+$/u;
+const EDGE_START = /^[\s,;:.!?、，；：。！？،؛।॥…–—\-•·*|/→⇒➔➡]+/u;
+const EDGE_END = /[\s,;:.、，；：。،؛।॥…–—\-•·*|/→⇒➔➡]+$/u;
 
 /** The text without the separators around it (a trailing "!" or "?" stays: it is part of the sentence). */
 export function trimEdges(s: Span): Span {

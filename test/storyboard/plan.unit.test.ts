@@ -730,6 +730,159 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       timeline('История стадиона «Волга». 1950 — первый матч. 1980 — новая трибуна. 2020 — крыша над полем.')[0],
     ).toEqual(['1950', 'первый матч']);
   });
+
+  it('timelines: hours after "ore", days and months, a heading before the first time, parts between semicolons', () => {
+    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
+    expect(timeline('Open day in cantiere: ore 9 accoglienza, ore 10.30 visita guidata, ore 13 pranzo.')).toEqual([
+      ['ore 9', 'accoglienza'],
+      ['ore 10.30', 'visita guidata'],
+      ['ore 13', 'pranzo'],
+    ]);
+    expect(timeline('Mudanças na loja: 02/06 inventário, 09/06 pintura, 16/06 reabertura.')).toEqual([
+      ['02/06', 'inventário'],
+      ['09/06', 'pintura'],
+      ['16/06', 'reabertura'],
+    ]);
+    // "24/7" is no date.
+    expect(kinds('Support 24/7: chat, phone and email.')).not.toContain('timeline');
+    expect(timeline('图书馆活动：6月2日读书会，6月9日手工课，6月16日电影夜。').map((i) => i[0])).toEqual([
+      '6月2日',
+      '6月9日',
+      '6月16日',
+    ]);
+    // A part of the day before a range; a clock word right after the figure in a language without spaces.
+    expect(timeline('कक्षाएँ: सुबह 6 से 8 बजे – योग, शाम 5 से 7 बजे – ज़ुम्बा, रात 8 से 9 बजे – ध्यान।')[0]).toEqual([
+      'सुबह 6 से 8 बजे',
+      'योग',
+    ]);
+    expect(timeline('가을 음악회 일정 18:00 입장 / 18:30 1부 공연 / 20:00 시상식')).toEqual([
+      ['18:00', '입장'],
+      ['18:30', '1부 공연'],
+      ['20:00', '시상식'],
+    ]);
+    expect(sceneOf('가을 음악회 일정 18:00 입장 / 18:30 1부 공연 / 20:00 시상식', 'title').title).toBe(
+      '가을 음악회 일정',
+    );
+    expect(
+      timeline(
+        'Horário da biblioteca: de segunda a quinta, das 8h às 20h; à sexta, das 8h às 17h; ao sábado, das 9h às 12h.',
+      ),
+    ).toEqual([
+      ['8h às 20h', 'de segunda a quinta'],
+      ['8h às 17h', 'à sexta'],
+      ['9h às 12h', 'ao sábado'],
+    ]);
+    expect(timeline('Il nostro piano: Aprile: sito nuovo. Giugno: app. Ottobre: negozio in centro.')).toEqual([
+      ['Aprile', 'sito nuovo'],
+      ['Giugno', 'app'],
+      ['Ottobre', 'negozio in centro'],
+    ]);
+    expect(timeline('文化祭のスケジュール。午前10時 開場、午後1時半 演劇、午後3時 閉場。')[1]).toEqual([
+      '午後1時半',
+      '演劇',
+    ]);
+    expect(timeline('برنامج الأمسية: ٧:٠٠ م الاستقبال، ٨:٠٠ م العرض، ٩:٣٠ م العشاء.')[0]).toEqual([
+      '٧:٠٠ م',
+      'الاستقبال',
+    ]);
+    expect(timeline('Öffnungszeiten: Mo–Do 8–18 Uhr, Fr 8–14 Uhr, Sa und So 10–12 Uhr.')[2]).toEqual([
+      '10–12 Uhr',
+      'Sa und So',
+    ]);
+  });
+
+  it('features after a dash or a preposition before the first item, not one inside an item', () => {
+    const items = (prompt: string) => sceneOf(prompt, 'features').items.map((i) => [i.text, i.icon]);
+    expect(items('Loft 21 in Lisbon – free wifi, a full kitchen, bike storage and a heated pool.')).toEqual([
+      ['Free wifi', 'wifi'],
+      ['A full kitchen', 'cooking-pot'],
+      ['Bike storage', 'bike'],
+      ['A heated pool', 'waves-ladder'],
+    ]);
+    expect(
+      sceneOf('Loft 21 in Lisbon – free wifi, a full kitchen, bike storage and a heated pool.', 'title').title,
+    ).toBe('Loft 21 in Lisbon');
+    const gite = fullPlan('Le gîte des Vignes vous accueille avec piscine, Wi-Fi, parking et cuisine équipée.')
+      .storyboard.scenes;
+    expect(gite[0]).toMatchObject({ kind: 'title', title: 'Le gîte des Vignes vous accueille' });
+    expect(gite[1]).toMatchObject({ kind: 'features' });
+    // "con" inside the third item is no lead-in.
+    const club = sceneOf(
+      'Abrimos el club. Piscina cubierta, pistas de tenis, sala con máquinas y parking gratuito.',
+      'features',
+    );
+    expect(club.heading).toBeNull();
+    expect(club.items.map((i) => i.text)).toContain('Sala con máquinas');
+  });
+
+  it('comparisons: a praising feature is the badge, names holding a figure, a price "за 3 часа", a Korean "이고"', () => {
+    const shown = (prompt: string) => {
+      const c = sceneOf(prompt, 'comparison');
+      return { options: c.options.map((o) => [o.name, o.figure, o.features]), highlight: c.highlight, badge: c.badge };
+    };
+    expect(
+      shown('Nos formules : Essai : 15 €. Mensuel : 39 €. Annuel : 390 €, notre formule la plus populaire.'),
+    ).toEqual({
+      options: [
+        ['Essai', '15 €', []],
+        ['Mensuel', '39 €', []],
+        ['Annuel', '390 €', []],
+      ],
+      highlight: 2,
+      badge: 'notre formule la plus populaire',
+    });
+    expect(shown('料金：お試し 1,000円、月額 5,000円（一番人気！）、年額 50,000円').highlight).toBe(1);
+    expect(shown('料金：お試し 1,000円、月額 5,000円（一番人気！）、年額 50,000円').badge).toBe('一番人気！');
+    expect(
+      shown(
+        'Aulas de natação: Pacote 1x por semana R$ 150, Pacote 2x por semana R$ 260 e Pacote Livre R$ 340.',
+      ).options.map((o) => o[0]),
+    ).toEqual(['Pacote 1x por semana', 'Pacote 2x por semana', 'Pacote Livre']);
+    expect(shown('Аренда зала: «Мини» — 900 ₽ за час, «Макси» — 2 500 ₽ за 3 часа, «День» — 6 000 ₽.').options).toEqual(
+      [
+        ['«Мини»', '900 ₽ за час', []],
+        ['«Макси»', '2 500 ₽ за 3 часа', []],
+        ['«День»', '6 000 ₽', []],
+      ],
+    );
+    const korean = shown('세차 요금: 기본 2만원, 고급 4만원, 전체 7만원이고 제일 인기 있는 건 고급이에요!');
+    expect(korean.options.map((o) => o[0])).toEqual(['기본', '고급', '전체']);
+    expect(korean.highlight).toBe(1);
+  });
+
+  it('"in 3 passi – Passo 1: …" are steps, "①…→②…" too; an example list ("e.g. …") stays in its sentence', () => {
+    expect(
+      markers('Prenota in 3 passi – Passo 1: scegli la data. Passo 2: scegli la sala. Passo 3: paga online.'),
+    ).toEqual([
+      ['Passo 1', 'scegli la data'],
+      ['Passo 2', 'scegli la sala'],
+      ['Passo 3', 'paga online'],
+    ]);
+    expect(markers('申し込みの流れ。①フォームに入力→②メールを確認→③当日来店').map((m) => m[1])).toEqual([
+      'フォームに入力',
+      'メールを確認',
+      '当日来店',
+    ]);
+    for (const sentence of [
+      'Bring your documents, e.g. passport, visa or residence card.',
+      'Traiga su ropa de deporte, p. ej. zapatillas, toalla y agua.',
+      'Bitte mitbringen, z. B. Ausweis, Rezept und Versichertenkarte.',
+    ])
+      expect(kinds(`Welcome. ${sentence}`)).not.toContain('list');
+  });
+
+  it('a request ending or opening with its verb where verbs come last is a direction', () => {
+    for (const [prompt, title] of [
+      ['パン屋の新商品紹介動画をお願いします。', 'パン屋の新商品'],
+      ['做一个20秒的咖啡店开业视频：欢迎光临！', '咖啡店开业'],
+      ['أبغى فيديو قصير لمطعم البحر: أسماك طازجة كل يوم.', 'لمطعم البحر'],
+      ['Faz um vídeo curto com as novidades da nossa padaria.', 'As novidades da nossa padaria'],
+    ])
+      expect(plan(prompt).scenes[0], prompt).toMatchObject({ kind: 'title', title });
+    expect(fullPlan('做一个20秒的咖啡店开业视频：欢迎光临！').directions).toEqual(
+      expect.arrayContaining(['做一个20秒的', '视频']),
+    );
+  });
 });
 
 describe('length', () => {
