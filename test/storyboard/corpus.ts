@@ -331,7 +331,10 @@ function checkComposition(
     if (!foldedInput.includes(f))
       fail('fidelity', `${engine} scene ${t.scene} ${t.role}: "${t.text}" is not in the input`);
     else if (SPACED(p.lang)) {
-      const foreign = words(t.text, p.lang).filter((w) => !inputWords.has(w));
+      // (An Arabic text may start after the "و" or "ف" joined to its first word: "والذهبية" shows "الذهبية".)
+      const joined = (w: string, i: number) =>
+        p.lang === 'ar' && i === 0 && ['و', 'ف'].some((c) => inputWords.has(c + w));
+      const foreign = words(t.text, p.lang).filter((w, i) => !inputWords.has(w) && !joined(w, i));
       if (foreign.length)
         fail(
           'fidelity',
@@ -717,7 +720,11 @@ function checkDesigned(
       const text = t.text.trim().toLowerCase();
       // A counter's figure with its unit as the language abbreviates it ("500 रु.") is the figure as written.
       if (/^(?:num|number)$/u.test(t.role) && /^\p{N}/u.test(text)) continue;
-      const hit = list.find((a) => text === a || (text.endsWith(a) && /[\s(]/u.test(text.at(-a.length - 1) ?? '')));
+      // (Arabic "٥ م", "9 ص" after a figure is the time of day, as "5 pm" is.)
+      const timeOfDay = p.lang === 'ar' && /\p{Nd}\s+[صم]$/u.test(text);
+      const hit = timeOfDay
+        ? undefined
+        : list.find((a) => text === a || (text.endsWith(a) && /[\s(]/u.test(text.at(-a.length - 1) ?? '')));
       if (hit) fail('cuts', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends in the abbreviation "${hit}"`);
       else if (ORDINAL_END.test(text))
         fail('cuts', `${engine} scene ${t.scene} ${t.role}: "${t.text}" ends in an ordinal or a date's piece`);
