@@ -29,9 +29,9 @@ export type Expectations = {
   title?: string;
   titleNot?: string;
 
-  // The designed corpus (issue 43): corpus/designed/<lang>.json (tuning), corpus/designed/seen/<lang>.json (the first
-  // six held-out parts, each written before the planner changed; their results have since been looked at, so they
-  // are reported apart, not judged) and corpus/designed/held-out/<lang>.json (the seventh held-out part, written by
+  // The designed corpus (issue 43): corpus/designed/<lang>.json (tuning), corpus/designed/seen/<lang>.json (the
+  // earlier held-out parts, each written before the planner changed; their results have since been looked at, so they
+  // are reported apart, not judged) and corpus/designed/held-out/<lang>.json (the newest held-out part, written by
   // someone who had not read the planner, before the planner changed again; reported apart, judged at 90 %), five
   // prompts a part per language: a comparison, a timeline, features, step markers, abbreviations. Every string below
   // but the icons' meanings is verbatim in its prompt. Checked as `kinds` (comparison, timeline, features, icons,
@@ -91,9 +91,8 @@ const PART_DIRS: Record<CorpusPart, string> = {
 
 /**
  * The corpus of one part: `tuning` (corpus/<lang>.json), `held-out` (corpus/held-out/<lang>.json), and the designed
- * corpus of issue 43 (corpus/designed/<lang>.json, corpus/designed/seen/<lang>.json: the first six held-out
- * parts, since looked at, and corpus/designed/held-out/<lang>.json: the seventh, written before the planner changed
- * again).
+ * corpus of issue 43 (corpus/designed/<lang>.json, corpus/designed/seen/<lang>.json: the earlier held-out parts,
+ * since looked at, and corpus/designed/held-out/<lang>.json: the newest, written before the planner changed again).
  */
 export function loadCorpus(part: CorpusPart): CorpusPrompt[] {
   const dir = path.join(CORPUS_DIR, PART_DIRS[part]);
