@@ -152,6 +152,11 @@ type Option = ComparisonOption & { span: Span; listed: number };
 const FIGURE_END = /(?<!\p{Nd})[,;]|[,;](?!\p{Nd})|[，、；،]|\.(?:\s|$)|。/u;
 /** Where a price's clause ends: as a figure's, at a colon, or at a remark in brackets ("22,000円（一番人気！）"). */
 const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]`, 'u');
+/** What a price is per, written right after it: "$15/month", "9 €/Monat". */
+const PER_UNIT = /^\s*\/\s*\p{L}+/u;
+/** A remark in brackets ending a text: "unlimited data and hotspot (our most popular)". */
+const REMARK_END = /\s*([(（][^()（）]*[)）])$/u;
+const isRemark = (text: string) => /^[(（].*[)）]$/u.test(text);
 
 /**
  * "Starter $12/month: 2 bags, free shipping", "Frecciarossa: 2 ore e 59 minuti, da 29,90 €", "Kısa tur 1,5 saat, kişi
@@ -208,7 +213,7 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     name = trimEdges(sub(name, 0, link.index));
   }
   const fits = isShort(name.text) || (wordCount(name.text, lang) <= 4 && /\p{Nd}/u.test(name.text));
-  if (!/\p{L}/u.test(name.text) || !fits || name.text.length > 24) return null;
+  if (!/\p{L}/u.test(name.text) || !fits || name.text.length > 28) return null;
   // Between the separator and the figure, a word or two of the price ("ab", "desde"); another figure first comes
   // right after it, or after "about" ("Auto: ruim 5 uur", "夜行バス：約8時間"); a name after a colon is an option under
   // a heading ("Prijzen per dagdeel: Fluisterboot € 65").
@@ -222,8 +227,15 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     // The price runs to the next separator when what follows the figure is short ("/month", "al mes", "за 3 часа").
     const cut = PRICE_END.exec(afterLead.text);
     const tail = cut ? afterLead.text.slice(0, cut.index) : afterLead.text;
-    const short = wordCount(tail, lang) <= 2 || (wordCount(tail, lang) <= 3 && /\p{Nd}/u.test(tail));
-    figureEnd = short ? afterLead.start + tail.trimEnd().length : spanEnd(money.span);
+    const isShortTail = (t: string) => wordCount(t, lang) <= 2 || (wordCount(t, lang) <= 3 && /\p{Nd}/u.test(t));
+    // A longer one keeps what comes before 'with' ("85 € al mes | con dos clases"), or its unit ("$15/month").
+    const withAt = pattern(lex, `\\s(?:{featureWith})\\s`).exec(tail)?.index;
+    const perUnit = PER_UNIT.exec(afterLead.text)?.[0].length ?? 0;
+    figureEnd = isShortTail(tail)
+      ? afterLead.start + tail.trimEnd().length
+      : withAt !== undefined && isShortTail(tail.slice(0, withAt))
+        ? afterLead.start + withAt
+        : spanEnd(money.span) + perUnit;
   } else {
     // Another figure first: its clause is the option's figure ("2 ore e 59 minuti", "1,5 saat", "4小时 199元").
     const cut = FIGURE_END.exec(afterLead.text);
@@ -233,11 +245,9 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   }
   const figure = trimEdges({ text: s.text.slice(figureStart - s.start, figureEnd - s.start), start: figureStart });
   const rest = trimEdges(sub(s, figureEnd - s.start));
-  // "11,000円です": a copula after the price is no feature.
-  const features = [
-    ...(brought ? [brought] : []),
-    ...(rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : []),
-  ];
+  // "11,000円です": a copula after the price is no feature. A remark in brackets after a feature is one of its own.
+  const listed = rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : [];
+  const features = [...(brought ? [brought] : []), ...listed.flatMap(remarkApart)];
   if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
   // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
   const shown =
@@ -255,9 +265,16 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     figure: figure.text,
     features: shown.map((f) => f.text),
     span: s,
-    // (A remark in brackets after the price is not a list: "149,90 TL (sadece İstanbul içi)".)
-    listed: /^[(（].*[)）]$/u.test(rest.text) ? 0 : features.length - (brought ? 1 : 0),
+    // (A remark in brackets is not a list: "149,90 TL (sadece İstanbul içi)".)
+    listed: listed.flatMap(remarkApart).filter((f) => !isRemark(f.text)).length,
   };
+}
+
+/** A feature and the remark in brackets ending it, apart ("hotspot (our most popular)"); the feature alone else. */
+function remarkApart(f: Span): Span[] {
+  const m = REMARK_END.exec(f.text);
+  if (!m || m.index === 0) return [f];
+  return [trimEdges(sub(f, 0, m.index)), sub(f, m.index + m[0].length - m[1]!.length)];
 }
 
 /**
@@ -402,8 +419,10 @@ function raised(
   const praise = pattern(lex, `{highlightWords}`);
   const praising = shown.flatMap((o, k) => o.features.flatMap((f, i) => (praise.test(f) ? [{ k, i, f }] : [])));
   const badge = praising.length === 1 ? praising[0]!.f.replace(/^[(（]\s*|\s*[)）]$/gu, '') : null;
-  if (!badge || wordCount(badge, lex.language) > 5) return { options: shown, highlight: null, badge: null, asked: [] };
+  if (!badge) return { options: shown, highlight: null, badge: null, asked: [] };
   const { k, i } = praising[0]!;
+  // A longer one stays its feature ("(onze aanrader voor groepen tot 8 personen)"), the option raised without a badge.
+  if (wordCount(badge, lex.language) > 5) return { options: shown, highlight: k, badge: null, asked: [] };
   shown[k] = { ...shown[k]!, features: shown[k]!.features.filter((_, n) => n !== i) };
   return { options: shown, highlight: k, badge, asked: [] };
 }
@@ -425,26 +444,36 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     // "A 9 €, B 12 € and C 15 €": the last option after the conjunction, unless that leaves fewer options. The first
     // part may lead into them ("compara nuestros dos tratamientos, Básico por 120 € y Premium por 220 €").
     const [parts, found, lead] = [enumerated(body, lex, true), enumerated(body, lex)]
+      .map((parts) => parts.flatMap((part) => pricedApart(part, lex)))
       .map((split) => {
         const found: Option[] = [];
         let lead: Span | null = null;
         for (const [k, part] of split.entries()) {
           const o = found.length < 4 ? optionOf(part, lex) : null;
           if (!o && k === 0 && split.length >= 3) lead = part;
-          else if (!o || o.listed > 0) break;
+          else if (!o || o.listed > 1) break;
           else found.push(o);
         }
         return [split, found, lead] as const;
       })
-      .reduce((a, b) => (b[1].length > a[1].length ? b : a));
+      // The split finding more options, or as many with fewer parts left over.
+      .reduce((a, b) =>
+        b[1].length > a[1].length || (b[1].length === a[1].length && b[0].length < a[0].length) ? b : a,
+      );
     if (found.length < 2) continue;
     const options = found;
     if (lead) head = lead;
-    const left = parts.slice(options.length + (lead ? 1 : 0));
+    let left = parts.slice(options.length + (lead ? 1 : 0));
+    // "…, Spa Completo por R$ 129,90, com hidratação e perfume": what comes with the last option, after it.
+    const last = options.at(-1)!;
+    if (left.length === 1 && last.features.length < 4 && pattern(lex, `^(?:{featureWith})\\s`).test(left[0]!.text)) {
+      last.features.push(left[0]!.text);
+      left = [];
+    }
     const next = nextSaying(all, list, i + 1, lex.language);
     const single =
       left.length === 1
-        ? singledOut(left[0]!, options, lex)
+        ? (singledOut(left[0]!, options, lex) ?? praisedLast(left[0]!, options, lex))
         : left.length === 0 && next
           ? singledOut(next, options, lex)
           : null;
@@ -459,6 +488,28 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     };
   }
   return null;
+}
+
+/** "A 180 € et B 210 €": two priced options a conjunction joins inside one part, apart. */
+function pricedApart(part: Span, lex: Lexicon): Span[] {
+  const priced = (x: Span) => figuresIn(x, lex).some((f) => f.kind === 'money');
+  for (const m of part.text.matchAll(pattern(lex, `\\s+(?:{conjunctions})\\s+`, 'giu'))) {
+    const [a, b] = [trimEdges(sub(part, 0, m.index)), trimEdges(sub(part, m.index + m[0].length))];
+    if (priced(a) && priced(b)) return [a, ...pricedApart(b, lex)];
+  }
+  return [part];
+}
+
+/**
+ * "…، والباقة الشاملة بـ 900 ريال، وهي الأكثر طلبًا": praise right after the options in their sentence, naming none of
+ * them and no price, raises the last one; its praising words are the badge.
+ */
+function praisedLast(part: Span, options: Option[], lex: Lexicon): ReturnType<typeof singledOut> {
+  const words = pattern(lex, `{highlightWords}`).exec(part.text);
+  if (!words || wordCount(part.text, lex.language) > 5 || figuresIn(part, lex).some((f) => f.kind === 'money'))
+    return null;
+  if (nameKeys(options).some((keys) => keys.some((key) => namePattern(key, lex).test(part.text)))) return null;
+  return { highlight: options.length - 1, badge: words[0], whole: true, asked: [] };
 }
 
 /**
@@ -570,10 +621,15 @@ function timePattern(lex: Lexicon): RegExp {
   const to = `\\s*(?:[–—~〜-]|{rangeWords})\\s*`;
   // A part of the day may lead a range: "सुबह 7 से 9 बजे".
   const range = `(?:(?:{dayParts})\\s*)?(?:(?:${one}|${clock})${to})?${one}`;
-  // A day and month: "03/03", "17/03/2027" (not "24/7"), "5月1日", "3월 15일".
+  // A day and month: "03/03", "17/03/2027" (not "24/7"), "5月1日", "3월 15일", "17 octobre", "17. Oktober",
+  // "17 de octubre", "June 21", "Sept. 2nd" (not "Saturday 10 am", "Montag 10–18 Uhr": a time of day after a day's
+  // name is the time).
   const day =
     `(?<![\\p{Nd}/])(?!24/7(?!\\p{Nd}))\\p{Nd}{1,2}/\\p{Nd}{1,2}(?:/\\p{Nd}{2,4})?(?![\\p{Nd}/])|` +
-    `\\p{Nd}{1,2}\\s?[月월]\\s?\\p{Nd}{1,2}\\s?[日일号號]`;
+    `\\p{Nd}{1,2}\\s?[月월]\\s?\\p{Nd}{1,2}\\s?[日일号號]|` +
+    `(?<![\\p{Nd}.:/])\\p{Nd}{1,2}(?:\\.|er|st|nd|rd|th)?\\s+(?:de\\s+)?(?:{dateWords})(?![\\p{L}\\p{M}])|` +
+    `(?<![\\p{L}\\p{M}])(?:{dateWords})\\.?\\s+\\p{Nd}{1,2}(?:st|nd|rd|th)?` +
+    `(?![\\p{Nd}:.]|\\s*(?:{dayParts}|{clockWords})(?![\\p{L}\\p{M}])|${to}\\p{Nd})`;
   // Years 1500–2099 in any digits a language file's prompts use (Latin, Arabic-Indic, Devanagari).
   // A quarter or half before it ("Q1 2027"), a month after 年/년 ("2027年3月").
   const year =

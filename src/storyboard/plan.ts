@@ -885,11 +885,14 @@ function verbLast(s: Span, lex: Lexicon): { lead: Span | null; listed: Span[] } 
   const listed = enumerated(sub(s, 0, end.index), lex, true);
   const first = listed[0];
   if (!first) return none;
-  const ends = new RegExp(`(?:${lex.leadEnds.map(escape).join('|')})(?=\\s)`, 'gu');
+  // (The lead-in may be the whole first part: "道の駅みなかみには、地元野菜の直売所、…".)
+  const ends = new RegExp(`(?:${lex.leadEnds.map(escape).join('|')})(?=\\s|$)`, 'gu');
   const cut = [...first.text.matchAll(ends)].at(-1);
   if (!cut) return none;
   const at = cut.index + cut[0].length;
-  return { lead: trimEdges(sub(first, 0, at)), listed: [trimEdges(sub(first, at)), ...listed.slice(1)] };
+  const lead = trimEdges(sub(first, 0, at));
+  if (at === first.text.length) return listed.length >= 4 ? { lead, listed: listed.slice(1) } : none;
+  return { lead, listed: [trimEdges(sub(first, at)), ...listed.slice(1)] };
 }
 
 /**

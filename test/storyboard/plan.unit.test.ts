@@ -850,6 +850,79 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(korean.highlight).toBe(1);
   });
 
+  it('comparisons in one sentence: a price per unit, a feature after it, "A 9 € et B 12 €", praise after them', () => {
+    const shown = (prompt: string) => {
+      const c = sceneOf(prompt, 'comparison');
+      return { options: c.options.map((o) => [o.name, o.figure, o.features]), highlight: c.highlight, badge: c.badge };
+    };
+    expect(
+      shown('Our bike rentals: City at $12/day with a basket, Electric at $30/day with two batteries (best seller).'),
+    ).toEqual({
+      options: [
+        ['City', '$12/day', ['with a basket']],
+        ['Electric', '$30/day', ['with two batteries']],
+      ],
+      highlight: 1,
+      badge: 'best seller',
+    });
+    expect(shown('Nos paniers : Petit à 15 € la semaine, Moyen à 22 € et Grand à 30 €, avec des œufs frais.')).toEqual({
+      options: [
+        ['Petit', '15 € la semaine', []],
+        ['Moyen', '22 €', []],
+        ['Grand', '30 €', ['avec des œufs frais']],
+      ],
+      highlight: null,
+      badge: null,
+    });
+    const spanish = shown('Clases de yoga: Suave por 30 € al mes, Activo por 45 € al mes con esterilla incluida.');
+    expect(spanish.options[1]).toEqual(['Activo', '45 € al mes', ['con esterilla incluida']]);
+    const praised = shown(
+      'Наши абонементы: «Утро» — 2 000 ₽, «День» — 3 000 ₽, «Безлимит» — 5 000 ₽, самый популярный.',
+    );
+    expect([praised.highlight, praised.badge]).toEqual([2, 'самый популярный']);
+  });
+
+  it('timelines of dates with a month\'s name; features after "you will find" and after a Japanese topic', () => {
+    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
+    expect(
+      timeline('Our garden year: 3 March – seed swap; 21 June – open gardens; 4 October – harvest supper.'),
+    ).toEqual([
+      ['3 March', 'seed swap'],
+      ['21 June', 'open gardens'],
+      ['4 October', 'harvest supper'],
+    ]);
+    expect(
+      timeline('Vereinsjahr: 12. Januar – Neujahrsempfang; 8. Mai – Sommerfest; 2. Oktober – Herbstlauf.'),
+    ).toEqual([
+      ['12. Januar', 'Neujahrsempfang'],
+      ['8. Mai', 'Sommerfest'],
+      ['2. Oktober', 'Herbstlauf'],
+    ]);
+    expect(timeline('Launch plan: March 3 beta for friends, April 14 public beta, June 1st launch day.')[2]).toEqual([
+      'June 1st',
+      'launch day',
+    ]);
+    // A day's name before a range of hours is no date: the hours are the time.
+    expect(timeline('Horaires: lundi 9–12 h, mardi 14–18 h, samedi 10–13 h.').map((i) => i[0])).toEqual([
+      '9–12 h',
+      '14–18 h',
+      '10–13 h',
+    ]);
+    const features = (prompt: string) => sceneOf(prompt, 'features').items.map((i) => i.text);
+    expect(features('At the Lakeside Lodge you will find a sauna, free Wi-Fi, a boat dock and bike hire.')).toEqual([
+      'a sauna',
+      'free Wi-Fi',
+      'a boat dock',
+      'bike hire',
+    ]);
+    expect(features('キャンプ場には、温水シャワー、無料Wi-Fi、売店、ドッグランがあります。')).toEqual([
+      '温水シャワー',
+      '無料Wi-Fi',
+      '売店',
+      'ドッグラン',
+    ]);
+  });
+
   it('"in 3 passi – Passo 1: …" are steps, "①…→②…" too; an example list ("e.g. …") stays in its sentence', () => {
     expect(
       markers('Prenota in 3 passi – Passo 1: scegli la data. Passo 2: scegli la sala. Passo 3: paga online.'),
