@@ -201,9 +201,8 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
   const lw = Math.max(2, T * 0.006);
   const across = c.landscape && n <= 5;
   const line = (from: Vec, to: Vec) => {
-    const anchor = from;
-    const grow = c.rtl && across ? -1 : 1;
-    void grow;
+    // The line grows the way the items are read: from the right in a right-to-left row.
+    const anchor = c.rtl && across ? to : from;
     return shapeLayer(
       {
         ind: 0,
@@ -272,7 +271,11 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
       { maxSize: T * 0.055, maxWidth: colW * 0.92, maxHeight: area.h * 0.5, maxLines: 4, colour: palette.text },
       'center',
     );
-    const lineY = area.y + area.h * 0.36;
+    // Times above the line, texts below, the whole group centred in the area (short texts leave no empty half).
+    const [timeGap, textGap] = [T * 0.035, T * 0.045];
+    const tallest = (blocks: (TextBlock | null)[]) => Math.max(0, ...blocks.map((b) => b?.height ?? 0));
+    const [timeH, textH] = [tallest(timeBlocks), tallest(textBlocks)];
+    const lineY = area.y + Math.max(0, (area.h - timeH - timeGap - textGap - textH) / 2) + timeH + timeGap;
     const xs = scene.items.map((_, i) => area.x + (c.rtl ? n - 1 - i : i) * colW + colW / 2);
     layers.push(line([Math.min(...xs), lineY], [Math.max(...xs), lineY]));
     scene.items.forEach((_, i) => {
@@ -284,7 +287,7 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
           ...c.drawLines(
             tb,
             xs[i]! - colW * 0.46,
-            lineY - T * 0.035 - tb.height,
+            lineY - timeGap - tb.height,
             0,
             L,
             (_l, ce) => c.enter(ce, t, 'rise', enter),
@@ -297,7 +300,7 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
           ...c.drawLines(
             b,
             xs[i]! - colW * 0.46,
-            lineY + T * 0.045,
+            lineY + textGap,
             0,
             L,
             (_l, ce) => c.enter(ce, t + 2, 'rise', enter),

@@ -570,9 +570,12 @@ function rowLayout(f: Frame, area: Rect, n: number, spec: RowSpec): { marker: Re
   });
 }
 
-/** A marker's width in ems, roughly: a Chinese, Japanese or Korean character 1, any other 0.62 (bold digits). */
-function markerEms(marker: string): number {
-  return [...marker].reduce((sum, ch) => sum + (CJK.test(ch) ? 1 : 0.62), 0);
+/** The widest a step's marker pill may be, as a share of the row. */
+const PILL_SHARE = 0.28;
+
+/** A text's width in ems on one line, roughly: a Chinese, Japanese or Korean character 1, another 0.62 (bold). */
+function textEms(text: string): number {
+  return [...text].reduce((sum, ch) => sum + (CJK.test(ch) ? 1 : 0.62), 0);
 }
 
 /**
@@ -585,12 +588,13 @@ function steps(c: SceneContext, s: Of<'steps'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.steps.length;
-  // A marker is set at half its badge's height, less when it is long ("第一步", "Schritt 1"), never below the smallest
-  // size: a marker too long for a round badge at that size gets a pill as wide as it needs.
-  const ems = Math.max(1, ...s.steps.map((step) => markerEms(step.marker ?? '')));
+  // A marker is set at half its badge's height. A long one ("第一步", "Schritt 1") gets a pill as wide as it needs, up
+  // to PILL_SHARE of the row, its text smaller only when that is too narrow, never below the smallest size.
+  const ems = Math.max(1, ...s.steps.map((step) => textEms(step.marker ?? '')));
   const spec = { maxRow: 28 * u, markerShare: 0.6, markerMax: 11 * u, gap: 3.5 * u, textTop: 0.04, textHeight: 0.92 };
   const side = Math.min(Math.min(area.h / n, spec.maxRow) * spec.markerShare, spec.markerMax);
-  const markerSize = Math.max(f.minFont, Math.min(side * 0.5, (side * 0.8) / ems));
+  const inPill = (area.w * PILL_SHARE - side * 0.4) / ems;
+  const markerSize = Math.max(f.minFont, Math.min(side * 0.5, Math.max((side * 0.8) / ems, inPill)));
   const wide = markerSize * ems > side * 0.8;
   const rows = rowLayout(f, area, n, { ...spec, markerAspect: wide ? (markerSize * ems + side * 0.4) / side : 1 });
   s.steps.forEach((step, i) => {
@@ -991,7 +995,16 @@ function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
   const lw = Math.max(2, 0.6 * u);
   if (across) {
     const colW = area.w / n;
-    const lineY = area.y + area.h * 0.34;
+    // Times above the line, texts below, the group centred in the area (short texts leave no empty half); the page
+    // fits the texts later, so their height is estimated from the longest at its largest size.
+    const [timeSize, textSize] = [7 * u, 6 * u];
+    const textLines = Math.min(
+      4,
+      Math.ceil((Math.max(...s.items.map((it) => textEms(it.text))) * textSize * 1.15) / (colW - 2 * u)),
+    );
+    const group = timeSize * 1.25 + 7 * u + textLines * textSize * 1.3;
+    const lineY =
+      area.y + Math.min(area.h * 0.5, Math.max(area.h * 0.2, (area.h - group) / 2 + timeSize * 1.25 + 3 * u));
     const line = place(f, { x: area.x + colW / 2, y: lineY - lw / 2, w: colW * (n - 1), h: lw });
     parts.push(`<div class="tline" id="${id}-line" style="${at(line)}"></div>`);
     s.items.forEach((item, i) => {
@@ -1003,7 +1016,7 @@ function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
           f,
           { x: x + u, y: area.y, w: colW - 2 * u, h: lineY - area.y - 3 * u },
           { valign: 'end', halign: 'center' },
-          text(f, `${id}-t${i}`, item.time, { cls: 'ttime', max: 7 * u, same: `${id}-t` }),
+          text(f, `${id}-t${i}`, item.time, { cls: 'ttime', max: timeSize, same: `${id}-t` }),
         ),
       );
       parts.push(
@@ -1011,7 +1024,7 @@ function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
           f,
           { x: x + u, y: lineY + 4 * u, w: colW - 2 * u, h: area.y + area.h - lineY - 4 * u },
           { valign: 'start', halign: 'center' },
-          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: 6 * u, same: `${id}-i` }),
+          text(f, `${id}-i${i}`, item.text, { cls: 'item', max: textSize, same: `${id}-i` }),
         ),
       );
     });
