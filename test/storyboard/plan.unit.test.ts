@@ -23,6 +23,13 @@ const sceneOf = <K extends Scene['kind']>(prompt: string, kind: K): Extract<Scen
   if (!scene) throw new Error(`no ${kind} scene for: ${prompt}`);
   return scene as Extract<Scene, { kind: K }>;
 };
+/** A timeline as shown: each item's time and text. */
+const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
+/** A comparison as shown: each option's name, figure and features, the raised one and its badge. */
+const shown = (prompt: string) => {
+  const c = sceneOf(prompt, 'comparison');
+  return { options: c.options.map((o) => [o.name, o.figure, o.features]), highlight: c.highlight, badge: c.badge };
+};
 
 describe('words as patterns', () => {
   const words = (list: string[]) => new RegExp(anyOf(list), 'iu');
@@ -653,7 +660,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('timelines in one sentence: a dash after each time, quarters, months after 年, a heading ending on a year', () => {
-    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(timeline('Полумарафон, программа дня: 7:00 — выдача пакетов, 8:30 — разминка, 9:00 — старт.')).toEqual([
       ['7:00', 'выдача пакетов'],
       ['8:30', 'разминка'],
@@ -700,7 +706,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('timelines: ranges of times, a label holding the time, years with a suffix or in other digits', () => {
-    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(
       timeline('Winter hours. Monday to Friday, 9 am to 6 pm. Saturday, 10 am to 4 pm. Sunday, noon to 5 pm.'),
     ).toEqual([
@@ -732,7 +737,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('timelines: hours after "ore", days and months, a heading before the first time, parts between semicolons', () => {
-    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(timeline('Open day in cantiere: ore 9 accoglienza, ore 10.30 visita guidata, ore 13 pranzo.')).toEqual([
       ['ore 9', 'accoglienza'],
       ['ore 10.30', 'visita guidata'],
@@ -816,10 +820,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('comparisons: a praising feature is the badge, names holding a figure, a price "за 3 часа", a Korean "이고"', () => {
-    const shown = (prompt: string) => {
-      const c = sceneOf(prompt, 'comparison');
-      return { options: c.options.map((o) => [o.name, o.figure, o.features]), highlight: c.highlight, badge: c.badge };
-    };
     expect(
       shown('Nos formules : Essai : 15 €. Mensuel : 39 €. Annuel : 390 €, notre formule la plus populaire.'),
     ).toEqual({
@@ -851,10 +851,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('comparisons in one sentence: a price per unit, a feature after it, "A 9 € et B 12 €", praise after them', () => {
-    const shown = (prompt: string) => {
-      const c = sceneOf(prompt, 'comparison');
-      return { options: c.options.map((o) => [o.name, o.figure, o.features]), highlight: c.highlight, badge: c.badge };
-    };
     expect(
       shown('Our bike rentals: City at $12/day with a basket, Electric at $30/day with two batteries (best seller).'),
     ).toEqual({
@@ -883,7 +879,6 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
   });
 
   it('timelines of dates with a month\'s name; features after "you will find" and after a Japanese topic', () => {
-    const timeline = (prompt: string) => sceneOf(prompt, 'timeline').items.map((i) => [i.time, i.text]);
     expect(
       timeline('Our garden year: 3 March – seed swap; 21 June – open gardens; 4 October – harvest supper.'),
     ).toEqual([
