@@ -394,8 +394,8 @@ box-shadow: 0 ${u(1)} ${u(4)} ${rgba(p.accent, 0.3)}; }
 .ofig { font-weight: 800; line-height: 1.05; color: ${p.accent}; white-space: nowrap; text-shadow: none; }
 .ofeat { font-weight: 400; line-height: 1.3; color: ${p.muted}; text-shadow: none; margin-top: ${u(0.8)}; }
 .orule { position: absolute; height: ${px(Math.max(1, f.u * 0.2))}; background: ${rgba(p.text, 0.12)}; }
-.obadge { padding: 0.25em 0.8em; border-radius: 99px; background: ${p.accent}; font-weight: 700; \
-line-height: 1.15; text-shadow: none; white-space: nowrap; }
+.obadge { padding: ${u(0.9)} ${u(2.8)}; border-radius: 99px; background: ${p.accent}; }
+.obadge-text { font-weight: 700; line-height: 1.15; text-shadow: none; white-space: nowrap; }
 .media { position: absolute; overflow: hidden; border-radius: ${u(3)}; background: ${p.surface}; }
 .media img { display: block; width: 100%; height: 100%; object-fit: cover; }`;
 }

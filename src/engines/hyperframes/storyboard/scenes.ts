@@ -1186,9 +1186,12 @@ function comparison(c: SceneContext, s: Of<'comparison'>): SceneOutput {
     if (hl && s.badge) {
       const b = place(f, { x: r.x, y: r.y - badgeH - u * 0.5, w: r.w, h: badgeH });
       parts.push(
+        // The pill holds the text with its padding: the page's fit sees the pill leave the box (a padded text shrinks
+        // its own box and runs into the padding unseen).
         `<div class="box" style="${at(b)};justify-content:flex-end;align-items:center">` +
-          text(f, `${id}-badge`, s.badge, { cls: 'obadge', max: 3.8 * u, style: `color:${ink}` }) +
-          '</div>',
+          `<div class="obadge" id="${id}-badge">` +
+          text(f, `${id}-badge-text`, s.badge, { cls: 'obadge-text', max: 3.8 * u, style: `color:${ink}` }) +
+          '</div></div>',
       );
     }
   });
