@@ -18,3 +18,14 @@ export const MIN_TEXT_SHARE = 0.022;
  * features would, centred where the cards go (side by side, or stacked on a tall canvas), not a tall card half empty.
  */
 export const BARE_CARD_SHARE = { columns: 0.5, stacked: 0.7 } as const;
+
+/**
+ * A timeline runs across a wide canvas only when each item's longest word (a run without a break opportunity) fits
+ * its column at this share of the largest text size; otherwise ("Jahreshauptversammlung" in a quarter of the width)
+ * it runs down, each text beside its time on a row as wide as the canvas allows.
+ */
+export const ACROSS_WORD_SHARE = 0.75;
+
+/** The runs of a text no line may break inside: words between spaces; each Chinese or Japanese character alone. */
+export const unbreakable = (text: string) =>
+  text.split(/\s+|(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/u).filter(Boolean);

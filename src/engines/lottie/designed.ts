@@ -2,7 +2,7 @@
 // a timeline (times on a line) and a comparison (options as cards). Wide canvases use columns; tall ones
 // stack. Every function returns layers top first.
 import { ICONS } from '../../storyboard/icons.js';
-import { BARE_CARD_SHARE } from '../../storyboard/layout.js';
+import { ACROSS_WORD_SHARE, BARE_CARD_SHARE, unbreakable } from '../../storyboard/layout.js';
 import type { Scene } from '../../storyboard/types.js';
 import { EASE, ellipse, fill, group, rect, shapeLayer, stroke, type Json, type Transform, type Vec } from './build.js';
 import { commonSize, FPS, type Box, type Composer, type TextBlock } from './compose.js';
@@ -199,7 +199,20 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
   const beat = Math.max(3, Math.floor((L - first - s(0.8)) / n));
   const dot = T * 0.032;
   const lw = Math.max(2, T * 0.006);
-  const across = c.landscape && n <= 5;
+  const texts = scene.items.map((it) => c.splitEmoji(it.text).text);
+  const wordWidth = (word: string, size: number) =>
+    c.textBlock({
+      text: word,
+      role: 'body',
+      maxSize: size,
+      minSize: size,
+      maxWidth: Infinity,
+      maxHeight: Infinity,
+      maxLines: 1,
+      colour: palette.text,
+    })?.fitted.width ?? 0;
+  const longestWord = Math.max(...texts.flatMap(unbreakable).map((w) => wordWidth(w, T * 0.055 * ACROSS_WORD_SHARE)));
+  const across = c.landscape && n <= 5 && longestWord <= (area.w / n) * 0.92;
   const line = (from: Vec, to: Vec) => {
     // The line grows the way the items are read: from the right in a right-to-left row.
     const anchor = c.rtl && across ? to : from;
@@ -248,7 +261,6 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
       },
       [group('dot', [ellipse(centre, [dot, dot]), fill(palette.accent)])],
     );
-  const texts = scene.items.map((it) => c.splitEmoji(it.text).text);
   const times = scene.items.map((it) => it.time);
   if (across) {
     const colW = area.w / n;

@@ -2,7 +2,7 @@
 // non-overlapping boxes whose text the page fits; its entrance is a list of GSAP tween lines on `tl`
 // starting at `t0` (the scene's start, after its transition in).
 import { ICON_GRID, ICON_STROKE, ICONS } from '../../../storyboard/icons.js';
-import { BARE_CARD_SHARE } from '../../../storyboard/layout.js';
+import { ACROSS_WORD_SHARE, BARE_CARD_SHARE, unbreakable } from '../../../storyboard/layout.js';
 import { CJK } from '../../../text/scripts.js';
 import type { Figure, Look, Scene, TimedScene } from '../../../storyboard/types.js';
 import { box, escapeHtml, js, place, px, readableOn, sec, text, type Eases, type Frame, type Rect } from './frame.js';
@@ -990,7 +990,8 @@ function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.items.length;
-  const across = f.orient === 'landscape' && n <= 5;
+  const longestWord = Math.max(...s.items.flatMap((it) => unbreakable(it.text).map(textEms)));
+  const across = f.orient === 'landscape' && n <= 5 && longestWord * 6 * u * ACROSS_WORD_SHARE <= area.w / n - 2 * u;
   const dot = 3.2 * u;
   const lw = Math.max(2, 0.6 * u);
   if (across) {
