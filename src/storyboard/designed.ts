@@ -246,8 +246,9 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   const figure = trimEdges({ text: s.text.slice(figureStart - s.start, figureEnd - s.start), start: figureStart });
   const rest = trimEdges(sub(s, figureEnd - s.start));
   // "11,000円です": a copula after the price is no feature. A remark in brackets after a feature is one of its own.
-  const listed = rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex) : [];
-  const features = [...(brought ? [brought] : []), ...listed.flatMap(remarkApart)];
+  const listed =
+    rest.text && !pattern(lex, `^(?:{copulas})$`).test(rest.text) ? enumerated(rest, lex).flatMap(remarkApart) : [];
+  const features = [...(brought ? [brought] : []), ...listed];
   if (features.some((f) => wordCount(f.text, lang) > 10)) return null;
   // At most four features: the fourth keeps the rest (each text stays a run of the prompt).
   const shown =
@@ -266,7 +267,7 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
     features: shown.map((f) => f.text),
     span: s,
     // (A remark in brackets is not a list: "149,90 TL (sadece İstanbul içi)".)
-    listed: listed.flatMap(remarkApart).filter((f) => !isRemark(f.text)).length,
+    listed: listed.filter((f) => !isRemark(f.text)).length,
   };
 }
 
