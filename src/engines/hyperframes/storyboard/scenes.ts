@@ -990,15 +990,16 @@ function timeline(c: SceneContext, s: Of<'timeline'>): SceneOutput {
   const parts: string[] = [];
   const area = headed(c, s.heading, parts);
   const n = s.items.length;
+  // Across: times above the line, texts below; the texts' largest size.
+  const [timeSize, textSize] = [7 * u, 6 * u];
   const longestWord = Math.max(...s.items.flatMap((it) => unbreakable(it.text).map(textEms)));
-  const across = f.orient === 'landscape' && n <= 5 && longestWord * 6 * u * ACROSS_WORD_SHARE <= area.w / n - 2 * u;
+  const across = f.orient === 'landscape' && n <= 5 && longestWord * textSize * ACROSS_WORD_SHARE <= area.w / n - 2 * u;
   const dot = 3.2 * u;
   const lw = Math.max(2, 0.6 * u);
   if (across) {
     const colW = area.w / n;
-    // Times above the line, texts below, the group centred in the area (short texts leave no empty half); the page
-    // fits the texts later, so their height is estimated from the longest at its largest size.
-    const [timeSize, textSize] = [7 * u, 6 * u];
+    // The group centred in the area (short texts leave no empty half); the page fits the texts later, so their
+    // height is estimated from the longest at its largest size.
     const textLines = Math.min(
       4,
       Math.ceil((Math.max(...s.items.map((it) => textEms(it.text))) * textSize * 1.15) / (colW - 2 * u)),
