@@ -332,7 +332,9 @@ describe('npm start restarts what crashes', () => {
     const after = start.lines.slice(from);
     expect(after.filter((l) => l.msg === 'stopping everything')).toHaveLength(1);
     expect(after.filter((l) => l.msg === 'everything stopped')).toEqual([expect.objectContaining({ exit_code: 0 })]);
-    expect(after.filter((l) => l.level >= 40)).toEqual([]);
+    // (As lines naming their process and message: a failure says which.)
+    const warnings = after.filter((l) => l.level >= 40).map((l) => `${l.process ?? l.service}: ${l.msg}`);
+    expect(warnings).toEqual([]);
     for (const [name, pid] of Object.entries(lastPids)) expect(() => process.kill(pid, 0), `${name} is gone`).toThrow();
   }, 120_000);
 });
