@@ -891,7 +891,7 @@ function verbLast(s: Span, lex: Lexicon): { lead: Span | null; listed: Span[] } 
   if (!cut) return none;
   const at = cut.index + cut[0].length;
   const lead = trimEdges(sub(first, 0, at));
-  if (at === first.text.length) return listed.length >= 4 ? { lead, listed: listed.slice(1) } : none;
+  if (at === first.text.length) return { lead, listed: listed.slice(1) };
   return { lead, listed: [trimEdges(sub(first, at)), ...listed.slice(1)] };
 }
 

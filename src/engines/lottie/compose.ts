@@ -200,6 +200,12 @@ export class Composer {
     };
   }
 
+  /** Width of a text set on one line at `size`, in the face its script and role take. */
+  oneLineWidth(text: string, size: number, role: TextRole): number {
+    const spec = { maxSize: size, minSize: size, maxWidth: Infinity, maxHeight: Infinity, maxLines: 1, colour: '' };
+    return this.textBlock({ text, role, ...spec })?.fitted.width ?? 0;
+  }
+
   /** Width of a fitted line. */
   lineWidth(b: TextBlock, line: string): number {
     return measure(line, b.face, b.fitted.size, b.caps, b.direction, this.lang);

@@ -200,18 +200,8 @@ export function drawTimeline(c: Composer, scene: SceneOf<'timeline'>, L: number)
   const dot = T * 0.032;
   const lw = Math.max(2, T * 0.006);
   const texts = scene.items.map((it) => c.splitEmoji(it.text).text);
-  const wordWidth = (word: string, size: number) =>
-    c.textBlock({
-      text: word,
-      role: 'body',
-      maxSize: size,
-      minSize: size,
-      maxWidth: Infinity,
-      maxHeight: Infinity,
-      maxLines: 1,
-      colour: palette.text,
-    })?.fitted.width ?? 0;
-  const longestWord = Math.max(...texts.flatMap(unbreakable).map((w) => wordWidth(w, T * 0.055 * ACROSS_WORD_SHARE)));
+  const wordSize = T * 0.055 * ACROSS_WORD_SHARE;
+  const longestWord = Math.max(...texts.flatMap(unbreakable).map((w) => c.oneLineWidth(w, wordSize, 'body')));
   const across = c.landscape && n <= 5 && longestWord <= (area.w / n) * 0.92;
   const line = (from: Vec, to: Vec) => {
     // The line grows the way the items are read: from the right in a right-to-left row.

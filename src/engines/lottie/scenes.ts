@@ -1074,23 +1074,7 @@ export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json
   const minText = Math.min(c.W, c.H) * MIN_TEXT_SHARE;
   /** The longest marker's width per pixel of text size, on one line. */
   const perSize = worded
-    ? Math.max(
-        ...scene.steps.map(
-          (st) =>
-            (st.marker &&
-              c.textBlock({
-                text: st.marker,
-                role: 'headline',
-                maxSize: 100,
-                minSize: 100,
-                maxWidth: Infinity,
-                maxHeight: Infinity,
-                maxLines: 1,
-                colour: palette.accent,
-              })?.fitted.width) ||
-            0,
-        ),
-      ) / 100
+    ? Math.max(...scene.steps.map((st) => (st.marker ? c.oneLineWidth(st.marker, 100, 'headline') : 0))) / 100
     : 0;
   /** A pill's text size for a row text size. */
   const pillText = (size: number) => Math.max(size * PILL_TEXT, minText);
