@@ -201,11 +201,14 @@ export async function waitForTerminal(
   path = '/v1/responses',
 ) {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  // Polls as a polite client does: quickly at first, then backing off, and waiting Retry-After when rate-limited,
+  // so a slow render does not spend the key's rate limit that the test's next request needs.
+  for (let waitMs = 250; ; waitMs = Math.min(waitMs * 1.5, 2000)) {
     const res = await api(base, `${path}/${id}`, { key });
     if (['completed', 'failed', 'cancelled', 'incomplete'].includes(res.body?.status)) return res;
     if (Date.now() > deadline)
       throw new Error(`generation ${id} not terminal after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
-    await new Promise((r) => setTimeout(r, 250));
+    const retryAfterMs = res.status === 429 ? Number(res.headers.get('retry-after') ?? 1) * 1000 : 0;
+    await new Promise((r) => setTimeout(r, Math.max(waitMs, retryAfterMs)));
   }
 }
