@@ -511,9 +511,55 @@ describe('storyboard composer: comparison cards', () => {
   });
 });
 
-describe('storyboard composer: step markers', () => {
+describe('storyboard composer: pills hold their text', () => {
+  const SIZES = [
+    [360, 640],
+    [640, 360],
+    [720, 720],
+  ] as const;
+
+  /**
+   * Each pill's text measured in Chromium in the scene's last moment: whole inside its pill (the glyphs' box, not
+   * the element's) and never below the smallest text size. Returns the texts and the problems found.
+   */
+  async function pills(sb: Storyboard, pill: string, label: string) {
+    const problems: string[] = [];
+    const texts: string[][] = [];
+    for (const [width, height] of SIZES) {
+      const page = await browser.newPage({ viewport: { width, height } });
+      try {
+        await showComposition(
+          page,
+          prepareComposition(engine.drawStoryboard!(sb, { width, height, assets: [] }), { width, height }),
+        );
+        const boxes: { text: string; inside: boolean; size: number }[] = await page.evaluate(`(() => {
+          window.__timelines.local.seek(${sb.scenes[0]!.duration - 0.1}, false);
+          return [...document.querySelectorAll('${pill}')].map((pill) => {
+            const b = pill.getBoundingClientRect();
+            const label = pill.querySelector('${label}');
+            const range = document.createRange();
+            range.selectNodeContents(label);
+            const m = range.getBoundingClientRect();
+            const inside = m.left >= b.left - 0.5 && m.right <= b.right + 0.5 &&
+              m.top >= b.top - 0.5 && m.bottom <= b.bottom + 0.5;
+            return { text: pill.textContent, inside, size: parseFloat(getComputedStyle(label).fontSize) };
+          });
+        })()`);
+        texts.push(boxes.map((b) => b.text));
+        for (const b of boxes) {
+          if (!b.inside) problems.push(`${width}x${height}: "${b.text}" leaves its pill`);
+          if (b.size < MIN_TEXT_SHARE * Math.min(width, height) - 0.1)
+            problems.push(`${width}x${height}: "${b.text}" at ${b.size}px`);
+        }
+      } finally {
+        await page.close();
+      }
+    }
+    return { texts, problems };
+  }
+
   it(
-    'draws every marker whole inside its badge, long ones ("第一步", "Schritt 1") too',
+    'draws every step marker whole inside its badge, long ones ("第一步", "Schritt 1", "Première étape") too',
     { timeout: 120_000 },
     async () => {
       const problems: string[] = [];
@@ -521,6 +567,7 @@ describe('storyboard composer: step markers', () => {
         ['1.', '2.', '3.'],
         ['第一步', '第二步', '第三步'],
         ['Schritt 1', 'Schritt 2', 'Schritt 3'],
+        ['Première étape', 'Deuxième étape', 'Troisième étape'],
       ]) {
         const sb = toStoryboard(
           storyboardSchema.parse({
@@ -534,43 +581,40 @@ describe('storyboard composer: step markers', () => {
           }),
           { image: () => null },
         );
-        for (const [width, height] of [
-          [360, 640],
-          [640, 360],
-        ] as const) {
-          const page = await browser.newPage({ viewport: { width, height } });
-          try {
-            await showComposition(
-              page,
-              prepareComposition(engine.drawStoryboard!(sb, { width, height, assets: [] }), { width, height }),
-            );
-            const boxes: { text: string; inside: boolean; size: number }[] = await page.evaluate(`(() => {
-            window.__timelines.local.seek(2.9, false);
-            return [...document.querySelectorAll('.badge')].map((badge) => {
-              const b = badge.getBoundingClientRect();
-              const range = document.createRange();
-              range.selectNodeContents(badge.querySelector('.marker'));
-              const m = range.getBoundingClientRect();
-              const inside = m.left >= b.left - 0.5 && m.right <= b.right + 0.5 &&
-                m.top >= b.top - 0.5 && m.bottom <= b.bottom + 0.5;
-              const size = parseFloat(getComputedStyle(badge.querySelector('.marker')).fontSize);
-              return { text: badge.textContent, inside, size };
-            });
-          })()`);
-            expect(boxes.map((b) => b.text)).toEqual(markers);
-            for (const b of boxes) {
-              if (!b.inside) problems.push(`${width}x${height}: "${b.text}" leaves its badge`);
-              if (b.size < MIN_TEXT_SHARE * Math.min(width, height) - 0.1)
-                problems.push(`${width}x${height}: "${b.text}" at ${b.size}px`);
-            }
-          } finally {
-            await page.close();
-          }
-        }
+        const found = await pills(sb, '.badge', '.marker');
+        for (const texts of found.texts) expect(texts).toEqual(markers);
+        problems.push(...found.problems);
       }
       expect(problems).toEqual([]);
     },
   );
+
+  it("draws a comparison's badge whole inside its pill, long and CJK ones too", { timeout: 120_000 }, async () => {
+    const problems: string[] = [];
+    for (const badge of ['Best value', 'Le plus populaire auprès des familles', '一番人気のプラン']) {
+      const sb = toStoryboard(
+        storyboardSchema.parse({
+          scenes: [
+            {
+              kind: 'comparison',
+              options: [
+                { name: 'Basic', figure: '9 €', features: ['1 user'] },
+                { name: 'Family', figure: '19 €', features: ['5 users'], highlight: true },
+                { name: 'Max', figure: '29 €', features: ['10 users'] },
+              ],
+              badge,
+              seconds: 3,
+            },
+          ],
+        }),
+        { image: () => null },
+      );
+      const found = await pills(sb, '.obadge', '.obadge-text');
+      for (const texts of found.texts) expect(texts).toEqual([badge]);
+      problems.push(...found.problems);
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 // ---- Legibility: OCR of rendered frames --------------------------------------------------------------
