@@ -150,8 +150,11 @@ type Option = ComparisonOption & { span: Span; listed: number };
 
 /** Where a figure's clause ends: a comma or semicolon that is not a decimal one ("9,90 €"), a full stop. */
 const FIGURE_END = /(?<!\p{Nd})[,;]|[,;](?!\p{Nd})|[，、；،]|\.(?:\s|$)|。/u;
-/** Where a price's clause ends: as a figure's, at a colon, or at a remark in brackets ("22,000円（一番人気！）"). */
-const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]`, 'u');
+/**
+ * Where a price's clause ends: as a figure's, at a colon, or at a remark in brackets or after a dash ("22,000円（一番人気！）",
+ * "69 € – unser Bestseller –").
+ */
+const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]|(?:^|\\s+)[—–]\\s+`, 'u');
 /** What a price is per, written right after it: "$15/month", "9 €/Monat". */
 const PER_UNIT = /^\s*\/\s*\p{L}+/u;
 /** A remark in brackets ending a text: "unlimited data and hotspot (our most popular)". */
@@ -164,6 +167,8 @@ const isRemark = (text: string) => /^[(（].*[)）]$/u.test(text);
  * tour's length) — the clause that starts with that one; a price later on is one of its features.
  */
 function optionOf(s: Span, lex: Lexicon): Option | null {
+  const inBrackets = bracketedOption(s, lex);
+  if (inBrackets) return inBrackets;
   const figures = figuresIn(s, lex).filter((f) => !f.code);
   const money = figures.find((f) => f.kind === 'money');
   if (!money) return null;
@@ -201,7 +206,11 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   const link =
     /(?<!\p{Nd}),\s/u.exec(name.text) ??
     (GLUED.has(lang)
-      ? /(?<=\S{2})(?:\s(?=\S*\p{Nd})|[月週年日毎]?\p{Nd})/u.exec(name.text)
+      ? (/(?<=\S{2})(?:\s(?=\S*\p{Nd})|[月週年日毎]?\p{Nd})/u.exec(name.text) ??
+        // "プレミアムプラン通い放題": a long name in katakana, then what it brings in kanji.
+        (isShort(name.text)
+          ? null
+          : /(?<=\p{Script=Katakana}{3})(?=[\p{Script=Han}\p{Script=Hiragana}])/u.exec(name.text)))
       : isShort(name.text)
         ? null
         : // (Not after a figure: "Plano 2x por semana" is a name.)
@@ -271,6 +280,34 @@ function optionOf(s: Span, lex: Lexicon): Option | null {
   };
 }
 
+/**
+ * "The Vault (45 min, $25 per player)", "Corso base (3 ore, 65 €) – il più richiesto": a name, then in brackets its
+ * price and what it comes with; what follows the brackets is a feature of its own. Null when the price is elsewhere.
+ */
+function bracketedOption(s: Span, lex: Lexicon): Option | null {
+  const m = /^([^(（]+?)\s*[(（]([^()（）]+)[)）]/u.exec(s.text);
+  if (!m) return null;
+  const lang = lex.language;
+  const priced = (x: Span) => figuresIn(x, lex).some((f) => f.kind === 'money' && !f.code);
+  const name = trimEdges(sub(s, 0, m[1]!.length));
+  const parts = enumerated(sub(s, m[0].length - 1 - m[2]!.length, m[0].length - 1), lex);
+  const k = parts.findIndex(priced);
+  if (priced(name) || k < 0 || parts.filter(priced).length > 1) return null;
+  if (!/\p{L}/u.test(name.text) || wordCount(name.text, lang) > 5 || name.text.length > 28) return null;
+  // The price's clause ends at a dash: "€ 1.795 – meest gekozen".
+  const dash = /\s+[—–]\s+/u.exec(parts[k]!.text);
+  const figure = dash ? trimEdges(sub(parts[k]!, 0, dash.index)) : parts[k]!;
+  const after = trimEdges(sub(s, m[0].length));
+  const features = [
+    ...parts.filter((_, i) => i !== k),
+    ...(dash ? [trimEdges(sub(parts[k]!, dash.index + dash[0].length))] : []),
+    ...(after.text ? enumerated(after, lex).flatMap(remarkApart) : []),
+  ];
+  if (wordCount(figure.text, lang) > 4 || features.length > 4 || features.some((f) => wordCount(f.text, lang) > 10))
+    return null;
+  return { name: name.text, figure: figure.text, features: features.map((f) => f.text), span: s, listed: 0 };
+}
+
 /** A feature and the remark in brackets ending it, apart ("hotspot (our most popular)"); the feature alone else. */
 function remarkApart(f: Span): Span[] {
   const m = REMARK_END.exec(f.text);
@@ -293,7 +330,13 @@ export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span
     `(?:(?<!\\p{Nd})[,;]|[,;](?!\\p{Nd}))\\s*|[、，；،؛]\\s*|\\s+(?:vs\\.?|[/|·•])\\s+|(?<=\\S)(?:{listJoins})\\s+`,
     'giu',
   );
+  // (Not inside brackets: "Corso base (3 ore, 65 €), …" is one part.)
+  const inBrackets = (at: number) => {
+    const before = s.text.slice(0, at);
+    return (before.match(/[(（]/gu)?.length ?? 0) > (before.match(/[)）]/gu)?.length ?? 0);
+  };
   for (const m of s.text.matchAll(separators)) {
+    if (inBrackets(m.index)) continue;
     parts.push(sub(s, from, m.index));
     from = m.index + m[0].length;
   }
@@ -437,25 +480,38 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
   for (const [i, sentence] of list.entries()) {
     let body = trimEdges(sentence);
     let head: Span | null = null;
-    const colon = /[:：]\s*/u.exec(body.text);
+    // A heading ends at a colon, or at a dash after three words or more and before any price: "Three rooms to choose
+    // from — The Vault (…), …" (not "«Старт» — 3 900 ₽").
+    const dash = /\s+[—–]\s+/u.exec(body.text);
+    const headed = (d: RegExpExecArray) =>
+      wordCount(body.text.slice(0, d.index), lex.language) >= 3 &&
+      !figuresIn(sub(body, 0, d.index), lex).some((f) => f.kind === 'money');
+    const colon = /[:：]\s*/u.exec(body.text) ?? (dash && headed(dash) ? dash : null);
     if (colon && !/\p{Nd}$/u.test(body.text.slice(0, colon.index))) {
       head = trimEdges(sub(body, 0, colon.index));
       body = trimEdges(sub(body, colon.index + colon[0].length));
     }
     // "A 9 €, B 12 € and C 15 €": the last option after the conjunction, unless that leaves fewer options. The first
     // part may lead into them ("compara nuestros dos tratamientos, Básico por 120 € y Premium por 220 €").
-    const [parts, found, lead] = [enumerated(body, lex, true), enumerated(body, lex)]
+    const [parts, found, lead, used] = [enumerated(body, lex, true), enumerated(body, lex)]
       .map((parts) => parts.flatMap((part) => pricedApart(part, lex)))
       .map((split) => {
         const found: Option[] = [];
         let lead: Span | null = null;
+        let used = 0;
         for (const [k, part] of split.entries()) {
           const o = found.length < 4 ? optionOf(part, lex) : null;
+          // "…, стандартная смена — 49 000 ₽, самая популярная, и …": praise of the option before, a remark of its own.
+          if (!o && found.length && k < split.length - 1 && praiseOf(part, found, lex)) {
+            used = k + 1;
+            continue;
+          }
           if (!o && k === 0 && split.length >= 3) lead = part;
           else if (!o || o.listed > 1) break;
           else found.push(o);
+          used = k + 1;
         }
-        return [split, found, lead] as const;
+        return [split, found, lead, used] as const;
       })
       // The split finding more options, or as many with fewer parts left over.
       .reduce((a, b) =>
@@ -464,7 +520,7 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     if (found.length < 2) continue;
     const options = found;
     if (lead) head = lead;
-    let left = parts.slice(options.length + (lead ? 1 : 0));
+    let left = parts.slice(used);
     // "…, Spa Completo por R$ 129,90, com hidratação e perfume": what comes with the last option, after it.
     const last = options.at(-1)!;
     if (left.length === 1 && last.features.length < 4 && pattern(lex, `^(?:{featureWith})\\s`).test(left[0]!.text)) {
@@ -478,10 +534,14 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
         : left.length === 0 && next
           ? singledOut(next, options, lex)
           : null;
-    if (left.length > (single?.whole ? 1 : 0)) continue;
+    // "月卡299元，季卡799元，年卡2699元，都可以免费预约场地": one last part about all of three or more options, no price in it, is
+    // a scene of its own after them.
+    const after =
+      !single && left.length === 1 && options.length >= 3 && !figuresIn(left[0]!, lex).some((f) => f.kind === 'money');
+    if (left.length > (single?.whole || after ? 1 : 0)) continue;
     if (!head && i > 0) head = trimEdges(list[i - 1]!);
     const start = head?.start ?? body.start;
-    const end = single?.whole && left.length === 0 ? spanEnd(next!) : spanEnd(sentence);
+    const end = after ? spanEnd(last.span) : single?.whole && left.length === 0 ? spanEnd(next!) : spanEnd(sentence);
     return {
       span: { text: all.text.slice(start - all.start, end - all.start), start },
       head,
@@ -489,6 +549,20 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     };
   }
   return null;
+}
+
+/**
+ * A short praising part between options ("самая популярная"), naming none: added as a remark of the option before it
+ * (the last found); true when it was.
+ */
+function praiseOf(part: Span, found: Option[], lex: Lexicon): boolean {
+  const option = found.at(-1)!;
+  if (wordCount(part.text, lex.language) > 5 || option.features.length >= 4 || figuresIn(part, lex).length)
+    return false;
+  if (!pattern(lex, `{highlightWords}`).test(part.text)) return false;
+  if (nameKeys(found).some((keys) => keys.some((key) => namePattern(key, lex).test(part.text)))) return false;
+  option.features.push(part.text);
+  return true;
 }
 
 /** "A 180 € et B 210 €": two priced options a conjunction joins inside one part, apart. */

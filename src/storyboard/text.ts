@@ -91,10 +91,14 @@ export function sentences(s: Span, lang: string, joins?: (before: string, after:
   out = out.filter((x) => /[\p{L}\p{N}]/u.test(x.text));
   // A full stop with a letter right after it (no space) ends no sentence: letters written with dots ("एम.जी.").
   const dotted = (prev: Span, x: Span) => /\.$/u.test(prev.text) && spanEnd(prev) === x.start && /^\p{L}/u.test(x.text);
+  // Nor does a mark inside brackets when the sentence goes on (in lower case, or after a comma): "110 € (¡el más
+  // vendido!) y …", "15,400円（一番人気！）、…".
+  const bracketed = (prev: Span, x: Span) =>
+    /[!?！？][)）]\s*$/u.test(prev.text) && /^(?:\p{Ll}|[,、，;；])/u.test(x.text);
   const joined: Span[] = [];
   for (const x of out) {
     const prev = joined.at(-1);
-    if (prev && (dotted(prev, x) || joins?.(prev.text, x.text)))
+    if (prev && (dotted(prev, x) || bracketed(prev, x) || joins?.(prev.text, x.text)))
       joined[joined.length - 1] = { text: s.text.slice(prev.start - s.start, spanEnd(x) - s.start), start: prev.start };
     else joined.push(x);
   }
