@@ -100,15 +100,20 @@ function rulesOf(lex: Lexicon): IconRule[] {
  * before the longest; `minLength`: words of at least that many characters only.
  */
 export function iconFor(text: string, lex: Lexicon, opts: { first?: boolean; minLength?: number } = {}): string | null {
-  let best: { rule: IconRule; at: number; rank: number } | null = null;
+  type Hit = { rule: IconRule; at: number; end: number; rank: number };
+  const hits: Hit[] = [];
   const plain = folded(text);
   for (const rule of rulesOf(lex)) {
     if (rule.length < (opts.minLength ?? 0) || !rule.pieces.every((piece) => plain.includes(piece))) continue;
     rule.re ??= new RegExp(rule.source, 'iu');
     const m = rule.re.exec(text);
-    if (!m) continue;
-    const hit = { rule, at: m.index, rank: rankOf(rule.icon) };
-    const longer = rule.length - (best?.rule.length ?? 0);
+    if (m) hits.push({ rule, at: m.index, end: m.index + m[0].length, rank: rankOf(rule.icon) });
+  }
+  // A word inside a longer term found is that term's ("parque" in "parque infantil", "park" in "skate park").
+  const within = (h: Hit) => hits.some((o) => o !== h && o.at <= h.at && h.end <= o.end && o.end - o.at > h.end - h.at);
+  let best: Hit | null = null;
+  for (const hit of hits.filter((h) => !within(h))) {
+    const longer = hit.rule.length - (best?.rule.length ?? 0);
     const earlier = (best?.at ?? 0) - hit.at;
     const [a, b] = opts.first ? [earlier, longer] : [longer, earlier];
     const better = !best || hit.rank < best.rank || (best.rank === hit.rank && (a > 0 || (a === 0 && b > 0)));

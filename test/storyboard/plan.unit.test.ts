@@ -614,6 +614,13 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       icons('Incluye tabla y neopreno, clases en la playa, duchas de agua caliente y fotos de tu sesión.'),
     ).toEqual(['check', 'waves', 'shower-head', 'camera']);
     expect(icons('منتجعنا يضم: شاطئ خاص، مسبح للأطفال، مطعم، وواي فاي مجاني.')[1]).toBe('waves-ladder');
+    // A word inside a longer term is the term's: "parque infantil" is a playground (people), not a park (a tree).
+    expect(icons('O condomínio tem piscina aquecida, parque infantil, academia e portaria 24 horas.')).toEqual([
+      'waves-ladder',
+      'users',
+      'dumbbell',
+      'bell',
+    ]);
   });
 
   it('a web address has a real ending and a name: not "sig.ra" or "1.er"', () => {
