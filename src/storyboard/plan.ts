@@ -283,11 +283,16 @@ function structure(all: Span, lex: Lexicon): Piece[] {
     bulleted(all, lex),
     countdown(all, lex),
   ].filter((b): b is Exclude<Piece, { kind: 'sentence' }> => b !== null);
-  // Overlapping structures: the earliest wins.
+  // Overlapping structures: the earliest wins, except that a comparison or timeline wins over a plain list of the
+  // same lines ("– 9 h 00 : accueil …" is a bullet's item and a time).
   blocks.sort((a, b) => a.span.start - b.span.start);
   const chosen: typeof blocks = [];
-  for (const b of blocks)
-    if (!chosen.some((c) => b.span.start < spanEnd(c.span) && c.span.start < spanEnd(b.span))) chosen.push(b);
+  const designed = (b: (typeof blocks)[number]) => b.kind === 'comparison' || b.kind === 'timeline';
+  for (const b of blocks) {
+    const clash = chosen.filter((c) => b.span.start < spanEnd(c.span) && c.span.start < spanEnd(b.span));
+    if (clash.length === 0) chosen.push(b);
+    else if (designed(b) && clash.length === 1 && clash[0]!.kind === 'list') chosen[chosen.indexOf(clash[0]!)] = b;
+  }
   const pieces: Piece[] = [];
   let at = all.start;
   const textBetween = (from: number, to: number) => sub(all, from - all.start, to - all.start);
