@@ -360,9 +360,13 @@ function sentencesOf(s: Span, lex: Lexicon): Span[] {
     // An ordinal or a date's piece written with a full stop ("3. kat", "2027. 4. 10.") goes on when a lower-case
     // word, a digit or a bracket follows; a month or weekday after a day's number ("1. Februar") too.
     const ordinal = /(?:^|[\s(~])\p{Nd}{1,4}\.$/u;
-    const ledOrdinal = pattern(lex, `(?:^|\\s)(?:{functionWords})\\s+\\p{Nd}{1,3}\\.$`);
+    // (Or a comma leads to: "Goethestr. 12, 2. OG".)
+    const ledOrdinal = pattern(lex, `(?:(?:^|\\s)(?:{functionWords})\\s+|,\\s+)\\p{Nd}{1,3}\\.$`);
     const goesOn = /^(?:\p{Ll}|\p{Nd}{1,2}\.|\()/u;
     const lowerOrDigit = /^[\p{Ll}\p{Nd}]/u;
+    // Initials go on to the next initial: "Петров И. С.", "J. R. R. Tolkien".
+    const initial = /(?:^|\s)\p{Lu}\.$/u;
+    const nextInitial = /^\p{Lu}\.(?:\s|$)/u;
     // A sentence never ends in an opening bracket ("10.(토)").
     joins = (before, after) => {
       const inside = before.replace(/[)）\]」』"”’»]+$/u, '');
@@ -371,6 +375,7 @@ function sentencesOf(s: Span, lex: Lexicon): Span[] {
         (abbreviation.anyCase.test(inside) && lowerOrDigit.test(after)) ||
         /[(（[]$/u.test(before) ||
         ledOrdinal.test(before) ||
+        (initial.test(before) && nextInitial.test(after)) ||
         (ordinal.test(before) && (date.test(after) || goesOn.test(after)))
       );
     };
@@ -418,7 +423,16 @@ function numbered(all: Span, lex: Lexicon): Piece | null {
     const key = Object.keys(lex.ordinals).find((w) => w.toLocaleLowerCase() === word.toLocaleLowerCase());
     return key === undefined ? numberOf(word, lex) : lex.ordinals[key]!;
   };
+  // A bare "1." an article or preposition leads, or a month or weekday follows, is an ordinal or a date: "ab dem 1.
+  // Okt.", "am 2. Mai".
+  const ledBy = pattern(lex, `(?:^|\\s)(?:{functionWords})\\s+$`);
+  const dated = pattern(lex, `^(?:{dateWords})(?![\\p{L}\\p{M}])`);
   const marks = [...all.text.matchAll(re)].flatMap((m) => {
+    if (
+      m[6] !== undefined &&
+      (ledBy.test(all.text.slice(0, m.index)) || dated.test(all.text.slice(m.index + m[0].length)))
+    )
+      return [];
     const circled = m[7] ? CIRCLED.indexOf(m[7]) + 1 : null;
     const word = m.slice(1, 7).find((g) => g !== undefined);
     const n = circled ?? (word === undefined ? null : placeOf(word));

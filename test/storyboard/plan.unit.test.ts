@@ -459,6 +459,14 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(texts('Our new clinic opens with Dr. Alvarez. Walk-ins welcome. Parking is free.')).toContain(
       'Our new clinic opens with Dr. Alvarez',
     );
+    // Initials go on to the next; an ordinal a comma leads, or an article with a month after it, is no step marker.
+    expect(texts('Докладчик — Иванова Е. В. из НИИ. Вход свободный.')).toContain('Докладчик — Иванова Е. В. из НИИ');
+    const choir = plan('Der Chor probt ab dem 3. Nov. im Gemeindehaus, Kirchweg 5, 1. OG. Neue Stimmen willkommen!');
+    expect(choir.scenes.map((s) => s.kind)).toEqual(['title', 'statement']);
+    expect(choir.scenes[0]).toMatchObject({
+      title: 'Der Chor probt ab dem 3. Nov. im Gemeindehaus, Kirchweg 5',
+      subtitle: '1. OG',
+    });
   });
 
   it('comparisons: another figure before the price, options in one sentence, one singled out in any words', () => {
