@@ -586,7 +586,7 @@ function withoutMeta(s: Span, lex: Lexicon): { rest: Span; cut: string[] } {
     : null;
   // A request needs its link ("の", "için") unless a length marks it, or its verb ends it or opens it where verbs come
   // last ("…のメニュー紹介動画をお願いします", "做一个15秒的公司发展历程视频").
-  const opening = pattern(lex, `^(?:{metaVerbs})[\\s,]*(?:(?:{metaWords}|${len})[\\s,]*)*`).exec(s.text);
+  const opening = pattern(lex, `^(?:(?:{metaVerbs})[\\s,]*)+(?:(?:{metaWords}|${len})[\\s,]*)*`).exec(s.text);
   const asking = lex.tailLinks.length > 0 && (/\p{L}/u.test(t?.[3] ?? '') || opening !== null);
   if (t && t.index > 0 && (t[1] || asking || pattern(lex, len).test(t[0]))) {
     let rest = trimEdges(sub(s, 0, t.index));

@@ -960,6 +960,9 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       ['做一个20秒的咖啡店开业视频：欢迎光临！', '咖啡店开业'],
       ['أبغى فيديو قصير لمطعم البحر: أسماك طازجة كل يوم.', 'لمطعم البحر'],
       ['Faz um vídeo curto com as novidades da nossa padaria.', 'As novidades da nossa padaria'],
+      // Several request verbs in a row; a request addressed to us.
+      ['帮我们做个游泳馆暑期班的宣传视频：欢迎报名！', '游泳馆暑期班'],
+      ['Macht uns bitte ein kurzes Video über die Sommerkurse der Musikschule.', 'Die Sommerkurse der Musikschule'],
     ])
       expect(plan(prompt).scenes[0], prompt).toMatchObject({ kind: 'title', title });
     expect(fullPlan('做一个20秒的咖啡店开业视频：欢迎光临！').directions).toEqual(
