@@ -893,6 +893,52 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect([praised.highlight, praised.badge]).toEqual([2, 'самый популярный']);
   });
 
+  it('comparisons with the price in brackets, a remark after a dash or between options, a part after them', () => {
+    expect(
+      shown(
+        'Our boat tours — Harbour Loop (1 hour, $18 per adult), Sunset Cruise (2 hours, $35 per adult) ' +
+          '– our favourite – and Island Day (6 hours, $90 per adult).',
+      ),
+    ).toEqual({
+      options: [
+        ['Harbour Loop', '$18 per adult', ['1 hour']],
+        ['Sunset Cruise', '$35 per adult', ['2 hours']],
+        ['Island Day', '$90 per adult', ['6 hours']],
+      ],
+      highlight: 1,
+      badge: 'our favourite',
+    });
+    // A mark inside brackets ends no sentence when it goes on; praise between options is the one before's.
+    const spanish = shown(
+      'Bonos de la piscina: Bono 10 baños por 40 € (¡ahorra más!) y Bono anual por 300 €, el más popular, ' +
+        'y Bono verano por 90 €.',
+    );
+    expect(spanish.options.map((o) => o[0])).toEqual(['Bono 10 baños', 'Bono anual', 'Bono verano']);
+    expect([spanish.highlight, spanish.badge]).toEqual([1, 'el más popular']);
+    const german = shown(
+      'Unsere Kurse: Einsteiger für 49 € – unser Bestseller –, Fortgeschrittene für 59 € und Profis für 79 €.',
+    );
+    expect([german.options[0], german.highlight, german.badge]).toEqual([
+      ['Einsteiger', '49 €', []],
+      0,
+      'unser Bestseller',
+    ]);
+    // A last part about all the options is a scene of its own after them.
+    const chinese = fullPlan('瑜伽馆会员：月卡399元，季卡999元，年卡3299元，全部可以免费使用淋浴间。').storyboard
+      .scenes;
+    expect(chinese.map((x) => x.kind).slice(-2)).toEqual(['comparison', 'statement']);
+    // Times after bullets are a timeline, not a list.
+    expect(
+      timeline(
+        'Tag der Vereine am Samstag:\n– 10:00 Uhr: Eröffnung\n– 11:30 Uhr: Vorführungen\n– 14:00 Uhr: Mitmachaktionen',
+      ),
+    ).toEqual([
+      ['10:00 Uhr', 'Eröffnung'],
+      ['11:30 Uhr', 'Vorführungen'],
+      ['14:00 Uhr', 'Mitmachaktionen'],
+    ]);
+  });
+
   it('timelines of dates with a month\'s name; features after "you will find" and after a Japanese topic', () => {
     expect(
       timeline('Our garden year: 3 March – seed swap; 21 June – open gardens; 4 October – harvest supper.'),
