@@ -155,11 +155,13 @@ type Option = ComparisonOption & { span: Span; listed: number };
 
 /** Where a figure's clause ends: a comma or semicolon that is not a decimal one ("9,90 €"), a full stop. */
 const FIGURE_END = /(?<!\p{Nd})[,;]|[,;](?!\p{Nd})|[，、；،]|\.(?:\s|$)|。/u;
+/** A dash set apart by spaces: before a remark ("€ 1.795 – meest gekozen"), after a heading ("… from — The Vault"). */
+const SPACED_DASH = /\s+[—–]\s+/u;
 /**
  * Where a price's clause ends: as a figure's, at a colon, or at a remark in brackets or after a dash ("22,000円（一番人気！）",
  * "69 € – unser Bestseller –").
  */
-const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]|(?:^|\\s+)[—–]\\s+`, 'u');
+const PRICE_END = new RegExp(`${FIGURE_END.source}|[:：]|\\s*[(（]|^[—–]\\s+|${SPACED_DASH.source}`, 'u');
 /** What a price is per, written right after it: "$15/month", "9 €/Monat". */
 const PER_UNIT = /^\s*\/\s*\p{L}+/u;
 /** A remark in brackets ending a text: "unlimited data and hotspot (our most popular)". */
@@ -300,7 +302,7 @@ function bracketedOption(s: Span, lex: Lexicon): Option | null {
   if (priced(name) || k < 0 || parts.filter(priced).length > 1) return null;
   if (!/\p{L}/u.test(name.text) || wordCount(name.text, lang) > 5 || name.text.length > 28) return null;
   // The price's clause ends at a dash: "€ 1.795 – meest gekozen".
-  const dash = /\s+[—–]\s+/u.exec(parts[k]!.text);
+  const dash = SPACED_DASH.exec(parts[k]!.text);
   const figure = dash ? trimEdges(sub(parts[k]!, 0, dash.index)) : parts[k]!;
   const after = trimEdges(sub(s, m[0].length));
   const features = [
@@ -487,7 +489,7 @@ function inOneSentence(all: Span, list: Span[], lex: Lexicon): FoundComparison |
     let head: Span | null = null;
     // A heading ends at a colon, or at a dash after three words or more and before any price: "Three rooms to choose
     // from — The Vault (…), …" (not "«Старт» — 3 900 ₽").
-    const dash = /\s+[—–]\s+/u.exec(body.text);
+    const dash = SPACED_DASH.exec(body.text);
     const headed = (d: RegExpExecArray) =>
       wordCount(body.text.slice(0, d.index), lex.language) >= 3 &&
       !figuresIn(sub(body, 0, d.index), lex).some((f) => f.kind === 'money');
