@@ -45,8 +45,10 @@ if (config.workerQueues.includes('render')) {
     process.exit(1);
   }
 }
+// Set by the first SIGTERM/SIGINT (below); read by the SDK's log lines too.
+let stopping = false;
 Runtime.install({
-  logger: temporalLogger(logger),
+  logger: temporalLogger(logger, () => stopping),
   // One signal handler, below: beside the SDK's own, the second signal of a Ctrl-C on `npm start`
   // (SIGINT, then SIGTERM from start.ts) asked stopped workers to shut down again and crashed.
   shutdownSignals: [],
@@ -63,7 +65,6 @@ Runtime.install({
 // (then they are cancelled; Temporal retries them on another worker). Later signals change nothing;
 // one that comes while starting ends the process at once (nothing is in flight yet).
 let workers: Worker[] = []; // none until created
-let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopping) return;

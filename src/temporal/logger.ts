@@ -35,7 +35,12 @@ const generationWorkflowId = (workflowId: unknown) =>
  */
 const CORE_REPEAT_QUIET_MS = 60_000;
 
-export function temporalLogger(logger: Logger): TemporalLogger {
+/**
+ * `stopping()` is true once the worker was asked to stop. Activities in flight then fail as their
+ * render processes get the same Ctrl-C; Temporal retries them elsewhere, so the SDK's "Activity
+ * failed" is expected news (info), not a warning the operator should act on.
+ */
+export function temporalLogger(logger: Logger, stopping: () => boolean = () => false): TemporalLogger {
   const sdk = logger.child({ component: 'temporal-sdk' });
   const coreLastLogged = new Map<string, number>();
   const repeated = (message: string, meta?: LogMetadata) => {
@@ -50,7 +55,8 @@ export function temporalLogger(logger: Logger): TemporalLogger {
     const quiet = CHATTER.some((re) => re.test(message)) || repeated(message, meta);
     // Activity and workflow lines ("Activity failed") carry the workflow id: name the generation too.
     const generationId = generationWorkflowId(meta?.workflowId);
-    sdk[quiet ? 'debug' : LEVELS[level]](
+    const expected = level === 'WARN' && message === 'Activity failed' && stopping();
+    sdk[quiet ? 'debug' : expected ? 'info' : LEVELS[level]](
       generationId ? { generation_id: generationId, ...meta } : (meta ?? {}),
       message,
     );

@@ -95,6 +95,21 @@ describe('Temporal SDK lines', () => {
     ]);
   });
 
+  it('an activity failing while the worker stops is info (its render got the same Ctrl-C); before, a warning', () => {
+    const { log, lines } = capturingLogger();
+    let stopping = false;
+    const sdk = temporalLogger(log, () => stopping);
+    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+    stopping = true;
+    sdk.warn('Activity failed', { workflowId: 'gen_abc' });
+    sdk.warn('Some other warning', {});
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      [WARN, 'Activity failed'],
+      [INFO, 'Activity failed'],
+      [WARN, 'Some other warning'],
+    ]);
+  });
+
   it(
     "the core's retries while Temporal is away: the first of a kind at its level, its repeats debug; " +
       'other kinds still show',
