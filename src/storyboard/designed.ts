@@ -469,6 +469,13 @@ function raised(
   if (single) return { options: shown, highlight: single.highlight, badge: single.badge, asked: single.asked };
   const praise = pattern(lex, `{highlightWords}`);
   const praising = shown.flatMap((o, k) => o.features.flatMap((f, i) => (praise.test(f) ? [{ k, i, f }] : [])));
+  // "… e Anual por R$ 1.199,00 — o Trimestral é o mais vendido": a remark naming an option singles that one out.
+  for (const { k, i, f } of praising) {
+    const named = singledOut({ text: f, start: 0 }, options, lex);
+    if (!named?.whole) continue;
+    shown[k] = { ...shown[k]!, features: shown[k]!.features.filter((_, n) => n !== i) };
+    return { options: shown, highlight: named.highlight, badge: named.badge, asked: named.asked };
+  }
   const badge = praising.length === 1 ? praising[0]!.f.replace(/^[(（]\s*|\s*[)）]$/gu, '') : null;
   if (!badge) return { options: shown, highlight: null, badge: null, asked: [] };
   const { k, i } = praising[0]!;

@@ -60,6 +60,8 @@ const lexiconSchema = z
     stepWords: words,
     /** "how to", "cómo": bullets under such a heading are steps. */
     howTo: words,
+    /** Greetings opening a message ("Hi", "Hallo", "こんにちは"): said to whoever makes the video, never shown. */
+    greetings: words,
     /** Verbs and phrases that ask the viewer to act: "sign up", "visita", "jetzt bestellen". */
     callsToAction: words,
     /** Words between an action and its address, dropped with it: "at", "en", "auf", "पर". */
@@ -244,7 +246,10 @@ const marksAfter = (c: string) => {
  */
 export function wordParts(word: string): { before: string; body: string; after: string } {
   const chars = [...word];
-  const body = chars.map((c) => (/\s/u.test(c) ? '\\s+' : `${escape(c)}${marksAfter(c)}`)).join('');
+  // An apostrophe as typed either way ("j'aimerais", "j’aimerais").
+  const body = chars
+    .map((c) => (/\s/u.test(c) ? '\\s+' : /['’]/u.test(c) ? "['’]" : `${escape(c)}${marksAfter(c)}`))
+    .join('');
   const bounded = (c: string) => /\p{L}/u.test(c) && !UNSPACED.test(c) && !SUFFIXED.test(c);
   return { before: bounded(chars[0]!) ? BEFORE : '', body, after: bounded(chars.at(-1)!) ? AFTER : '' };
 }

@@ -75,7 +75,7 @@ export function offlineStoryboard(spec: {
 
 export function plan(req: StoryboardRequest): Plan {
   const text = req.prompt.normalize('NFC');
-  const all: Span = trimSpan({ text, start: 0 });
+  let all: Span = trimSpan({ text, start: 0 });
   const hash = crypto
     .createHash('sha256')
     .update(`${text}\n${req.instructions ?? ''}`)
@@ -88,6 +88,14 @@ export function plan(req: StoryboardRequest): Plan {
   const stated = statedLength(text, lex) ?? statedLength(text);
   const requested = req.durationSeconds ?? stated?.seconds ?? null;
 
+  // "Hallo! Bitte ein kurzes Video …", "Bonjour, je voudrais une vidéo …": a greeting before asking for the video is
+  // said to whoever makes it, a direction. ("Hello. Over 12,000 teams use it" greets the viewer: a scene.)
+  const greeting = pattern(lex, `^(?:{greetings})\\s*(?:[!！,，.。、،।]+|\\n)\\s*`).exec(all.text);
+  const asking = (rest: Span) => pattern(lex, `{videoNouns}`).test(sentencesOf(rest, lex)[0]?.text ?? '');
+  if (greeting && asking(sub(all, greeting[0].length))) {
+    directions.push(trimEdges(sub(all, 0, greeting[0].length)).text);
+    all = sub(all, greeting[0].length);
+  }
   const pieces = structure(all, lex);
   const candidates: Ranked[] = [];
   let order = 0;

@@ -923,6 +923,12 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       0,
       'unser Bestseller',
     ]);
+    // A remark after the last price naming another option raises that one.
+    const dutch = shown(
+      'Onze pakketten: Basis voor € 15, Plus voor € 25 en Compleet voor € 40 – Plus wordt het meest geboekt.',
+    );
+    expect(dutch.options.map((o) => o[2])).toEqual([[], [], []]);
+    expect([dutch.highlight, dutch.badge]).toEqual([1, 'meest geboekt']);
     // A last part about all the options is a scene of its own after them.
     const chinese = fullPlan('瑜伽馆会员：月卡399元，季卡999元，年卡3299元，全部可以免费使用淋浴间。').storyboard
       .scenes;
@@ -1014,6 +1020,33 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     expect(fullPlan('做一个20秒的咖啡店开业视频：欢迎光临！').directions).toEqual(
       expect.arrayContaining(['做一个20秒的', '视频']),
     );
+  });
+
+  it('a greeting before asking for the video is a direction; a request in polite words too', () => {
+    for (const [prompt, greeting, title] of [
+      ['Moin! Wir hätten gerne ein kurzes Video über unseren Hofladen in Husum.', 'Moin!', 'Unseren Hofladen in Husum'],
+      [
+        'Bonsoir, j’aimerais une vidéo pour notre cave à vins. Dégustation tous les vendredis.',
+        'Bonsoir',
+        'Notre cave',
+      ],
+      ['Buenas tardes. Me gustaría un vídeo sobre la feria del libro de Cáceres.', 'Buenas tardes', 'La feria'],
+      ['Здравствуйте! Сделайте видео о новой пекарне на Садовой.', 'Здравствуйте!', 'пекарне на Садовой'],
+      ['こんにちは。駅前のパン屋の紹介動画をお願いします。', 'こんにちは', 'パン屋'],
+    ] as const) {
+      const p = fullPlan(prompt);
+      expect(p.directions, prompt).toContain(greeting);
+      expect(JSON.stringify(p.storyboard.scenes), prompt).not.toContain(greeting.replace(/[!,.。]$/u, ''));
+      expect(p.storyboard.scenes[0], prompt).toMatchObject({ kind: 'title', title: expect.stringContaining(title) });
+    }
+    // A greeting in the video's own words is shown: the viewer is greeted.
+    expect(plan('Здравствуйте! Новая пекарня на Садовой открыта каждый день.').scenes[0]).toMatchObject({
+      kind: 'title',
+      title: 'Здравствуйте!',
+    });
+    expect(plan('Hilfe für Senioren: Einkaufsservice in Bremen.').scenes[0]).toMatchObject({
+      title: 'Hilfe für Senioren',
+    });
   });
 });
 
