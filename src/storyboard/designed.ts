@@ -342,13 +342,16 @@ export function enumerated(s: Span, lex: Lexicon, lastConjunction = false): Span
     const before = s.text.slice(0, at);
     return (before.match(/[(（]/gu)?.length ?? 0) > (before.match(/[)）]/gu)?.length ?? 0);
   };
+  let semicolons = true;
   for (const m of s.text.matchAll(separators)) {
     if (inBrackets(m.index)) continue;
     parts.push(sub(s, from, m.index));
     from = m.index + m[0].length;
+    semicolons &&= /^[;；؛]/u.test(m[0]);
   }
   parts.push(sub(s, from));
-  if (lastConjunction) {
+  // Items parted by semicolons keep their own "and": "…; koffie en appeltaart in de kantine".
+  if (lastConjunction && !(semicolons && parts.length > 2)) {
     const last = parts.pop()!;
     const inLast = [...last.text.matchAll(pattern(lex, `\\s+(?:{conjunctions})\\s+`, 'giu'))].at(-1);
     if (inLast) parts.push(sub(last, 0, inLast.index), sub(last, inLast.index + inLast[0].length));
@@ -808,14 +811,16 @@ export function timelineIn(all: Span, lex: Lexicon, sentencesOf: Sentences): Fou
     // Several times: the parts of an enumeration ("7:00 — выдача пакетов, 8:30 — разминка", "… und am Sonntag 10–13
     // Uhr"; "So und Feiertage 9–20 Uhr" is one part), else its clauses; semicolons part the items when commas are
     // inside them ("de segunda a sexta, das 7h às 21h; ao sábado, …", "em março, teste em Curitiba; em maio, …").
+    // A time leading parts that are not all timed is one item naming another time ("13.00 – öğle yemeği": lunch).
     const times = [...body.text.matchAll(re)].length;
     const listed = [enumerated(body, lex, true), enumerated(body, lex)];
+    const timed = (l: Span[]) => l.every((p) => timedOf(p, lex));
+    const split = listed[0]!.length > 1 ? listed[0]! : clauses(body);
     const parts = /[;；]/u.test(body.text)
       ? spansBetween(body, /\s*[;；]\s*/gu)
       : times <= 1
         ? [body]
-        : (listed.find((l) => l.length > 1 && l.every((p) => p.text.search(re) >= 0)) ??
-          (listed[0]!.length > 1 ? listed[0]! : clauses(body)));
+        : (listed.find((l) => l.length > 1 && timed(l)) ?? (!timed(split) && timedOf(body, lex) ? [body] : split));
     // Without a colon, a heading may lead the first item: "제2회 … 일정 07:00 접수 시작 / 08:00 …".
     const first = parts[0]!;
     const at = parts.length > 2 && !head && !timedOf(first, lex) ? first.text.search(re) : -1;

@@ -658,6 +658,27 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'coffee',
       'bike',
     ]);
+    // Items parted by semicolons keep their own "and".
+    expect(
+      sceneOf(
+        'Zeltplatz am See: Stromanschluss; Brötchenservice; Duschen und Waschmaschinen im Sanitärhaus.',
+        'features',
+      ).items.map((i) => i.text),
+    ).toEqual(['Stromanschluss', 'Brötchenservice', 'Duschen und Waschmaschinen im Sanitärhaus']);
+  });
+
+  it('a timed line naming another time ("öğle yemeği": lunch) is one item; dotted times; "Passaggio 1"', () => {
+    expect(timeline('Kamp programı:\n08.00 – Kahvaltı\n12.30 – Göl kenarında öğle yemeği\n16.00 – Kano')).toEqual([
+      ['08.00', 'Kahvaltı'],
+      ['12.30', 'Göl kenarında öğle yemeği'],
+      ['16.00', 'Kano'],
+    ]);
+    expect(
+      sceneOf(
+        'Come iscriversi:\nPassaggio 1 – Compila il modulo\nPassaggio 2 – Paga la quota\nPassaggio 3 – Vieni in sede',
+        'steps',
+      ).steps.map((x) => x.marker),
+    ).toEqual(['Passaggio 1', 'Passaggio 2', 'Passaggio 3']);
   });
 
   it('a sentence that only asks for the video is a direction, in any language: the next one is the title', () => {
