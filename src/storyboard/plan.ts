@@ -667,7 +667,7 @@ function titleOf(
   }
   // A long title: its first clauses; the rest its subtitle, or statements of their own.
   if (!subtitle && wordCount(title.text, lang) > MAX_TITLE_WORDS) {
-    const [head, ...rest] = fitted(title, MAX_TITLE_WORDS, lang);
+    const [head, ...rest] = fitted(title, MAX_TITLE_WORDS, lex);
     const restSpan = rest.length ? sub(title, rest[0]!.start - title.start, spanEnd(rest.at(-1)!) - title.start) : null;
     title = head!;
     if (restSpan && wordCount(restSpan.text, lang) <= MAX_SUBTITLE_WORDS) subtitle = trimEdges(restSpan);
@@ -687,16 +687,21 @@ function titleOf(
   };
 }
 
-/** A sentence in pieces of whole clauses, each at most `max` words (a longer clause stays whole). */
-function fitted(s: Span, max: number, lang: string): Span[] {
+/**
+ * A sentence in pieces of whole clauses, each at most `max` words (a longer clause stays whole). A piece never ends on
+ * an abbreviation ("…быте XIX в., т. е. …"): its clause goes on into the next.
+ */
+function fitted(s: Span, max: number, lex: Lexicon): Span[] {
+  const lang = lex.language;
   if (wordCount(s.text, lang) <= max) return [s];
+  const abbreviated = pattern(lex, `(?:^|\\s)(?:{abbreviations})[\\s,;:،、，]*$`);
   const groups: Span[] = [];
   let current: Span | null = null;
   for (const c of clauses(s)) {
     const joined: Span | null = current
       ? { text: s.text.slice(current.start - s.start, spanEnd(c) - s.start), start: current.start }
       : null;
-    if (current && joined && wordCount(joined.text, lang) <= max) current = joined;
+    if (current && joined && (wordCount(joined.text, lang) <= max || abbreviated.test(current.text))) current = joined;
     else {
       if (current) groups.push(current);
       current = c;
@@ -719,7 +724,7 @@ function scenesOf(sentence: Span, lex: Lexicon): Scene[] {
   if (structured) return [structured];
   const figure = figureScene(s, lex);
   if (figure) return [figure];
-  return fitted(s, MAX_SCENE_WORDS, lang).map((p) => ({ kind: 'statement', text: capitalise(p.text, lang) }));
+  return fitted(s, MAX_SCENE_WORDS, lex).map((p) => ({ kind: 'statement', text: capitalise(p.text, lang) }));
 }
 
 const QUOTES: Array<[string, string]> = [

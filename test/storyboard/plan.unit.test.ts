@@ -467,6 +467,13 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       title: 'Der Chor probt ab dem 3. Nov. im Gemeindehaus, Kirchweg 5',
       subtitle: '1. OG',
     });
+    // A long sentence is shown in pieces of whole clauses: never one ending on an abbreviation.
+    const museum = texts(
+      'Die Stadtbibliothek zeigt ab Montag eine große Ausstellung über Buchdruck und Schriftkunst im 15. Jh., ' +
+        'u. a. mit Originalen aus Mainz. Eintritt frei.',
+    );
+    expect(museum.some((t) => t?.endsWith('Jh.') || t?.endsWith(' Jh'))).toBe(false);
+    expect(museum.join(' | ')).toContain('im 15. Jh., u. a. mit Originalen aus Mainz');
   });
 
   it('comparisons: another figure before the price, options in one sentence, one singled out in any words', () => {
