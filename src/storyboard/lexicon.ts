@@ -109,6 +109,11 @@ const lexiconSchema = z
      * "mettez en avant", "目立たせて" (never shown: a direction).
      */
     highlightAsks: words,
+    /**
+     * Asks for what to show, addressed to whoever makes the video: "mention", "noem", "punti da mostrare", "강조할 점".
+     * A list's heading of only these (and request words) is a direction ("Highlight: a, b, c" shows a, b, c).
+     */
+    showAsks: words,
     /** Verbs that lead into what something has: "has", "offers", "heeft", "есть" (features without a colon). */
     featureLinks: words,
     /** Prepositions that lead into what something has when nothing is listed before them: "with", "avec". */

@@ -1050,7 +1050,7 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
     );
   });
 
-  it('a greeting before asking for the video is a direction; a request in polite words too', () => {
+  it('a greeting before asking for the video, polite requests and a heading asking what to show are directions', () => {
     for (const [prompt, greeting, title] of [
       ['Moin! Wir hätten gerne ein kurzes Video über unseren Hofladen in Husum.', 'Moin!', 'Unseren Hofladen in Husum'],
       [
@@ -1072,6 +1072,20 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       kind: 'title',
       title: 'Здравствуйте!',
     });
+    // A list's heading that only asks what to show is a direction too.
+    for (const prompt of [
+      'Video für die Jugendherberge Lindau. Bitte zeigen: Seeblick, Frühstücksbuffet, Fahrradverleih.',
+      'Vídeo da Pousada Mar Azul. Quero destacar: piscina, café da manhã, estacionamento grátis.',
+    ]) {
+      const p = fullPlan(prompt);
+      const features = p.storyboard.scenes.find((x) => x.kind === 'features');
+      expect(features, prompt).toMatchObject({ heading: null });
+      expect(
+        p.directions.some((d) => /zeigen|destacar/u.test(d)),
+        prompt,
+      ).toBe(true);
+    }
+    // A word that only starts like a greeting is none.
     expect(plan('Hilfe für Senioren: Einkaufsservice in Bremen.').scenes[0]).toMatchObject({
       title: 'Hilfe für Senioren',
     });
