@@ -665,6 +665,13 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'coffee',
       'bike',
     ]);
+    // French words for every icon of the set; "prix accessibles" are affordable, not step-free.
+    expect(
+      icons(
+        'Le gîte propose : lits bébé et chaises hautes, une ludothèque avec jeux de société, une consigne à bagages ' +
+          'et des prix accessibles.',
+      ),
+    ).toEqual(['baby', 'dices', 'luggage', 'banknote']);
     // Items parted by semicolons keep their own "and".
     expect(
       sceneOf(
