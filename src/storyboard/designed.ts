@@ -666,6 +666,25 @@ function singledOut(
       ? { highlight: k, badge, whole: true, asked: [] }
       : { highlight: k, badge: null, whole: false, asked: [] };
   };
+  // The longer side of the name, without the words joining it to the name ("Te recomendamos la").
+  const sideOfName = (): string | null => {
+    const edge = pattern(
+      lex,
+      // One piece at a time, from the end (a repeated group of alternatives that overlap backtracks for ever).
+      `(?:[\\s:：,，、—–-]+|(?<=[\\s'’])(?:{functionWords}|{copulas}|{quoteParticles})` +
+        `|(?<=\\s)\\p{L}{1,3}['’]|[はがをの은는이가을를])$`,
+    );
+    // (A Korean particle left after the name: "레슨이 가장 인기가 많아요".)
+    const lead = pattern(lex, `^(?:[\\s:：,，、—–-]|(?:{functionWords}|{copulas}|[은는이가을를])(?=[\\s'’]))+`);
+    const before = sub(next, 0, name.index);
+    const after = sub(next, name.index + name[0].length);
+    let side = before.text.trim().length >= after.text.trim().length ? before : after;
+    for (let e = edge.exec(side.text); e && e[0].length > 0; e = edge.exec(side.text)) side = sub(side, 0, e.index);
+    const l = lead.exec(side.text);
+    if (l) side = sub(side, l[0].length);
+    const badge = trimEdges(side).text;
+    return /[\p{L}\p{N}]/u.test(badge) && wordCount(badge, lang) <= 5 ? badge : null;
+  };
   const words = pattern(lex, `{highlightWords}`).exec(next.text);
   if (words) {
     // A Korean word takes its endings with it ("추천해요").
@@ -673,25 +692,20 @@ function singledOut(
       words.index +
       words[0].length +
       (/^\p{Script=Hangul}+/u.exec(next.text.slice(words.index + words[0].length))?.[0].length ?? 0);
-    return withBadge(trimEdges(sub(next, words.index, end)).text);
+    const praise = trimEdges(sub(next, words.index, end)).text;
+    // The whole side of the name when the praise alone would leave words out ("Чаще всего родители берут").
+    const side = sideOfName();
+    const leftOut = (badge: string) =>
+      /\p{L}/u.test(
+        next.text
+          .replace(name[0], ' ')
+          .replace(badge, ' ')
+          .replace(pattern(lex, `{functionWords}|{copulas}`, 'giu'), ' '),
+      );
+    return withBadge(side?.includes(praise) && leftOut(praise) && !leftOut(side) ? side : praise);
   }
   if (wordCount(next.text, lang) > 8) return null;
-  // The badge: the longer side of the name, without the words joining it to the name ("Te recomendamos la").
-  const edge = pattern(
-    lex,
-    // One piece at a time, from the end (a repeated group of alternatives that overlap backtracks for ever).
-    `(?:[\\s:：,，、—–-]+|(?<=[\\s'’])(?:{functionWords}|{copulas}|{quoteParticles})` +
-      `|(?<=\\s)\\p{L}{1,3}['’]|[はがをの은는이가을를])$`,
-  );
-  const lead = pattern(lex, `^(?:[\\s:：,，、—–-]|(?:{functionWords}|{copulas})(?=[\\s'’]))+`);
-  const before = sub(next, 0, name.index);
-  const after = sub(next, name.index + name[0].length);
-  let side = before.text.trim().length >= after.text.trim().length ? before : after;
-  for (let e = edge.exec(side.text); e && e[0].length > 0; e = edge.exec(side.text)) side = sub(side, 0, e.index);
-  const l = lead.exec(side.text);
-  if (l) side = sub(side, l[0].length);
-  const badge = trimEdges(side);
-  return withBadge(/[\p{L}\p{N}]/u.test(badge.text) && wordCount(badge.text, lang) <= 5 ? badge.text : null);
+  return withBadge(sideOfName());
 }
 
 // ---- Timeline --------------------------------------------------------------------------------------

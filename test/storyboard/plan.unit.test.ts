@@ -963,7 +963,13 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
       'Onze pakketten: Basis voor € 15, Plus voor € 25 en Compleet voor € 40 – Plus wordt het meest geboekt.',
     );
     expect(dutch.options.map((o) => o[2])).toEqual([[], [], []]);
-    expect([dutch.highlight, dutch.badge]).toEqual([1, 'meest geboekt']);
+    expect([dutch.highlight, dutch.badge]).toEqual([1, 'wordt het meest geboekt']);
+    // The badge is the whole side of the name when the praise alone would leave words out; a sentence saying more
+    // than fits a badge stays a scene, the option raised.
+    const pool = shown('Абонементы: Утро — 2 900 ₽, Вечер — 3 900 ₽. Чаще всего гости выбирают Вечер.');
+    expect([pool.highlight, pool.badge]).toEqual([1, 'Чаще всего гости выбирают']);
+    const gym = fullPlan('Piani: Base € 30, Plus € 45. Il più flessibile? Il Plus, consigliato dai nostri istruttori.');
+    expect(gym.storyboard.scenes.find((x) => x.kind === 'comparison')).toMatchObject({ highlight: 1, badge: null });
     // A last part about all the options is a scene of its own after them.
     const chinese = fullPlan('瑜伽馆会员：月卡399元，季卡999元，年卡3299元，全部可以免费使用淋浴间。').storyboard
       .scenes;
