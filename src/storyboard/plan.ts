@@ -99,8 +99,12 @@ export function plan(req: StoryboardRequest): Plan {
   const pieces = structure(all, lex);
   const candidates: Ranked[] = [];
   let order = 0;
-  // A heading that only asks what to show ("Highlight:", "Noem:", "Quero destacar:") is a direction.
-  const askedHeading = pattern(lex, `^(?:(?:{metaVerbs}|{highlightAsks}|{showAsks}|{functionWords})[\\s,]*)+$`);
+  // A heading that only asks what to show or for the video ("Highlight:", "Noem:", "Bitte als kurzes Erklärvideo:") is
+  // a direction.
+  const askedHeading = pattern(
+    lex,
+    `^(?:(?:{metaVerbs}|{highlightAsks}|{showAsks}|{metaWords}|{videoNouns}|{functionWords})[\\s,]*)+$`,
+  );
   const add = (scene: Scene | null) => {
     if (scene && 'heading' in scene && scene.heading && askedHeading.test(scene.heading)) {
       directions.push(scene.heading);

@@ -512,6 +512,28 @@ describe('offline Lottie composition: step markers', () => {
       }
     }
   });
+
+  it('sets a one-word marker ("Erstens") whole on one line in a pill, a number alone in a round badge', () => {
+    const steps = (markers: string[]) =>
+      toStoryboard(
+        storyboardSchema.parse({
+          scenes: [{ kind: 'steps', items: markers.map((marker, i) => ({ marker, text: `Punkt ${i + 1}` })) }],
+        }),
+        { image: () => null },
+      );
+    const canvas = { width: 360, height: 640, assets: [] };
+    const worded = JSON.parse(engine.drawStoryboard!(steps(['Erstens', 'Zweitens', 'Drittens']), canvas));
+    expect(textDocuments(worded as LottieAnimation).map((d) => String(d.t))).toEqual(
+      expect.arrayContaining(['Erstens', 'Zweitens', 'Drittens']),
+    );
+    const shapesOf = (a: LottieAnimation) =>
+      ([a.layers, ...(a.assets ?? []).map((x) => x.layers ?? [])].flat() as Layer[])
+        .filter((l) => /^badge \d/u.test(l.nm))
+        .map((l) => l.shapes![0]!.it![0]!.ty);
+    expect(shapesOf(worded as LottieAnimation)).toEqual(['rc', 'rc', 'rc']);
+    const numbered = JSON.parse(engine.drawStoryboard!(steps(['1', '2', '3']), canvas));
+    expect(shapesOf(numbered as LottieAnimation)).toEqual(['el', 'el', 'el']);
+  });
 });
 
 describe('offline Lottie composition: length', () => {

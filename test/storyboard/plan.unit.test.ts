@@ -1098,6 +1098,11 @@ describe('designed kinds: markers, comparisons, cuts (issue 43)', () => {
         prompt,
       ).toBe(true);
     }
+    const recycling = fullPlan(
+      'So funktioniert der Wertstoffhof. Bitte als kurzes Erklärvideo:\nErstens: Müll trennen\n' +
+        'Zweitens: Karte scannen\nDrittens: Container wählen',
+    );
+    expect(recycling.storyboard.scenes.find((x) => x.kind === 'steps')).toMatchObject({ heading: null });
     // A word that only starts like a greeting is none.
     expect(plan('Hilfe für Senioren: Einkaufsservice in Bremen.').scenes[0]).toMatchObject({
       title: 'Hilfe für Senioren',

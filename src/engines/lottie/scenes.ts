@@ -1068,9 +1068,11 @@ const PILL_HEIGHT = 1.7;
 export function drawSteps(c: Composer, scene: SceneOf<'steps'>, L: number): Json[] {
   const { T, safe, palette } = c;
   const n = scene.steps.length;
-  // A marker with a word ("Schritt 1", "Première étape") stands on one line in a pill as wide as the longest one needs,
-  // its text at least the smallest size text is set in; a number alone in a round badge.
-  const worded = scene.steps.some((st) => st.marker && /\s/u.test(st.marker.trim()));
+  // A marker with a word ("Schritt 1", "Erstens", "第一步") stands on one line in a pill as wide as the longest one
+  // needs, its text at least the smallest size text is set in; a number alone ("3", "①") in a round badge.
+  const worded = scene.steps.some(
+    (st) => st.marker && (/\s/u.test(st.marker.trim()) || [...st.marker.trim()].length > 2),
+  );
   const minText = Math.min(c.W, c.H) * MIN_TEXT_SHARE;
   /** The longest marker's width per pixel of text size, on one line. */
   const perSize = worded
