@@ -654,18 +654,20 @@ function singledOut(
   }
   const { k, m: name } = named[0]!;
   const lang = lex.language;
-  // The sentence is the badge and the name, or little more ("Te recomendamos la Media"): shown on the card, not as
-  // a scene of its own. Otherwise it stays a scene ("7살 이상이라면 시니어 검진을 추천해요"), the option only raised.
-  const withBadge = (badge: string | null) => {
+  /** What the sentence says besides the name and the badge, its joining words aside. */
+  const leftOver = (badge: string | null) => {
     const withoutName = next.text.replace(name[0], ' ');
-    const rest = (badge ? withoutName.replace(badge, ' ') : withoutName).replace(
+    return (badge ? withoutName.replace(badge, ' ') : withoutName).replace(
       pattern(lex, `{functionWords}|{copulas}`, 'giu'),
       ' ',
     );
-    return wordCount(rest, lang) <= 2
+  };
+  // The sentence is the badge and the name, or little more ("Te recomendamos la Media"): shown on the card, not as
+  // a scene of its own. Otherwise it stays a scene ("7살 이상이라면 시니어 검진을 추천해요"), the option only raised.
+  const withBadge = (badge: string | null) =>
+    wordCount(leftOver(badge), lang) <= 2
       ? { highlight: k, badge, whole: true, asked: [] }
       : { highlight: k, badge: null, whole: false, asked: [] };
-  };
   // The longer side of the name, without the words joining it to the name ("Te recomendamos la").
   const sideOfName = (): string | null => {
     const edge = pattern(
@@ -695,13 +697,7 @@ function singledOut(
     const praise = trimEdges(sub(next, words.index, end)).text;
     // The whole side of the name when the praise alone would leave words out ("Чаще всего родители берут").
     const side = sideOfName();
-    const leftOut = (badge: string) =>
-      /\p{L}/u.test(
-        next.text
-          .replace(name[0], ' ')
-          .replace(badge, ' ')
-          .replace(pattern(lex, `{functionWords}|{copulas}`, 'giu'), ' '),
-      );
+    const leftOut = (badge: string) => /\p{L}/u.test(leftOver(badge));
     return withBadge(side?.includes(praise) && leftOut(praise) && !leftOut(side) ? side : praise);
   }
   if (wordCount(next.text, lang) > 8) return null;
